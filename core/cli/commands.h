@@ -1,0 +1,13 @@
+#pragma once
+// One function per `pipesim` sub-command. Each returns the exit status and throws Error on bad input.
+#include <span>
+#include <string_view>
+
+namespace pipesim::cli {
+
+using Argv = std::span<const std::string_view>;
+
+auto run_simulate(Argv args) -> int;
+auto run_list(Argv args) -> int;
+
+}  // namespace pipesim::cli

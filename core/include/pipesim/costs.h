@@ -1,0 +1,37 @@
+#pragma once
+// Per-stage op durations. Units are arbitrary (the figures use F = 1).
+#include <string>
+#include <string_view>
+
+#include "pipesim/op.h"
+
+namespace pipesim {
+
+struct Costs {
+  double f = 1;     ///< forward of one chunk
+  double b = 2;     ///< full backward (input + weight gradients)
+  double w = 1;     ///< weight-gradient part of B; an input-only backward I costs b - w
+  double fb = 3;    ///< an overlapped forward + backward pair, in [max(f, b), f + b]
+  double comm = 0;  ///< latency of one send between two ranks
+
+  [[nodiscard]] auto i() const -> double { return b - w; }
+  [[nodiscard]] auto duration(OpKind kind) const -> double;
+};
+
+/// The figure costs of DeepSeek-V3 Fig. 5: F=1, B=2, W=1, F&B=3, no communication cost.
+[[nodiscard]] auto default_costs() -> Costs;
+
+/// Parses "F=1,B=2,W=1,FB=3,comm=0" (keys case-insensitive, any subset, `F&B` accepted for FB).
+/// A missing FB defaults to F + B (no overlap credit). Throws Error on bad input.
+[[nodiscard]] auto parse_costs(std::string_view text) -> Costs;
+
+/// Throws Error unless all costs are finite, non-negative, W <= B and max(F,B) <= FB <= F+B.
+void validate_costs(const Costs& costs);
+
+/// "F=1,B=2,W=1,FB=3,comm=0" with the shortest exact decimals.
+[[nodiscard]] auto format_costs(const Costs& costs) -> std::string;
+
+/// Shortest decimal that reads back as the same double (1, 2.5, 0.1).
+[[nodiscard]] auto format_number(double value) -> std::string;
+
+}  // namespace pipesim

@@ -1,0 +1,45 @@
+#pragma once
+// What a simulated timeline measures: makespan, span, bubbles, activation memory, parameters.
+#include <vector>
+
+#include "pipesim/schedule.h"
+#include "pipesim/simulate.h"
+
+namespace pipesim {
+
+struct RankMetrics {
+  double busy = 0;          ///< sum of op durations
+  double bubble = 0;        ///< makespan - busy
+  double first_start = 0;   ///< start of the rank's first op
+  double last_end = 0;      ///< end of its last op
+  int peak_activations = 0; ///< most chunks alive at once (F started, backward not finished)
+  int stages_held = 0;      ///< parameter copies, in stages
+};
+
+struct Metrics {
+  double makespan = 0;              ///< global: 0 to the last op end on any rank
+  double span = 0;                  ///< max over ranks of last end - first start (Sea AI Lab's measure)
+  double bubble_fraction = 0;       ///< total bubble / (ranks x makespan)
+  double span_bubble_fraction = 0;  ///< sum of (span - busy) / (ranks x span)
+  double max_bubble = 0;            ///< largest per-rank bubble (what published formulas give)
+  double max_span_bubble = 0;       ///< largest span - busy over ranks (Sea AI Lab's bubble)
+  int peak_activations = 0;         ///< max over ranks
+  std::vector<RankMetrics> per_rank;
+};
+
+/// One step of a rank's live-activation curve: from `time` on, `alive` chunks are held.
+struct ActivationStep {
+  double time = 0;
+  int alive = 0;
+};
+
+[[nodiscard]] auto measure(const Schedule& schedule, const Timeline& timeline) -> Metrics;
+
+/// Live activations of one rank over time. A chunk is alive from the start of its forward until its
+/// backward has finished (the B, or the W when split into I + W). At equal times frees come before
+/// allocations. Inside an FB the new forward's chunk is counted from the pair's start and the
+/// backward's chunk is freed at its end, which is how DualPipe reaches the README's PP + 1.
+[[nodiscard]] auto activation_curve(const Schedule& schedule, const Timeline& timeline, int rank)
+    -> std::vector<ActivationStep>;
+
+}  // namespace pipesim

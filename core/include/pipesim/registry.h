@@ -1,0 +1,42 @@
+#pragma once
+// The catalogue of schedules. Each schedule is one file in core/src/schedules/ that defines a
+// ScheduleSpec; registry.cpp lists them. The engine never looks at names.
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "pipesim/costs.h"
+#include "pipesim/schedule.h"
+
+namespace pipesim {
+
+/// A published closed form for the bubble, evaluated at given costs.
+struct Formula {
+  std::string text;       ///< symbolic, as the source writes it: "(PP/2-1)(F&B+B-3W)"
+  std::string worked;     ///< the same with numbers: "(8/2-1)(3+2-3*1) = 6"
+  double value = 0;       ///< bubble per rank (the maximum over ranks)
+  bool exact = true;      ///< whether the closed form holds at these costs
+  std::string condition;  ///< when it holds: "exact when F = B-W = W and comm = 0"
+  std::string source;     ///< where the formula is published
+  bool over_span = false; ///< measured over the span (first op to last op of a rank), not from time 0
+};
+
+struct ScheduleSpec {
+  std::string_view name;         ///< CLI and URL key, e.g. "dualpipe"
+  std::string_view title;        ///< display name, e.g. "DualPipe"
+  std::string_view summary;      ///< one sentence
+  std::string_view source;       ///< primary source of the op order
+  std::string_view constraints;  ///< the rules check() enforces, in words
+  bool uses_virtual_stages = false;
+  void (*check)(const ScheduleParams&) = nullptr;          ///< throws Error naming the broken rule
+  auto (*generate)(const ScheduleParams&) -> Schedule = nullptr;
+  auto (*formula)(const ScheduleParams&, const Costs&) -> Formula = nullptr;
+};
+
+[[nodiscard]] auto schedules() -> std::span<const ScheduleSpec* const>;
+/// Throws Error listing the known names when `name` is not one of them.
+[[nodiscard]] auto find_schedule(std::string_view name) -> const ScheduleSpec&;
+/// check() then generate(); throws Error on a rule the schedule does not accept.
+[[nodiscard]] auto build_schedule(std::string_view name, const ScheduleParams& params) -> Schedule;
+
+}  // namespace pipesim

@@ -1,0 +1,31 @@
+#pragma once
+// One call from a request to everything the views show: the CLI and the WebAssembly module use it.
+#include <string>
+
+#include "pipesim/costs.h"
+#include "pipesim/measure.h"
+#include "pipesim/registry.h"
+#include "pipesim/schedule.h"
+#include "pipesim/simulate.h"
+
+namespace pipesim {
+
+struct RunRequest {
+  std::string schedule = "dualpipe";
+  ScheduleParams params;
+  Costs costs = default_costs();
+};
+
+struct Run {
+  const ScheduleSpec* spec = nullptr;
+  Schedule schedule;
+  Costs costs;
+  Timeline timeline;
+  Metrics metrics;
+  Formula formula;
+};
+
+/// Validates the costs, builds the schedule, simulates and measures it. Throws Error on bad input.
+[[nodiscard]] auto run(const RunRequest& request) -> Run;
+
+}  // namespace pipesim

@@ -1,0 +1,124 @@
+#include "pipesim/costs.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+#include "pipesim/error.h"
+
+namespace pipesim {
+
+namespace {
+
+auto trim(std::string_view s) -> std::string_view {
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
+  return s;
+}
+
+auto lower(std::string_view s) -> std::string {
+  std::string out;
+  for (char ch : s) out += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  return out;
+}
+
+auto parse_cost_value(std::string_view key, std::string_view text) -> double {
+  const std::string s(trim(text));
+  char* end = nullptr;
+  const double value = s.empty() ? NAN : std::strtod(s.c_str(), &end);
+  if (s.empty() || end != s.c_str() + s.size() || !std::isfinite(value))
+    throw Error("cost " + std::string(key) + " must be a number, got '" + s + "'");
+  return value;
+}
+
+}  // namespace
+
+auto Costs::duration(OpKind kind) const -> double {
+  switch (kind) {
+    case OpKind::F: return f;
+    case OpKind::B: return b;
+    case OpKind::I: return i();
+    case OpKind::W: return w;
+    case OpKind::FB: return fb;
+  }
+  return 0;
+}
+
+auto default_costs() -> Costs { return Costs{}; }
+
+auto parse_costs(std::string_view text) -> Costs {
+  Costs costs;
+  bool fb_given = false;
+  std::string_view rest = text;
+  while (!trim(rest).empty()) {
+    const auto comma = rest.find(',');
+    const std::string_view item = trim(rest.substr(0, comma));
+    rest = comma == std::string_view::npos ? std::string_view{} : rest.substr(comma + 1);
+    if (item.empty()) continue;
+    const auto eq = item.find('=');
+    if (eq == std::string_view::npos)
+      throw Error("cost '" + std::string(item) + "' must be KEY=VALUE with KEY one of F, B, W, FB, comm");
+    const std::string key = lower(trim(item.substr(0, eq)));
+    const std::string_view value_text = item.substr(eq + 1);
+    if (key == "f") costs.f = parse_cost_value("F", value_text);
+    else if (key == "b") costs.b = parse_cost_value("B", value_text);
+    else if (key == "w") costs.w = parse_cost_value("W", value_text);
+    else if (key == "fb" || key == "f&b") { costs.fb = parse_cost_value("FB", value_text); fb_given = true; }
+    else if (key == "comm" || key == "c") costs.comm = parse_cost_value("comm", value_text);
+    else throw Error("unknown cost '" + std::string(trim(item.substr(0, eq))) + "'; known costs are F, B, W, FB, comm");
+  }
+  if (!fb_given) costs.fb = costs.f + costs.b;
+  validate_costs(costs);
+  return costs;
+}
+
+void validate_costs(const Costs& c) {
+  const auto check_non_negative = [](const char* name, double v) {
+    if (!std::isfinite(v) || v < 0)
+      throw Error(std::string("cost ") + name + " must be a finite number >= 0, got " + format_number(v));
+  };
+  check_non_negative("F", c.f);
+  check_non_negative("B", c.b);
+  check_non_negative("W", c.w);
+  check_non_negative("FB", c.fb);
+  check_non_negative("comm", c.comm);
+  if (c.w > c.b)
+    throw Error("cost W (" + format_number(c.w) + ") must not exceed B (" + format_number(c.b) +
+                "): B is the full backward and contains W");
+  const double lo = std::max(c.f, c.b);
+  const double hi = c.f + c.b;
+  // A tolerance keeps FB = F + B valid when the sum is not exactly representable.
+  const double eps = 1e-9 * std::max(1.0, hi);
+  if (c.fb < lo - eps || c.fb > hi + eps)
+    throw Error("cost FB (" + format_number(c.fb) + ") must lie in [max(F,B), F+B] = [" + format_number(lo) + ", " +
+                format_number(hi) + "]: an overlapped pair takes at least its longer half and at most both");
+}
+
+auto format_costs(const Costs& c) -> std::string {
+  return "F=" + format_number(c.f) + ",B=" + format_number(c.b) + ",W=" + format_number(c.w) +
+         ",FB=" + format_number(c.fb) + ",comm=" + format_number(c.comm);
+}
+
+auto format_number(double value) -> std::string {
+  if (std::isnan(value)) return "nan";
+  if (std::isinf(value)) return value > 0 ? "inf" : "-inf";
+  if (value == 0) return "0";
+  char buf[400];
+  // Fixed notation reads best for times and costs; very small or large values fall back to %g.
+  if (std::fabs(value) >= 1e-6 && std::fabs(value) < 1e15) {
+    for (int decimals = 0; decimals <= 17; ++decimals) {
+      std::snprintf(buf, sizeof buf, "%.*f", decimals, value);
+      if (std::strtod(buf, nullptr) == value) return buf;
+    }
+  }
+  for (int precision = 1; precision <= 17; ++precision) {
+    std::snprintf(buf, sizeof buf, "%.*g", precision, value);
+    if (std::strtod(buf, nullptr) == value) break;
+  }
+  return buf;
+}
+
+}  // namespace pipesim

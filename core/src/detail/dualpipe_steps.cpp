@@ -1,0 +1,105 @@
+#include "detail/dualpipe_steps.h"
+
+#include "detail/rank_program.h"
+#include "pipesim/error.h"
+
+namespace pipesim::detail {
+
+namespace {
+
+// Hands out the next micro-batch per phase, FIFO like the reference's chunk counters. A rank's
+// "local phase" is XOR-ed with swap_phases exactly as `phase ^= self.is_in_second_half`.
+class PhaseCounters {
+ public:
+  explicit PhaseCounters(const DualPipeRank& r) : r_(r) {}
+  auto next_forward(int local_phase) -> Chunk { return next(local_phase, forwards_); }
+  auto next_backward(int local_phase) -> Chunk { return next(local_phase, backwards_); }
+
+ private:
+  auto next(int local_phase, std::array<int, 2>& counters) -> Chunk {
+    const int phase = local_phase ^ static_cast<int>(r_.swap_phases);
+    return Chunk{counters[static_cast<std::size_t>(phase)]++, phase, r_.stage_of_phase[static_cast<std::size_t>(phase)]};
+  }
+  const DualPipeRank& r_;
+  std::array<int, 2> forwards_{};
+  std::array<int, 2> backwards_{};
+};
+
+}  // namespace
+
+void dualpipe_steps(const DualPipeRank& rank, std::vector<Op>& out) {
+  RankProgram p(out);
+  PhaseCounters next(rank);
+  const int h = rank.half_rank;
+  const int half = rank.num_half_ranks;
+  const bool is_middle_rank = h == half - 1;
+  const auto F = [&](int phase) { p.forward(next.next_forward(phase)); };
+  const auto B = [&](int phase, bool split) { p.backward(next.next_backward(phase), split); };
+  const auto FB = [&](int f_phase, int b_phase) {
+    const Chunk f = next.next_forward(f_phase);
+    p.overlapped(f, next.next_backward(b_phase));
+  };
+
+  // Step 1: nF0
+  const int step_1 = (half - h - 1) * 2;
+  for (int i = 0; i < step_1; ++i) F(0);
+
+  // Step 2: nF0F1
+  const int step_2 = h + 1;
+  for (int i = 0; i < step_2; ++i) {
+    F(0);
+    F(1);
+  }
+
+  // Step 3: nB1W1F1 (zero bubble: the backward is split and a W fills the wait)
+  const int step_3 = half - h - 1;
+  for (int i = 0; i < step_3; ++i) {
+    B(1, true);
+    p.weight();
+    F(1);
+  }
+
+  // Step 4 (main step): nF0B1F1B0
+  const int step_4 = rank.chunks_per_phase - 2 * half + h + 1;
+  for (int i = 0; i < step_4; ++i) {
+    if (i == 0 && is_middle_rank) {
+      // NOTE: the reference does not overlap this first pair on the middle rank(s), to shrink the bubble.
+      F(0);
+      B(1, false);
+    } else {
+      FB(0, 1);
+    }
+    FB(1, 0);
+  }
+
+  // Step 5: nB1F1B0
+  const int step_5 = half - h - 1;
+  for (int i = 0; i < step_5; ++i) {
+    B(1, false);
+    FB(1, 0);
+  }
+
+  // Step 6: nB1B0 (the second half of these backwards is split into I + W)
+  const int step_6 = h + 1;
+  bool split = false;
+  for (int i = 0; i < step_6; ++i) {
+    if (i == step_6 / 2 && h % 2 == 1) split = true;
+    B(1, split);
+    if (i == step_6 / 2 && h % 2 == 0) split = true;
+    B(0, split);
+  }
+
+  // Step 7: nWB0 (zero bubble)
+  const int step_7 = half - h - 1;
+  for (int i = 0; i < step_7; ++i) {
+    p.weight();
+    B(0, true);
+  }
+
+  // Step 8: nW
+  const int step_8 = h + 1;
+  for (int i = 0; i < step_8; ++i) p.weight();
+  if (p.parked() != 0) throw Error("internal: weight-gradient queue not empty at the end of the step");
+}
+
+}  // namespace pipesim::detail

@@ -1,0 +1,22 @@
+#pragma once
+// DeepSeek's DualPipe `step()` for one rank: eight numbered loops. DualPipeV runs the same loops
+// with other counts (its half rank is the rank, its half rank count is the rank count).
+#include <array>
+#include <vector>
+
+#include "pipesim/op.h"
+
+namespace pipesim::detail {
+
+struct DualPipeRank {
+  int half_rank = 0;        ///< DualPipe: min(r, N-1-r); DualPipeV: r
+  int num_half_ranks = 0;   ///< DualPipe: N/2; DualPipeV: N
+  int chunks_per_phase = 0; ///< micro-batches per phase: DualPipe C/2; DualPipeV C
+  bool swap_phases = false; ///< DualPipe's second half: local phase 0 is direction 1
+  std::array<int, 2> stage_of_phase{};  ///< stage this rank runs for phase 0 and phase 1
+};
+
+/// Appends the rank's ops exactly as the reference `step()` runs them.
+void dualpipe_steps(const DualPipeRank& rank, std::vector<Op>& out);
+
+}  // namespace pipesim::detail

@@ -1,0 +1,14 @@
+#pragma once
+// One ScheduleSpec per file in core/src/schedules/; registry.cpp lists them in display order.
+#include "pipesim/registry.h"
+
+namespace pipesim::detail {
+
+extern const ScheduleSpec gpipe_spec;
+extern const ScheduleSpec one_f_one_b_spec;
+extern const ScheduleSpec zb_h1_spec;
+extern const ScheduleSpec zb_h2_spec;
+extern const ScheduleSpec dualpipe_spec;
+extern const ScheduleSpec dualpipev_spec;
+
+}  // namespace pipesim::detail

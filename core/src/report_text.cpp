@@ -1,0 +1,197 @@
+// The terminal view: one row per rank, one column pair per time unit, like DeepSeek's Fig. 5.
+#include <algorithm>
+#include <cmath>
+#include <cctype>
+#include <numeric>
+#include <sstream>
+
+#include "pipesim/report.h"
+
+namespace pipesim {
+
+namespace {
+
+constexpr int max_line_width = 120;
+
+// The largest time step that divides every duration, so cells line up exactly; 0 if none is found
+// with a denominator up to 1000 (then the view is drawn to scale instead).
+auto exact_quantum(const Run& run) -> double {
+  std::vector<double> values{run.costs.comm};
+  for (const Op& op : run.schedule.ops) values.push_back(run.costs.duration(op.kind));
+  std::sort(values.begin(), values.end());
+  values.erase(std::unique(values.begin(), values.end()), values.end());
+  for (long long denominator = 1; denominator <= 1000; ++denominator) {
+    long long g = 0;
+    bool integral = true;
+    for (double v : values) {
+      const double scaled = v * static_cast<double>(denominator);
+      if (std::fabs(scaled - std::round(scaled)) > 1e-9 * std::max(1.0, scaled)) { integral = false; break; }
+      g = std::gcd(g, std::llround(scaled));
+    }
+    if (integral && g > 0) return static_cast<double>(g) / static_cast<double>(denominator);
+  }
+  return 0;
+}
+
+auto label(char kind, const Chunk& c) -> std::string {
+  const char letter = c.phase % 2 == 1 ? static_cast<char>(std::tolower(static_cast<unsigned char>(kind))) : kind;
+  return std::string(1, letter) + std::to_string(c.mb);
+}
+
+auto cell_text(const Op& op, int width) -> std::string {
+  std::string text = op.kind == OpKind::FB ? "[" + label('F', op.chunk) + label('B', op.backward) + "]"
+                                           : label(kind_name(op.kind)[0], op.chunk);
+  if (static_cast<int>(text.size()) > width) text = op.kind == OpKind::FB ? std::string("[]").substr(0, static_cast<std::size_t>(width)) : text.substr(0, static_cast<std::size_t>(width));
+  if (op.kind == OpKind::FB && width >= 2 && static_cast<int>(text.size()) < width) text.insert(text.size() - 1, static_cast<std::size_t>(width) - text.size(), ' ');
+  text.resize(static_cast<std::size_t>(width), op.kind == OpKind::FB ? ' ' : '-');
+  return text;
+}
+
+// ANSI 256-colour backgrounds: direction 0 dark, direction 1 light, as DeepSeek's figures shade them.
+auto colour(OpKind kind, int phase) -> int {
+  const bool light = phase % 2 == 1;
+  switch (kind) {
+    case OpKind::F: return light ? 222 : 214;
+    case OpKind::B:
+    case OpKind::I: return light ? 151 : 71;
+    case OpKind::W: return light ? 153 : 75;
+    case OpKind::FB: return light ? 186 : 143;
+  }
+  return 0;
+}
+
+struct Row {
+  std::string text;
+  std::vector<int> colour;  // per column, 0 = none
+};
+
+auto draw_rows(const Run& run, double quantum, int unit_width, int columns) -> std::vector<Row> {
+  std::vector<Row> rows;
+  const Schedule& s = run.schedule;
+  for (int r = 0; r < s.ranks(); ++r) {
+    Row row{std::string(static_cast<std::size_t>(columns), '.'), std::vector<int>(static_cast<std::size_t>(columns), 0)};
+    for (int i = s.rank_begin[r]; i < s.rank_begin[r + 1]; ++i) {
+      const auto ui = static_cast<std::size_t>(i);
+      const Op& op = s.ops[ui];
+      const int a = static_cast<int>(std::lround(run.timeline.start[ui] / quantum)) * unit_width;
+      const int b = std::min(columns, static_cast<int>(std::lround(run.timeline.end[ui] / quantum)) * unit_width);
+      if (b <= a) continue;
+      const std::string text = cell_text(op, b - a);
+      for (int col = a; col < b; ++col) {
+        row.text[static_cast<std::size_t>(col)] = text[static_cast<std::size_t>(col - a)];
+        row.colour[static_cast<std::size_t>(col)] = colour(op.kind, op.chunk.phase);
+      }
+      if (op.kind == OpKind::FB) {  // the backward share of the pair in the backward's colour
+        const int split = a + static_cast<int>(std::lround((b - a) * run.costs.f / (run.costs.f + run.costs.b)));
+        for (int col = split; col < b; ++col) row.colour[static_cast<std::size_t>(col)] = colour(OpKind::B, op.backward.phase);
+        for (int col = a; col < split; ++col) row.colour[static_cast<std::size_t>(col)] = colour(OpKind::F, op.chunk.phase);
+      }
+    }
+    rows.push_back(std::move(row));
+  }
+  return rows;
+}
+
+auto paint(const Row& row, int from, int to, bool colour_on) -> std::string {
+  if (!colour_on) return row.text.substr(static_cast<std::size_t>(from), static_cast<std::size_t>(to - from));
+  std::string out;
+  int current = -1;
+  for (int col = from; col < to; ++col) {
+    const int c = row.colour[static_cast<std::size_t>(col)];
+    if (c != current) {
+      out += c == 0 ? "\x1b[0m" : "\x1b[30;48;5;" + std::to_string(c) + "m";
+      current = c;
+    }
+    out += row.text[static_cast<std::size_t>(col)];
+  }
+  return out + "\x1b[0m";
+}
+
+auto pad(std::string s, std::size_t width) -> std::string {
+  if (s.size() < width) s.append(width - s.size(), ' ');
+  return s;
+}
+
+auto percent(double fraction) -> std::string {
+  std::ostringstream os;
+  os.setf(std::ios::fixed);
+  os.precision(2);
+  os << fraction * 100 << "%";
+  return os.str();
+}
+
+void write_timeline(std::ostringstream& os, const Run& run, bool colour_on) {
+  const double exact = exact_quantum(run);
+  int max_mb = 0;
+  for (const Op& op : run.schedule.ops) max_mb = std::max({max_mb, op.chunk.mb, op.backward.mb});
+  const int unit_width = 1 + static_cast<int>(std::to_string(max_mb).size());
+  const double makespan = run.metrics.makespan;
+  // To scale when no exact step exists or the exact one would need thousands of columns.
+  const double quantum = exact > 0 && makespan / exact <= 2000 ? exact : makespan / 200;
+  if (quantum <= 0) return;
+  const int units = static_cast<int>(std::lround(makespan / quantum));
+  const int columns = units * unit_width;
+  const std::string prefix_blank(8, ' ');
+  os << "one column " << (unit_width == 2 ? "pair" : "group") << " = " << format_number(quantum) << " time unit"
+     << (quantum == 1 ? "" : "s") << (exact > 0 && quantum == exact ? "" : " (drawn to scale, rounded)") << "\n";
+  const auto rows = draw_rows(run, quantum, unit_width, columns);
+  const int units_per_block = std::max(10, ((max_line_width - 8) / unit_width) / 10 * 10);
+  for (int first = 0; first < units; first += units_per_block) {
+    const int last = std::min(units, first + units_per_block);
+    std::string ruler(static_cast<std::size_t>((last - first) * unit_width), ' ');
+    for (int u = first; u < last; u += 10) {
+      const std::string mark = format_number(u * quantum);
+      ruler.replace(static_cast<std::size_t>((u - first) * unit_width), std::min(mark.size(), ruler.size() - static_cast<std::size_t>((u - first) * unit_width)), mark);
+    }
+    os << "\n" << prefix_blank << ruler << "\n";
+    for (std::size_t r = 0; r < rows.size(); ++r)
+      os << pad("rank " + std::to_string(r), 7) << "|" << paint(rows[r], first * unit_width, last * unit_width, colour_on) << "\n";
+  }
+  os << "\nF forward  B full backward  I backward for input  W weight gradient  [F5b2] overlapped F&B  . idle";
+  if (run.schedule.layout.directions == 2) os << "\nlower case = direction 1 (enters at the last rank); upper case = direction 0";
+  else if (std::any_of(run.schedule.ops.begin(), run.schedule.ops.end(), [](const Op& op) { return op.chunk.phase != 0; }))
+    os << "\nlower case = odd phase (the way back of a V, or an odd virtual chunk)";
+  os << "\n";
+}
+
+}  // namespace
+
+auto render_text(const Run& run, bool colour_on) -> std::string {
+  const Schedule& s = run.schedule;
+  const Metrics& m = run.metrics;
+  std::ostringstream os;
+  os << run.spec->title << ": " << s.ranks() << " ranks, " << s.params.micro_batches << " micro-batches";
+  if (s.layout.directions == 2) os << " (" << s.micro_batches_per_path() << " per direction)";
+  os << ", " << s.layout.stages << " stages" << (s.layout.directions == 2 ? " per direction" : "");
+  if (s.params.virtual_stages > 1) os << " (" << s.params.virtual_stages << " per rank)";
+  os << "\ncosts " << format_costs(run.costs) << "\n";
+  write_timeline(os, run, colour_on);
+  os << "\n" << pad("rank", 6) << pad("busy", 10) << pad("bubble", 10) << pad("peak act.", 11) << "stages held\n";
+  for (int r = 0; r < s.ranks(); ++r) {
+    const RankMetrics& rm = m.per_rank[static_cast<std::size_t>(r)];
+    os << pad(std::to_string(r), 6) << pad(format_number(rm.busy), 10) << pad(format_number(rm.bubble), 10)
+       << pad(std::to_string(rm.peak_activations), 11) << rm.stages_held << "\n";
+  }
+  os << "\nmakespan " << format_number(m.makespan) << "   bubble fraction " << percent(m.bubble_fraction)
+     << "   largest rank bubble " << format_number(m.max_bubble) << "   peak activations " << m.peak_activations << "\n";
+  os << "span " << format_number(m.span) << "   span bubble fraction " << percent(m.span_bubble_fraction)
+     << "   (span = a rank's first op start to last op end, as Sea AI Lab reports)\n";
+  const Formula& f = run.formula;
+  os << "formula " << f.text << " = " << f.worked.substr(f.worked.find(" = ") + 3) << " vs simulated "
+     << format_number(f.over_span ? m.max_span_bubble : m.max_bubble) << " ("
+     << (f.exact ? "the closed form holds here" : "closed form not exact here: trust the simulation") << "; "
+     << f.condition << ")\n";
+  return os.str();
+}
+
+auto render_schedule_list() -> std::string {
+  std::ostringstream os;
+  for (const ScheduleSpec* s : schedules()) {
+    os << pad(std::string(s->name), 18) << s->summary << "\n"
+       << pad("", 18) << "rules: " << s->constraints << "\n"
+       << pad("", 18) << "source: " << s->source << "\n";
+  }
+  return os.str();
+}
+
+}  // namespace pipesim

@@ -1,0 +1,59 @@
+// DualPipe (DeepSeek-V3 report §3.2.1; deepseek-ai/DualPipe `dualpipe.py`): two copies of the model
+// fed from both ends. Rank r holds stage r of direction 0 and stage N-1-r of direction 1; ranks r and
+// N-1-r run the same program with the directions swapped.
+#include "detail/dualpipe_steps.h"
+#include "detail/formulas.h"
+#include "detail/spec_helpers.h"
+#include "detail/specs.h"
+
+namespace pipesim::detail {
+
+namespace {
+
+void check(const ScheduleParams& p) {
+  require(p.ranks >= 2 && p.ranks % 2 == 0, "dualpipe",
+          "needs an even number of ranks, at least 2: rank r is paired with rank N-1-r", ranks_text(p));
+  require(p.micro_batches % 2 == 0 && p.micro_batches >= 2 * p.ranks, "dualpipe",
+          "needs an even number of micro-batches (half enter at each end), at least 2 x ranks = " +
+              std::to_string(2 * p.ranks),
+          micro_batches_text(p));
+}
+
+auto generate(const ScheduleParams& p) -> Schedule {
+  const int n = p.ranks;
+  ScheduleBuilder builder("dualpipe", p, two_way_layout(n));
+  for (int r = 0; r < n; ++r) {
+    const DualPipeRank rank{std::min(r, n - 1 - r), n / 2, p.micro_batches / 2, r >= n / 2, {r, n - 1 - r}};
+    dualpipe_steps(rank, builder.rank(r));
+  }
+  return std::move(builder).build();
+}
+
+}  // namespace
+
+/// (PP/2-1)(F&B+B-3W) with PP stages; shared by DualPipeV, whose PP is twice its ranks.
+auto dualpipe_formula(int pp, const Costs& c) -> Formula {
+  const double k = pp / 2.0 - 1;
+  const double value = k * (c.fb + c.b - 3 * c.w);
+  return Formula{"(PP/2-1)(F&B+B-3W)",
+                 "(" + std::to_string(pp) + "/2-1)(" + num(c.fb) + "+" + num(c.b) + "-3*" + num(c.w) + ") = " + num(value),
+                 value,
+                 c.f == c.i() && c.i() == c.w && c.comm == 0,
+                 "exact, as the largest per-rank bubble, when F = B-W = W and comm = 0",
+                 "DualPipe README; DeepSeek-V3 report Table 2"};
+}
+
+const ScheduleSpec dualpipe_spec{
+    "dualpipe",
+    "DualPipe",
+    "Bidirectional pipeline: micro-batches enter at both ends and a forward of one direction overlaps a "
+    "backward of the other (F&B).",
+    "DeepSeek-V3 report §3.2.1 and Fig. 5; deepseek-ai/DualPipe dualpipe.py",
+    "ranks even and >= 2; micro-batches even and >= 2 x ranks",
+    false,
+    check,
+    generate,
+    [](const ScheduleParams& p, const Costs& c) { return dualpipe_formula(p.ranks, c); },
+};
+
+}  // namespace pipesim::detail

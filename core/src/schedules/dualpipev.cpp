@@ -1,0 +1,41 @@
+// DualPipeV (deepseek-ai/DualPipe `dualpipev.py`; Sea AI Lab's "cut-in-half" of DualPipe): one copy
+// of a 2N-stage model folded into a V. Rank r holds stage r (leg 0, going down) and stage 2N-1-r
+// (leg 1, coming back); every micro-batch enters at rank 0 and turns on rank N-1.
+#include "detail/dualpipe_steps.h"
+#include "detail/formulas.h"
+#include "detail/spec_helpers.h"
+#include "detail/specs.h"
+
+namespace pipesim::detail {
+
+namespace {
+
+void check(const ScheduleParams& p) {
+  require(p.ranks >= 1, "dualpipev", "needs at least 1 rank", ranks_text(p));
+  require(p.micro_batches >= 2 * p.ranks, "dualpipev",
+          "needs at least 2 x ranks = " + std::to_string(2 * p.ranks) + " micro-batches (as many as stages)",
+          micro_batches_text(p));
+}
+
+auto generate(const ScheduleParams& p) -> Schedule {
+  const int n = p.ranks;
+  ScheduleBuilder builder("dualpipev", p, v_layout(n));
+  for (int r = 0; r < n; ++r) dualpipe_steps(DualPipeRank{r, n, p.micro_batches, false, {r, 2 * n - 1 - r}}, builder.rank(r));
+  return std::move(builder).build();
+}
+
+}  // namespace
+
+const ScheduleSpec dualpipev_spec{
+    "dualpipev",
+    "DualPipeV",
+    "DualPipe cut in half: one model copy folded into a V over N ranks (2N stages), same bubble formula.",
+    "deepseek-ai/DualPipe dualpipev.py; Sea AI Lab, \"Cut-in-half\" (hackmd.io/@ufotalent/r1lVXsa9Jg)",
+    "ranks >= 1; micro-batches >= 2 x ranks",
+    false,
+    check,
+    generate,
+    [](const ScheduleParams& p, const Costs& c) { return dualpipe_formula(2 * p.ranks, c); },
+};
+
+}  // namespace pipesim::detail

@@ -1,0 +1,27 @@
+#pragma once
+// Shared test helpers: readable op lists and one-line runs.
+#include <string>
+#include <vector>
+
+#include "pipesim/run.h"
+
+namespace pipesim::test {
+
+/// The ops of one rank in `describe` notation, space separated: "F0 F1 FB(F3,B1.1) W2".
+inline auto program(const Schedule& s, int rank) -> std::string {
+  std::string out;
+  for (const Op& op : s.ops_of(rank)) out += (out.empty() ? "" : " ") + describe(op);
+  return out;
+}
+
+inline auto run_unit(const std::string& schedule, int ranks, int micro_batches, int virtual_stages = 1) -> Run {
+  RunRequest request;
+  request.schedule = schedule;
+  request.params = {ranks, micro_batches, virtual_stages};
+  request.costs = default_costs();  // F=1, B=2, W=1, FB=3: the unit costs of the papers' figures
+  return run(request);
+}
+
+inline auto costs(double f, double b, double w, double fb, double comm = 0) -> Costs { return Costs{f, b, w, fb, comm}; }
+
+}  // namespace pipesim::test

@@ -1,0 +1,52 @@
+#include <catch2/catch.hpp>
+
+#include "pipesim/costs.h"
+#include "pipesim/error.h"
+
+using pipesim::Error;
+using pipesim::parse_costs;
+
+TEST_CASE("costs default to the figures' F=1 B=2 W=1 FB=3 comm=0") {
+  const auto c = pipesim::default_costs();
+  CHECK(c.f == 1);
+  CHECK(c.b == 2);
+  CHECK(c.w == 1);
+  CHECK(c.fb == 3);
+  CHECK(c.comm == 0);
+  CHECK(c.i() == 1);
+}
+
+TEST_CASE("parse_costs reads any subset of keys, case-insensitively, and F&B as FB") {
+  const auto c = parse_costs("f=2, B=3.5,W=0.5,F&B=4,comm=0.25");
+  CHECK(c.f == 2);
+  CHECK(c.b == 3.5);
+  CHECK(c.w == 0.5);
+  CHECK(c.fb == 4);
+  CHECK(c.comm == 0.25);
+  CHECK(c.duration(pipesim::OpKind::I) == 3);
+}
+
+TEST_CASE("an omitted FB means no overlap credit: FB = F + B") {
+  CHECK(parse_costs("F=1,B=2,W=1").fb == 3);
+  CHECK(parse_costs("F=2,B=4,W=1").fb == 6);
+}
+
+TEST_CASE("bad costs are refused with a message that says what is allowed") {
+  CHECK_THROWS_WITH(parse_costs("F=-1"), "cost F must be a finite number >= 0, got -1");
+  CHECK_THROWS_WITH(parse_costs("F=abc"), "cost F must be a number, got 'abc'");
+  CHECK_THROWS_WITH(parse_costs("W=3"), Catch::Contains("W (3) must not exceed B (2)"));
+  CHECK_THROWS_WITH(parse_costs("F=1,B=2,FB=1.5"), Catch::Contains("FB (1.5) must lie in [max(F,B), F+B] = [2, 3]"));
+  CHECK_THROWS_WITH(parse_costs("F=1,B=2,FB=3.5"), Catch::Contains("[2, 3]"));
+  CHECK_THROWS_WITH(parse_costs("X=1"), "unknown cost 'X'; known costs are F, B, W, FB, comm");
+  CHECK_THROWS_WITH(parse_costs("F"), Catch::Contains("must be KEY=VALUE"));
+  CHECK_THROWS_AS(parse_costs("F=inf"), Error);
+  CHECK_THROWS_AS(parse_costs("F=nan"), Error);
+}
+
+TEST_CASE("format_number prints the shortest exact decimal") {
+  CHECK(pipesim::format_number(66) == "66");
+  CHECK(pipesim::format_number(2.5) == "2.5");
+  CHECK(pipesim::format_number(0.1) == "0.1");
+  CHECK(pipesim::format_number(100) == "100");
+  CHECK(pipesim::format_costs(pipesim::default_costs()) == "F=1,B=2,W=1,FB=3,comm=0");
+}
