@@ -10,11 +10,15 @@ packages=(cmake g++ make pkg-config nlohmann-json3-dev catch2)
 case "$need" in
   native) ;;
   wasm) packages+=(emscripten) ;;
-  web|all) packages+=(emscripten chromium nodejs npm) ;;
+  web|all) packages+=(emscripten chromium) ;;
   *) echo "setup.sh: unknown target '$need' (native, wasm, web or all)" >&2; exit 2 ;;
 esac
 
 missing=()
+# Node.js may come from Debian or from NodeSource (which bundles npm): ask for the commands.
+if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
+  missing+=(nodejs npm)
+fi
 for p in "${packages[@]}"; do
   if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
     missing+=("$p")
