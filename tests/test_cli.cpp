@@ -1,52 +1,23 @@
 // The `pipesim` command as a user runs it: output formats, and one clear line plus exit 2 on bad input.
 #include <catch2/catch.hpp>
-#include <cstdio>
-#include <fstream>
-#include <sstream>
 #include <string>
-#include <sys/wait.h>
 
 #include <nlohmann/json.hpp>
 
+#include "cli_run.h"
+
 namespace {
 
-struct Result {
-  int status = -1;
-  std::string out;
-  std::string err;
-};
+using Result = pipesim::test::CliResult;
 
-auto pipesim(const std::string& args) -> Result {
-  const std::string err_path = "pipesim_cli_test_stderr.txt";
-  const std::string command = std::string(PIPESIM_CLI_PATH) + " " + args + " 2>" + err_path;
-  Result r;
-  FILE* pipe = popen(command.c_str(), "r");
-  REQUIRE(pipe != nullptr);
-  char buffer[4096];
-  std::size_t n = 0;
-  while ((n = fread(buffer, 1, sizeof buffer, pipe)) > 0) r.out.append(buffer, n);
-  const int raw = pclose(pipe);
-  r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
-  std::ifstream err(err_path);
-  std::ostringstream os;
-  os << err.rdbuf();
-  r.err = os.str();
-  std::remove(err_path.c_str());
-  return r;
-}
+auto cli(const std::string& args) -> Result { return pipesim::test::run_cli(args); }
 
-void check_refused(const std::string& args, const std::string& expected) {
-  INFO("pipesim " << args);
-  const Result r = pipesim(args);
-  CHECK(r.status == 2);
-  CHECK(r.out.empty());
-  CHECK(r.err == "pipesim: error: " + expected + "\n");
-}
+using pipesim::test::check_refused;
 
 }  // namespace
 
 TEST_CASE("simulate --format json follows the documented contract") {
-  const Result r = pipesim("simulate --schedule dualpipe --ranks 8 --micro-batches 20 --cost F=1,B=2,W=1,FB=3 --format json");
+  const Result r = cli("simulate --schedule dualpipe --ranks 8 --micro-batches 20 --cost F=1,B=2,W=1,FB=3 --format json");
   REQUIRE(r.status == 0);
   const auto j = nlohmann::json::parse(r.out);
   CHECK(j["schedule"] == "dualpipe");
@@ -77,7 +48,7 @@ TEST_CASE("simulate --format json follows the documented contract") {
 }
 
 TEST_CASE("simulate --format summary is the JSON without ops") {
-  const Result r = pipesim("simulate --schedule 1f1b --ranks 4 --micro-batches 8 --format summary");
+  const Result r = cli("simulate --schedule 1f1b --ranks 4 --micro-batches 8 --format summary");
   REQUIRE(r.status == 0);
   const auto j = nlohmann::json::parse(r.out);
   CHECK(j["makespan"] == 33);
@@ -86,7 +57,7 @@ TEST_CASE("simulate --format summary is the JSON without ops") {
 }
 
 TEST_CASE("simulate --format text draws one row per rank and prints the measurements") {
-  const Result r = pipesim("simulate --schedule dualpipe --ranks 4 --micro-batches 8 --color never");
+  const Result r = cli("simulate --schedule dualpipe --ranks 4 --micro-batches 8 --color never");
   REQUIRE(r.status == 0);
   CHECK(r.out.find("rank 0 |F0F1F2f0i0w0f1[F3b1]..[f2B0]b2--..[f3B1]b3--I2W2I3W3") != std::string::npos);
   CHECK(r.out.find("makespan 26") != std::string::npos);
@@ -94,16 +65,18 @@ TEST_CASE("simulate --format text draws one row per rank and prints the measurem
 }
 
 TEST_CASE("list names every schedule") {
-  const Result r = pipesim("list --format json");
+  const Result r = cli("list --format json");
   REQUIRE(r.status == 0);
   const auto j = nlohmann::json::parse(r.out);
   std::vector<std::string> names;
   for (const auto& s : j) names.push_back(s["name"]);
-  CHECK(names == std::vector<std::string>{"gpipe", "1f1b", "zb-h1", "zb-h2", "dualpipe", "dualpipev"});
+  CHECK(names == std::vector<std::string>{"gpipe", "1f1b", "interleaved-1f1b", "zb-h1", "zb-h2", "zb-v", "dualpipe",
+                                          "dualpipev", "chimera", "custom"});
 }
 
 TEST_CASE("bad input prints one line saying what is wrong and what is allowed, and exits 2") {
-  check_refused("simulate --schedule nope", "unknown schedule 'nope'; known schedules: gpipe, 1f1b, zb-h1, zb-h2, dualpipe, dualpipev");
+  check_refused("simulate --schedule nope", "unknown schedule 'nope'; known schedules: gpipe, 1f1b, interleaved-1f1b, zb-h1, "
+                                            "zb-h2, zb-v, dualpipe, dualpipev, chimera, custom");
   check_refused("simulate --schedule dualpipe --ranks 3 --micro-batches 12",
                 "dualpipe needs an even number of ranks, at least 2: rank r is paired with rank N-1-r (got 3 ranks)");
   check_refused("simulate --ranks 8 --micro-batches 14",
@@ -116,19 +89,19 @@ TEST_CASE("bad input prints one line saying what is wrong and what is allowed, a
   check_refused("simulate --schedule 1f1b --ranks 300", "ranks must be between 1 and 256 (got 300)");
   check_refused("simulate --cost F=-1", "cost F must be a finite number >= 0, got -1");
   check_refused("simulate --cost F=x", "cost F must be a number, got 'x'");
-  check_refused("simulate --format xml", "--format must be one of text|json|summary, got 'xml'");
+  check_refused("simulate --format xml", "--format must be one of text|json|summary|actions|chrome-trace|csv|svg, got 'xml'");
   check_refused("simulate --ranks", "option --ranks needs a value");
   check_refused("simulate --rank 8", "unknown option --rank for 'simulate'; options are --schedule, --ranks, --micro-batches, "
-                                     "--virtual-stages, --cost, --format, --color");
+                                     "--virtual-stages, --cost, --format, --color, --schedule-file, --us-per-unit");
   check_refused("simulate --ranks 8 --ranks 4", "option --ranks is given twice");
   check_refused("simulate extra", "unexpected argument 'extra' for 'simulate'; options are --schedule, --ranks, --micro-batches, "
-                                  "--virtual-stages, --cost, --format, --color");
-  check_refused("simulat", "unknown command 'simulat'; commands are simulate, list, help");
+                                  "--virtual-stages, --cost, --format, --color, --schedule-file, --us-per-unit");
+  check_refused("simulat", "unknown command 'simulat'; commands are simulate, list, overlap, quiz, lesson, plan, help");
 }
 
 TEST_CASE("help prints usage and exits 0, no arguments prints usage and exits 2") {
-  const Result help = pipesim("help");
+  const Result help = cli("help");
   CHECK(help.status == 0);
   CHECK(help.out.find("pipesim simulate") != std::string::npos);
-  CHECK(pipesim("").status == 2);
+  CHECK(cli("").status == 2);
 }

@@ -104,3 +104,9 @@ TEST_CASE("simulation time and memory grow linearly: 256 ranks x 3900 micro-batc
   CHECK(s.ops.size() == 2u * 256 * 3900);
   CHECK(m.makespan == (3900 + 255) * 3.0);  // (m + p - 1)(F + B)
 }
+
+TEST_CASE("each op that follows idle time names the input it waited for") {
+  const Schedule s = two_ranks(1, {F(0, 0), B(0, 0)}, {F(0, 1), B(0, 1)});
+  const Timeline t = simulate(s, test::costs(1, 2, 1, 3, 0.5));
+  CHECK(t.waited_for == std::vector<int>{-1, 3, 0, -1});  // rank 0's B0 waited for rank 1's B0 (op 3)
+}

@@ -9,5 +9,9 @@ using Argv = std::span<const std::string_view>;
 
 auto run_simulate(Argv args) -> int;
 auto run_list(Argv args) -> int;
+auto run_quiz(Argv args) -> int;
+auto run_lesson(Argv args) -> int;
+auto run_plan(Argv args) -> int;
+auto run_overlap(Argv args) -> int;
 
 }  // namespace pipesim::cli

@@ -13,12 +13,34 @@ constexpr std::string_view usage = R"(pipesim: pipeline-parallel schedules (Dual
 
 usage:
   pipesim simulate [--schedule NAME] [--ranks N] [--micro-batches M] [--virtual-stages V]
-                   [--cost F=1,B=2,W=1,FB=3,comm=0] [--format text|json|summary] [--color auto|always|never]
+                   [--cost F=1,B=2,W=1,FB=3,comm=0] [--color auto|always|never] [--schedule-file PATH]
+                   [--format text|json|summary|actions|chrome-trace|csv|svg] [--us-per-unit 1000]
       Without options: DualPipe with 8 ranks and 20 micro-batches (DeepSeek-V3 Fig. 5).
+      --schedule custom --schedule-file PATH ('-' = stdin) runs your own order: JSON as --format json
+      writes it, PyTorch actions (one line per rank, e.g. 0F0,0F1,0B0,0B1) as --format actions does,
+      or a Chrome trace as --format chrome-trace writes it (for Perfetto; 1 cost unit = --us-per-unit
+      microseconds, 1000 by default). csv is one row per op; svg is a standalone picture.
       B is the full backward; an input-only backward costs B-W; FB is an overlapped forward+backward
       pair and defaults to F+B when --cost omits it.
   pipesim list [--format text|json]
       The schedules, their rules and sources.
+  pipesim overlap [--forward attn=A,dispatch=D,mlp=M,combine=C
+                   --backward combine=C,mlp_b=M,mlp_w=W,dispatch=D,attn_b=A,attn_w=W [--pp-comm X]
+                   | --workload FILE] [--comm-sms 20 [--total-sms 132] [--saturation-sms 20]]
+                  [--ratio 1:1] [--simulate NAME [--ranks N] [--micro-batches M] [--virtual-stages V]]
+                  [--format text|json] [--color auto|always|never]
+      One forward and one backward chunk overlapped on compute and communication SMs (DeepSeek-V3
+      Fig. 4): f, b, the pair's fb, exposed communication. Without inputs: a DeepSeek-V3 workload.
+      --simulate runs a schedule with F, B, W, FB derived from the chunk model.
+  pipesim quiz --course [--lang en|pt-BR|zh-CN] [--seed N]
+  pipesim quiz --bank [--lang en|pt-BR|zh-CN]
+      The lesson's quiz: --course prints the course's quiz.json (6 questions, options shuffled from
+      the seed); --bank prints every sourced question (all languages unless --lang).
+  pipesim lesson --exercise 1|2|3|4 [--format text|json] [--lang en|pt-BR|zh-CN]
+                 [--cost F=1,B=2,W=1,FB=3] [--bytes-per-param 2] [--gpu-memory-gb 80]
+      The lesson's exercises computed by the engine, every step as data.
+  pipesim plan --input FILE.json [--format text|json]
+      Ranks every schedule for a cluster and a model (see core/data/plan_examples/) and recommends one.
   pipesim help
       This text.
 
@@ -33,6 +55,10 @@ struct Command {
 const Command commands[] = {
     {"simulate", pipesim::cli::run_simulate},
     {"list", pipesim::cli::run_list},
+    {"overlap", pipesim::cli::run_overlap},
+    {"quiz", pipesim::cli::run_quiz},
+    {"lesson", pipesim::cli::run_lesson},
+    {"plan", pipesim::cli::run_plan},
 };
 
 }  // namespace

@@ -9,10 +9,11 @@ namespace pipesim {
 
 namespace {
 
-// Display order: the classics, the zero-bubble family, then DeepSeek's schedules.
-const std::array<const ScheduleSpec*, 6> catalogue = {
-    &detail::gpipe_spec, &detail::one_f_one_b_spec, &detail::zb_h1_spec,
-    &detail::zb_h2_spec, &detail::dualpipe_spec,    &detail::dualpipev_spec,
+// Display order: the classics, the zero-bubble family, the two-direction schedules, then the user's own.
+const std::array<const ScheduleSpec*, 10> catalogue = {
+    &detail::gpipe_spec,    &detail::one_f_one_b_spec, &detail::interleaved_1f1b_spec, &detail::zb_h1_spec,
+    &detail::zb_h2_spec,    &detail::zb_v_spec,        &detail::dualpipe_spec,         &detail::dualpipev_spec,
+    &detail::chimera_spec,  &detail::custom_spec,
 };
 
 // Bounds that keep a run small enough for a browser tab (a few million ops at most).

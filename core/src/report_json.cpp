@@ -99,7 +99,8 @@ auto schedules_json() -> json {
                    {"summary", s->summary},
                    {"source", s->source},
                    {"constraints", s->constraints},
-                   {"uses_virtual_stages", s->uses_virtual_stages}});
+                   {"uses_virtual_stages", s->uses_virtual_stages},
+                   {"takes_text", s->parse != nullptr}});
   return out;
 }
 

@@ -5,6 +5,7 @@
 #include <numeric>
 #include <sstream>
 
+#include "detail/short_number.h"
 #include "pipesim/report.h"
 
 namespace pipesim {
@@ -166,19 +167,26 @@ auto render_text(const Run& run, bool colour_on) -> std::string {
   if (s.params.virtual_stages > 1) os << " (" << s.params.virtual_stages << " per rank)";
   os << "\ncosts " << format_costs(run.costs) << "\n";
   write_timeline(os, run, colour_on);
-  os << "\n" << pad("rank", 6) << pad("busy", 10) << pad("bubble", 10) << pad("peak act.", 11) << "stages held\n";
+  // Columns as wide as their longest entry; times rounded to 6 significant digits for reading.
+  const auto short_num = [](double v) { return detail::short_number(v); };
+  std::size_t busy_w = 6, bubble_w = 8;
+  for (const RankMetrics& rm : m.per_rank) {
+    busy_w = std::max(busy_w, short_num(rm.busy).size() + 2);
+    bubble_w = std::max(bubble_w, short_num(rm.bubble).size() + 2);
+  }
+  os << "\n" << pad("rank", 6) << pad("busy", busy_w) << pad("bubble", bubble_w) << pad("peak act.", 11) << "stages held\n";
   for (int r = 0; r < s.ranks(); ++r) {
     const RankMetrics& rm = m.per_rank[static_cast<std::size_t>(r)];
-    os << pad(std::to_string(r), 6) << pad(format_number(rm.busy), 10) << pad(format_number(rm.bubble), 10)
+    os << pad(std::to_string(r), 6) << pad(short_num(rm.busy), busy_w) << pad(short_num(rm.bubble), bubble_w)
        << pad(std::to_string(rm.peak_activations), 11) << rm.stages_held << "\n";
   }
-  os << "\nmakespan " << format_number(m.makespan) << "   bubble fraction " << percent(m.bubble_fraction)
-     << "   largest rank bubble " << format_number(m.max_bubble) << "   peak activations " << m.peak_activations << "\n";
-  os << "span " << format_number(m.span) << "   span bubble fraction " << percent(m.span_bubble_fraction)
+  os << "\nmakespan " << short_num(m.makespan) << "   bubble fraction " << percent(m.bubble_fraction)
+     << "   largest rank bubble " << short_num(m.max_bubble) << "   peak activations " << m.peak_activations << "\n";
+  os << "span " << short_num(m.span) << "   span bubble fraction " << percent(m.span_bubble_fraction)
      << "   (span = a rank's first op start to last op end, as Sea AI Lab reports)\n";
   const Formula& f = run.formula;
-  os << "formula " << f.text << " = " << f.worked.substr(f.worked.find(" = ") + 3) << " vs simulated "
-     << format_number(f.over_span ? m.max_span_bubble : m.max_bubble) << " ("
+  os << "formula " << f.text << " = " << short_num(f.value) << " vs simulated "
+     << short_num(f.over_span ? m.max_span_bubble : m.max_bubble) << " ("
      << (f.exact ? "the closed form holds here" : "closed form not exact here: trust the simulation") << "; "
      << f.condition << ")\n";
   return os.str();

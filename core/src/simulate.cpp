@@ -75,6 +75,7 @@ class Engine {
     for (const Op& op : s.ops) inputs_.push_back(inputs_of(op, producers_));
     timeline_.start.assign(n, 0);
     timeline_.end.assign(n, 0);
+    timeline_.waited_for.assign(n, none);
     done_.assign(n, false);
     first_waiter_.assign(n, none);
     next_waiter_.assign(static_cast<std::size_t>(s.ranks()), none);
@@ -131,10 +132,14 @@ class Engine {
   void execute(int i, int r) {
     const auto ui = static_cast<std::size_t>(i);
     const Inputs in = inputs_[ui];
-    const double start = std::max({free_at_[static_cast<std::size_t>(r)], arrival(in.first, r), arrival(in.second, r)});
+    const double free_at = free_at_[static_cast<std::size_t>(r)];
+    const double first = arrival(in.first, r);
+    const double second = arrival(in.second, r);
+    const double start = std::max({free_at, first, second});
     const double end = start + costs_.duration(s_.ops[ui].kind);
     timeline_.start[ui] = start;
     timeline_.end[ui] = end;
+    if (start > free_at) timeline_.waited_for[ui] = second > first ? in.second : in.first;
     free_at_[static_cast<std::size_t>(r)] = end;
     done_[ui] = true;
   }
@@ -179,6 +184,17 @@ class Engine {
 };
 
 }  // namespace
+
+auto op_inputs(const Schedule& schedule) -> std::vector<OpInputs> {
+  const Producers producers(schedule);
+  std::vector<OpInputs> out;
+  out.reserve(schedule.ops.size());
+  for (const Op& op : schedule.ops) {
+    const Inputs in = inputs_of(op, producers);
+    out.push_back({in.first, in.second});
+  }
+  return out;
+}
 
 auto simulate(const Schedule& schedule, const Costs& costs) -> Timeline {
   validate_costs(costs);

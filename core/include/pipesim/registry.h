@@ -31,6 +31,9 @@ struct ScheduleSpec {
   void (*check)(const ScheduleParams&) = nullptr;          ///< throws Error naming the broken rule
   auto (*generate)(const ScheduleParams&) -> Schedule = nullptr;
   auto (*formula)(const ScheduleParams&, const Costs&) -> Formula = nullptr;
+  /// Set for schedules given as text (custom): run() builds from RunRequest::custom_schedule with it
+  /// instead of check() and generate().
+  auto (*parse)(std::string_view text) -> Schedule = nullptr;
 };
 
 [[nodiscard]] auto schedules() -> std::span<const ScheduleSpec* const>;

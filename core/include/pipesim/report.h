@@ -13,7 +13,8 @@ enum class Detail { summary, full };
 /// The CLI's JSON contract (documented in README.md). `full` adds every op with its times.
 [[nodiscard]] auto to_json(const Run& run, Detail detail) -> nlohmann::json;
 
-/// The catalogue as JSON: name, title, summary, source, constraints, uses_virtual_stages.
+/// The catalogue as JSON: name, title, summary, source, constraints, uses_virtual_stages, and
+/// takes_text (the schedule is given as text, RunRequest::custom_schedule, instead of generated).
 [[nodiscard]] auto schedules_json() -> nlohmann::json;
 
 /// A per-rank timeline a person can read in a terminal, like the paper's figure, then the numbers.

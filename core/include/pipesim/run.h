@@ -14,6 +14,9 @@ struct RunRequest {
   std::string schedule = "dualpipe";
   ScheduleParams params;
   Costs costs = default_costs();
+  /// The schedule itself, for schedules given as text (`custom`): JSON or PyTorch action notation, see
+  /// custom.h. Ignored by the others; `params` is then inferred from the text.
+  std::string custom_schedule = {};
 };
 
 struct Run {

@@ -11,6 +11,9 @@ namespace pipesim {
 struct Timeline {
   std::vector<double> start;
   std::vector<double> end;
+  /// The op whose output this op waited for when its rank sat idle before it, or -1 when the op
+  /// started as soon as its rank was free. Explains every bubble: idle time ends when this arrives.
+  std::vector<int> waited_for;
 };
 
 /// Each rank runs its ops in list order, one at a time. An op starts when its rank is free and its
@@ -19,5 +22,16 @@ struct Timeline {
 /// from another rank arrives `comm` later. Linear in the number of ops.
 /// Throws Error if the schedule is invalid or deadlocks; a deadlock names the cycle of waiting ops.
 [[nodiscard]] auto simulate(const Schedule& schedule, const Costs& costs) -> Timeline;
+
+/// The ops whose outputs one op consumes, by the engine's rules above; -1 = none. `first` is the
+/// forward input of an F or FB, else the backward input (or a W's I); `second` is an FB's backward
+/// input. Exporters draw transfers from this, so they cannot disagree with the simulation.
+struct OpInputs {
+  int first = -1;
+  int second = -1;
+};
+
+/// OpInputs of every op, aligned with Schedule::ops. The schedule must pass validate_schedule.
+[[nodiscard]] auto op_inputs(const Schedule& schedule) -> std::vector<OpInputs>;
 
 }  // namespace pipesim

@@ -2,7 +2,9 @@
 // Emits one rank's ops in run order. Its helpers are named like DualPipe's `_forward_chunk`,
 // `_backward_chunk` and `_weight_chunk`, and it keeps the same FIFO of parked weight gradients
 // (DualPipe's WeightGradStore): every I parks its chunk, every W runs the oldest parked one.
+#include <algorithm>
 #include <deque>
+#include <string>
 #include <vector>
 
 #include "pipesim/error.h"
@@ -26,6 +28,13 @@ class RankProgram {
     if (parked_.empty()) throw Error("internal: W with no parked I (pop of an empty weight-gradient queue)");
     out_.push_back({OpKind::W, parked_.front(), {}});
     parked_.pop_front();
+  }
+  /// The W of the oldest parked I of one phase (ZB-V keeps one queue per leg of its V).
+  void weight_of_phase(int phase) {
+    const auto it = std::find_if(parked_.begin(), parked_.end(), [phase](const Chunk& c) { return c.phase == phase; });
+    if (it == parked_.end()) throw Error("internal: W with no parked I of phase " + std::to_string(phase));
+    out_.push_back({OpKind::W, *it, {}});
+    parked_.erase(it);
   }
   void overlapped(Chunk forward_chunk, Chunk backward_chunk) {
     out_.push_back({OpKind::FB, forward_chunk, backward_chunk});

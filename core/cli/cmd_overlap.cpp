@@ -1,0 +1,80 @@
+// `pipesim overlap`: the compute/communication overlap inside one DualPipe F&B pair, and optionally
+// the pipeline simulated with the costs it derives.
+#include <cstdio>
+#include <iostream>
+#include <optional>
+#include <string>
+
+#include <unistd.h>
+
+#include "args.h"
+#include "commands.h"
+#include "pipesim/error.h"
+#include "pipesim/overlap.h"
+#include "pipesim/overlap_request.h"
+#include "pipesim/report.h"
+#include "pipesim/run.h"
+
+namespace pipesim::cli {
+
+namespace {
+
+constexpr double max_duration = 1e9;
+
+auto request_from(const Args& args) -> OverlapRequest {
+  OverlapRequest r;
+  r.forward = args.text("forward");
+  r.backward = args.text("backward");
+  if (args.has("pp-comm")) r.pp_comm = args.number_or("pp-comm", 0, 0, max_duration);
+  // With direct durations the workload is a conflict: report that before touching the file.
+  const bool direct = r.forward || r.backward || r.pp_comm;
+  if (const auto path = args.text("workload")) r.workload = direct ? std::string() : read_file(*path);
+  if (args.has("comm-sms")) r.comm_sms = args.integer_or("comm-sms", 20, 1, 1'000'000);
+  if (args.has("total-sms")) r.total_sms = args.integer_or("total-sms", 132, 2, 1'000'000);
+  if (args.has("saturation-sms")) r.saturation_sms = args.integer_or("saturation-sms", 20, 1, 1'000'000);
+  r.ratio = args.text("ratio");
+  return r;
+}
+
+auto simulation_from(const Args& args, const Overlap& o) -> std::optional<Run> {
+  if (!args.has("simulate")) {
+    for (const char* name : {"ranks", "micro-batches", "virtual-stages"})
+      if (args.has(name)) throw Error("--" + std::string(name) + " applies only with --simulate SCHEDULE");
+    return std::nullopt;
+  }
+  RunRequest request;
+  request.schedule = *args.text("simulate");
+  request.params.ranks = args.integer_or("ranks", 8, 1, 1'000'000);
+  request.params.micro_batches = args.integer_or("micro-batches", 20, 1, 1'000'000);
+  request.params.virtual_stages = args.integer_or("virtual-stages", 1, 1, 1'000'000);
+  request.costs = overlap_costs(o);
+  return pipesim::run(request);
+}
+
+}  // namespace
+
+auto run_overlap(Argv argv) -> int {
+  const Args args("overlap", argv,
+                  {"forward", "backward", "pp-comm", "workload", "comm-sms", "total-sms", "saturation-sms", "ratio",
+                   "simulate", "ranks", "micro-batches", "virtual-stages", "format", "color"});
+  const OverlapInput input = make_overlap_input(request_from(args));
+  const std::string format = args.choice_or("format", "text", {"text", "json"});
+  const std::string color = args.choice_or("color", "auto", {"auto", "always", "never"});
+
+  const Overlap overlap = pipesim::run_overlap(input);
+  const std::optional<Run> simulation = simulation_from(args, overlap);
+  if (format == "json") {
+    nlohmann::json out = overlap_json(overlap);
+    if (simulation) out["simulation"] = to_json(*simulation, Detail::summary);
+    std::cout << out.dump(2) << "\n";
+    return 0;
+  }
+  std::cout << render_overlap_text(overlap);
+  if (simulation) {
+    const bool tty = isatty(fileno(stdout)) != 0;
+    std::cout << "\n" << render_text(*simulation, color == "always" || (color == "auto" && tty));
+  }
+  return 0;
+}
+
+}  // namespace pipesim::cli

@@ -1,0 +1,24 @@
+#include <iostream>
+#include <iterator>
+
+#include "args.h"
+#include "commands.h"
+#include "pipesim/error.h"
+#include "pipesim/planner.h"
+
+namespace pipesim::cli {
+
+auto run_plan(Argv argv) -> int {
+  const Args args("plan", argv, {"input", "format"});
+  const auto path = args.text("input");
+  if (!path) throw Error("plan needs --input FILE.json (or --input - for standard input); see core/data/plan_examples/");
+  const std::string format = args.choice_or("format", "text", {"text", "json"});
+  const std::string text =
+      *path == "-" ? std::string(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>()) : read_file(*path);
+  const Plan result = plan(parse_plan_input(text));
+  if (format == "json") std::cout << plan_json(result).dump(2) << "\n";
+  else std::cout << render_plan_text(result);
+  return 0;
+}
+
+}  // namespace pipesim::cli

@@ -1,0 +1,27 @@
+#include <cstdint>
+#include <iostream>
+
+#include "args.h"
+#include "commands.h"
+#include "pipesim/error.h"
+#include "pipesim/quiz.h"
+
+namespace pipesim::cli {
+
+auto run_quiz(Argv argv) -> int {
+  const Args args("quiz", argv, {"course", "bank", "lang", "seed"}, {"course", "bank"});
+  if (args.has("course") == args.has("bank"))
+    throw Error("quiz needs exactly one of --course (the course's quiz.json) or --bank (every question)");
+  if (args.has("course")) {
+    const std::string lang = args.text_or("lang", "en");
+    const int seed = args.integer_or("seed", 1, 0, 2'147'483'647);
+    std::cout << course_quiz(lang, static_cast<std::uint64_t>(seed)).dump(2) << "\n";
+    return 0;
+  }
+  if (args.has("seed")) throw Error("--seed applies to --course only: the bank keeps its options in stored order");
+  const auto lang = args.text("lang");
+  std::cout << (lang ? quiz_bank_in(*lang) : quiz_bank()).dump(2) << "\n";
+  return 0;
+}
+
+}  // namespace pipesim::cli

@@ -1,0 +1,171 @@
+#pragma once
+// The planner: from a cluster and a model to per-op costs, one simulation per schedule of the
+// registry, memory per GPU, and a recommendation whose reasons are computed from those numbers.
+//
+// Cost model (per micro-batch of T = seq_len x micro_batch_size tokens, for the whole model; a stage
+// of a schedule with S stages along its path gets 1/S of every term):
+//   * forward FLOPs = T x (2 x N_active + 2 x layers x seq_len x hidden): 2 FLOPs per active
+//     parameter and token (one multiply-add), plus causal attention scores (QK^T and AV over seq_len/2
+//     keys on average). Backward = 2 x forward, split evenly into backward for input (I) and for
+//     weights (W), so F : B : W = 1 : 2 : 1 in compute.
+//   * compute time = FLOPs / (tflops x 1e12 x mfu).
+//   * MoE all-to-all per MoE layer = T x top_k x hidden x (dispatch_bytes + combine_bytes) over the
+//     slower link the expert-parallel group spans (InfiniBand when EP > gpus_per_node, else NVLink);
+//     the backward moves the same bytes. Pessimistic: node-limited routing (one IB crossing per target
+//     node) and the share staying inside a node are ignored.
+//   * op costs: F = F_compute + A2A_fwd and B = B_compute + A2A_bwd (in a lone chunk the all-to-all
+//     cannot overlap, the next component needs its result), W = W_compute (no communication), and
+//     F&B = max((F_c + B_c) x total_sms / (total_sms - comm_sms), A2A_fwd + A2A_bwd), clamped to
+//     [max(F, B), F + B]: in a pair the computation of one chunk hides the communication of the other
+//     (report §3.2.1), on the SMs left after the communication kernels take theirs (§3.2.2: 20 of 132).
+//     A dense model has nothing to hide, so its F&B is F + B.
+//   * comm (pipeline send) = T x hidden x 2 bytes over InfiniBand (NVLink on a one-node cluster).
+// Memory per GPU: weights, gradients and optimizer state of the stages a rank holds (routed experts
+// divided by EP; optimizer state divided by the data-parallel degree and by the number of parameter
+// copies, as ZeRO-1 shards it), plus the engine's peak of live activations times one chunk's
+// activations: per token and layer, 8 x hidden values for attention and norms, and hidden + 3 x width
+// for each FFN the token goes through (the dense FFN, or its top_k + shared experts), times
+// activation_bytes (after Korthikanti et al. 2022, without storing attention scores).
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "pipesim/costs.h"
+
+namespace pipesim {
+
+struct GpuSpec {
+  std::string name = "GPU";
+  double tflops = 0;     ///< peak dense bf16 throughput, TFLOPS (H800: 989)
+  double memory_gb = 0;  ///< HBM per GPU, GB (H800: 80)
+};
+
+struct ClusterSpec {
+  int gpus = 0;           ///< GPUs in the job
+  int gpus_per_node = 8;  ///< GPUs sharing one NVLink domain
+  GpuSpec gpu;
+  double nvlink_gb_s = 0;  ///< per-GPU intra-node bandwidth, GB/s (DeepSeek's H800: 160)
+  double ib_gb_s = 0;      ///< per-GPU inter-node bandwidth, GB/s (DeepSeek's H800: 50)
+};
+
+struct ModelSpec {
+  std::string name = "model";
+  int layers = 0;            ///< transformer layers
+  int hidden = 0;            ///< hidden size
+  int dense_layers = 0;      ///< MoE models: leading layers that keep a dense FFN (DeepSeek-V3: 3)
+  int ffn_hidden = 0;        ///< dense FFN width; 0 = 8/3 x hidden (SwiGLU), used to estimate size
+  int experts = 0;           ///< routed experts per MoE layer; 0 = dense model
+  int shared_experts = 0;    ///< always-active experts per MoE layer
+  int top_k = 0;             ///< routed experts per token
+  int expert_hidden = 0;     ///< width of one expert's FFN
+  int vocab = 32000;         ///< vocabulary, used only to estimate the parameter count
+  double params = 0;         ///< total parameters; 0 = estimate from the shape
+  double active_params = 0;  ///< parameters used per token; 0 = estimate
+  int seq_len = 0;           ///< tokens per sequence
+  int micro_batch_size = 1;  ///< sequences per micro-batch
+  int micro_batches = 0;     ///< micro-batches per iteration and pipeline (both directions together)
+  int pp = 0;                ///< pipeline ranks (devices along one pipeline)
+  int ep = 0;                ///< expert-parallel group; 0 = gcd(experts, GPUs per pipeline stage)
+};
+
+struct PlanAssumptions {
+  double mfu = 0.4;              ///< fraction of peak FLOPS the kernels reach
+  double weight_bytes = 2;       ///< per parameter (bf16)
+  double grad_bytes = 4;         ///< per parameter (fp32 gradients)
+  double optimizer_bytes = 12;   ///< per parameter before ZeRO-1 sharding (fp32 master + 2 moments)
+  double activation_bytes = 2;   ///< per stored activation value (bf16; DeepSeek caches FP8: 1)
+  double dispatch_bytes = 2;     ///< per value sent by the all-to-all dispatch (DeepSeek: FP8, 1)
+  double combine_bytes = 2;      ///< per value sent by the all-to-all combine (bf16)
+  int comm_sms = 20;             ///< SMs given to communication kernels during an F&B
+  int total_sms = 132;           ///< SMs per GPU (H800: 132)
+  int virtual_stages = 2;        ///< for interleaved schedules
+  double tolerance = 0.02;       ///< schedules this close to the fastest count as equally fast
+};
+
+struct PlanInput {
+  ClusterSpec cluster;
+  ModelSpec model;
+  PlanAssumptions assumptions;
+};
+
+/// Where a model's parameters sit: routed experts are divided by EP, the rest is not.
+struct ParameterSplit {
+  double total = 0;
+  double routed = 0;  ///< moe_layers x experts x 3 x hidden x expert_hidden (gated FFN experts)
+  double other = 0;   ///< total - routed: attention, shared experts, dense FFNs, embeddings
+  double active = 0;  ///< used by one token
+  bool estimated = false;
+};
+
+/// Per micro-batch, whole model, before the split into stages.
+struct ModelCosts {
+  double tokens = 0;              ///< per micro-batch
+  double forward_flops = 0;
+  double forward_ms = 0;          ///< F compute
+  double backward_ms = 0;         ///< B compute (input + weights)
+  double weight_ms = 0;           ///< W compute
+  double a2a_forward_ms = 0;      ///< dispatch + combine of all MoE layers
+  double a2a_backward_ms = 0;
+  double pp_send_ms = 0;          ///< one activation or gradient between neighbouring ranks
+  std::string a2a_link;           ///< "InfiniBand", "NVLink" or "" (dense)
+  double activation_bytes = 0;    ///< stored by one micro-batch through the whole model
+};
+
+struct PlanCandidate {
+  std::string schedule;
+  std::string title;
+  int stages = 0;            ///< along one path
+  int virtual_stages = 1;
+  Costs costs;               ///< per op, milliseconds
+  double makespan_ms = 0;
+  double bubble_fraction = 0;
+  double compute_fraction = 0;   ///< useful computation / (ranks x makespan)
+  double overhead_fraction = 0;  ///< exposed communication and SM sharing / (ranks x makespan)
+  double tokens_per_gpu_s = 0;
+  int stages_held = 0;
+  double parameter_copies = 1;   ///< ranks holding each stage (DualPipe, Chimera: 2)
+  int peak_activations = 0;      ///< chunks alive at once, max over ranks (engine)
+  int overlapped_pairs = 0;      ///< F&B ops per iteration, all ranks
+  double weights_gb = 0, gradients_gb = 0, optimizer_gb = 0, activations_gb = 0, total_gb = 0;
+  bool fits = false;
+};
+
+struct Plan {
+  PlanInput input;
+  ParameterSplit parameters;
+  ModelCosts model_costs;
+  int ep = 1;
+  int dp = 1;                            ///< data-parallel replicas of one pipeline
+  std::vector<PlanCandidate> ranked;     ///< fitting first, then by makespan
+  std::vector<std::pair<std::string, std::string>> not_applicable;  ///< schedule, why
+  std::string recommended;
+  std::vector<std::string> reasons;      ///< computed from the numbers above
+};
+
+/// Parses the planner's JSON input (see core/data/plan_examples/). Unknown keys, wrong types and
+/// out-of-range values throw Error with one line naming the field and what is allowed.
+[[nodiscard]] auto parse_plan_input(std::string_view json_text) -> PlanInput;
+
+/// routed, other, active and total parameters, estimated from the shape where not given.
+[[nodiscard]] auto parameter_split(const ModelSpec& model) -> ParameterSplit;
+
+/// The cost model above, for the whole model.
+[[nodiscard]] auto model_costs(const PlanInput& input, const ParameterSplit& parameters) -> ModelCosts;
+
+/// Runs every schedule of the registry (except those given as text) through pipesim::run().
+[[nodiscard]] auto plan(const PlanInput& input) -> Plan;
+
+/// The plan as JSON: input echo, estimates, ranked candidates, schedules that do not apply, and the
+/// recommendation with its reasons.
+[[nodiscard]] auto plan_json(const Plan& plan) -> nlohmann::json;
+
+/// A table a person can read in a terminal, then the recommendation.
+[[nodiscard]] auto render_plan_text(const Plan& plan) -> std::string;
+
+/// One call for the web page: JSON text in, plan_json out. Throws Error on bad input.
+[[nodiscard]] auto plan_from_json(std::string_view json_text) -> nlohmann::json;
+
+}  // namespace pipesim

@@ -1,0 +1,40 @@
+#pragma once
+// The lesson's quiz: a bank of sourced questions in every course language (core/data/quiz_bank.json,
+// compiled in), and the course's quiz.json built from it.
+//
+// The bank is the one source of truth: the web page imports the JSON file directly, the CLI and the
+// WebAssembly module read the copy embedded at build time. Each question stores its correct option
+// first (`correct` = 0); the course export shuffles options deterministically from a seed. JSON keys
+// keep the file's order (ordered_json), so exports read like the course's own quiz.json.
+#include <cstdint>
+#include <span>
+#include <string_view>
+
+#include <nlohmann/json.hpp>
+
+namespace pipesim {
+
+/// The languages every course string exists in: "en", "pt-BR", "zh-CN".
+[[nodiscard]] auto supported_languages() -> std::span<const std::string_view>;
+
+/// The whole bank as stored, every language, parsed once and checked with validate_quiz_bank().
+[[nodiscard]] auto quiz_bank() -> const nlohmann::ordered_json&;
+
+/// The bank in one language, options in stored order:
+/// {"lesson", "title", "language", "questions": [{"id", "stage", "view", "source", "question",
+/// "options" (4), "correct", "explanation"}]}. Throws Error on an unknown language.
+[[nodiscard]] auto quiz_bank_in(std::string_view lang) -> nlohmann::ordered_json;
+
+/// The course's quiz.json, exactly the shape its site renders:
+/// {"lesson": "19-dualpipe-parallelism", "title", "questions": [{"stage", "question", "options" (4),
+/// "correct" (0-indexed), "explanation"}]} with 6 questions, 1 pre, 3 check, 2 post, in that order,
+/// as listed under "course" in the bank. Options are shuffled from `seed` (the same seed gives the
+/// same file on every platform) so that the correct answer takes every position at least once.
+/// Throws Error on an unknown language.
+[[nodiscard]] auto course_quiz(std::string_view lang, std::uint64_t seed) -> nlohmann::ordered_json;
+
+/// Throws Error naming the first problem: ids unique, stage and view known, 4 distinct options,
+/// a valid `correct`, a source, every text in every language, a well-formed course set.
+void validate_quiz_bank(const nlohmann::ordered_json& bank);
+
+}  // namespace pipesim

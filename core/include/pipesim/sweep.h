@@ -1,0 +1,34 @@
+#pragma once
+// Bubble curves: one request re-run with one parameter swept, for the charts of the page.
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "pipesim/run.h"
+
+namespace pipesim {
+
+enum class SweepAxis { micro_batches, ranks };
+
+/// Throws Error unless `name` is "micro_batches" or "ranks" (also accepts "micro-batches").
+[[nodiscard]] auto parse_sweep_axis(std::string_view name) -> SweepAxis;
+
+struct SweepPoint {
+  int value = 0;              ///< the swept parameter
+  bool valid = false;         ///< false where the schedule refuses the configuration
+  double makespan = 0;
+  double bubble_fraction = 0;
+  double span_bubble_fraction = 0;
+  double max_bubble = 0;
+  double formula_value = 0;   ///< the closed form at this point
+  bool formula_exact = false;
+  int peak_activations = 0;
+  std::string error;          ///< why the point is invalid
+};
+
+/// Runs `request` once per value of the axis. Invalid points are kept (valid = false) so a curve can
+/// show gaps where a schedule's rules exclude a size (e.g. DualPipe at odd micro-batch counts).
+[[nodiscard]] auto sweep(const RunRequest& request, SweepAxis axis, const std::vector<int>& values)
+    -> std::vector<SweepPoint>;
+
+}  // namespace pipesim

@@ -1,0 +1,340 @@
+#include "pipesim/custom.h"
+
+#include <algorithm>
+#include <cctype>
+#include <map>
+#include <optional>
+#include <utility>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "detail/trace_import.h"
+#include "pipesim/error.h"
+
+namespace pipesim {
+
+namespace {
+
+// The same bounds as the catalogue's, so a pasted schedule cannot outgrow a browser tab.
+constexpr int max_ranks = 256;
+constexpr int max_micro_batches = 4096;  // per path
+constexpr int max_stages = 4096;         // per path
+constexpr long long max_chunks = 1'000'000;
+
+/// Per-rank op lists read from text, and the stage -> rank map they imply.
+struct Draft {
+  int directions = 1;
+  std::vector<std::vector<Op>> per_rank;
+  std::map<std::pair<int, int>, int> owner;  ///< (path, stage) -> the rank that runs it
+};
+
+/// Records that `rank` runs `stage` of `path`; torch's rule: a stage on two ranks is an error.
+void claim(Draft& d, int path, int stage, int rank, const std::string& where) {
+  const auto [it, added] = d.owner.try_emplace({path, stage}, rank);
+  if (!added && it->second != rank)
+    throw Error(where + ": stage " + std::to_string(stage) + (d.directions == 2 ? " of direction " + std::to_string(path) : "") +
+                " already runs on rank " + std::to_string(it->second) + "; a stage lives on one rank");
+}
+
+void claim_op(Draft& d, const Op& op, int rank, const std::string& where) {
+  const auto path = [&](const Chunk& c) { return d.directions == 2 ? c.phase : 0; };
+  claim(d, path(op.chunk), op.chunk.stage, rank, where);
+  if (op.kind == OpKind::FB) claim(d, path(op.backward), op.backward.stage, rank, where);
+}
+
+/// The number of virtual stages when the stages are looped over the ranks (stage s on rank s % ranks,
+/// at least 2 per rank), as interleaved schedules place them; else 1.
+[[nodiscard]] auto looped_virtual_stages(const Layout& layout, int ranks) -> int {
+  if (layout.directions != 1 || layout.stages < 2 * ranks || layout.stages % ranks != 0) return 1;
+  for (int s = 0; s < layout.stages; ++s)
+    if (layout.rank_of_stage[static_cast<std::size_t>(s)] != s % ranks) return 1;
+  return layout.stages / ranks;
+}
+
+/// Turns a draft into a validated Schedule. `stages` is the declared stage count, if any.
+[[nodiscard]] auto finish(Draft d, int micro_batches, std::optional<int> stages) -> Schedule {
+  const int ranks = static_cast<int>(d.per_rank.size());
+  if (ranks < 1) throw Error("a custom schedule needs at least one rank");
+  if (ranks > max_ranks)
+    throw Error("a custom schedule may have at most " + std::to_string(max_ranks) + " ranks (got " + std::to_string(ranks) + ")");
+  if (d.owner.empty()) throw Error("a custom schedule needs at least one op");
+  int inferred = 0;
+  for (const auto& [key, rank] : d.owner) inferred = std::max(inferred, key.second + 1);
+  Layout layout{d.directions, stages.value_or(inferred), {}};
+  for (int path = 0; path < d.directions; ++path)
+    for (int s = 0; s < layout.stages; ++s) {
+      const auto it = d.owner.find({path, s});
+      if (it == d.owner.end())
+        throw Error("stage " + std::to_string(s) + (d.directions == 2 ? " of direction " + std::to_string(path) : "") +
+                    " is run by no rank; stages are numbered 0 .. " + std::to_string(layout.stages - 1) + " without gaps");
+      layout.rank_of_stage.push_back(it->second);
+    }
+  const int per_path = micro_batches / d.directions;
+  if (per_path < 1 || per_path > max_micro_batches)
+    throw Error("a custom schedule needs 1 to " + std::to_string(max_micro_batches) + " micro-batches per direction (got " +
+                std::to_string(per_path) + ")");
+  const long long chunks = static_cast<long long>(d.directions) * layout.stages * per_path;
+  if (chunks > max_chunks)
+    throw Error("a custom schedule may have at most " + std::to_string(max_chunks) + " stage x micro-batch chunks (got " +
+                std::to_string(chunks) + ")");
+  const ScheduleParams params{ranks, micro_batches, looped_virtual_stages(layout, ranks)};
+  ScheduleBuilder builder("custom", params, std::move(layout));
+  for (int r = 0; r < ranks; ++r) builder.rank(r) = std::move(d.per_rank[static_cast<std::size_t>(r)]);
+  Schedule schedule = std::move(builder).build();
+  validate_schedule(schedule);
+  return schedule;
+}
+
+// ---- action notation ------------------------------------------------------------------------------
+
+auto upper(std::string_view text) -> std::string {
+  std::string out(text);
+  for (char& ch : out) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+  return out;
+}
+
+/// One `{stage}{kind}{microbatch}` action.
+struct Action {
+  int stage = 0;
+  OpKind kind = OpKind::F;
+  int mb = 0;
+};
+
+/// Reads the digits at `pos`; nullopt when there are none or the number exceeds `limit`.
+auto read_number(std::string_view text, std::size_t& pos, int limit) -> std::optional<int> {
+  const std::size_t begin = pos;
+  long long value = 0;
+  while (pos < text.size() && std::isdigit(static_cast<unsigned char>(text[pos])) != 0) {
+    value = value * 10 + (text[pos++] - '0');
+    if (value > limit) return std::nullopt;
+  }
+  if (pos == begin) return std::nullopt;
+  return static_cast<int>(value);
+}
+
+/// Parses one action; nullopt for torch's communication and FSDP actions, which are not simulated.
+auto parse_action(std::string_view token, const std::string& where) -> std::optional<Action> {
+  const std::string expected = where + ": expected {stage}{F|I|W|B}{microbatch}, e.g. 0F1";
+  std::size_t pos = 0;
+  const auto stage = read_number(token, pos, max_stages - 1);
+  std::size_t kind_end = pos;
+  while (kind_end < token.size() && std::isdigit(static_cast<unsigned char>(token[kind_end])) == 0) ++kind_end;
+  const std::string kind = upper(token.substr(pos, kind_end - pos));
+  if (stage && (kind == "SEND_F" || kind == "RECV_F" || kind == "SEND_B" || kind == "RECV_B" || kind == "UNSHARD" ||
+                kind == "RESHARD" || kind == "REDUCE_GRAD"))
+    return std::nullopt;
+  pos = kind_end;
+  const auto mb = read_number(token, pos, max_micro_batches - 1);
+  const bool known = kind == "F" || kind == "I" || kind == "W" || kind == "B";
+  if (!stage || !known || !mb || pos != token.size()) throw Error(expected);
+  return Action{*stage, *parse_kind(kind), *mb};
+}
+
+/// `(0F7;7B3)OVERLAP_F_B`: torch's overlapped forward and full backward, our FB.
+auto parse_overlap(std::string_view token, const std::string& where) -> Op {
+  const std::size_t close = token.find(')');
+  const std::string_view inner = token.substr(1, close - 1);
+  const std::size_t semicolon = inner.find(';');
+  const std::string rule = where + ": expected (sF m;sB m)OVERLAP_F_B, one forward F and one full backward B";
+  if (upper(token.substr(close + 1)) != "OVERLAP_F_B" || semicolon == std::string_view::npos) throw Error(rule);
+  const auto trim = [](std::string_view s) {
+    while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front())) != 0) s.remove_prefix(1);
+    while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back())) != 0) s.remove_suffix(1);
+    return s;
+  };
+  auto first = parse_action(trim(inner.substr(0, semicolon)), where);
+  auto second = parse_action(trim(inner.substr(semicolon + 1)), where);
+  if (!first || !second) throw Error(rule);
+  if (first->kind == OpKind::B) std::swap(first, second);
+  if (first->kind != OpKind::F || second->kind != OpKind::B) throw Error(rule);
+  return Op{OpKind::FB, {first->mb, 0, first->stage}, {second->mb, 0, second->stage}};
+}
+
+/// Splits a line into tokens at commas and whitespace; a parenthesised group is one token.
+auto tokens_of(std::string_view line, int line_no) -> std::vector<std::string_view> {
+  std::vector<std::string_view> out;
+  const auto separator = [](char ch) { return ch == ',' || std::isspace(static_cast<unsigned char>(ch)) != 0; };
+  std::size_t pos = 0;
+  while (pos < line.size()) {
+    if (separator(line[pos])) {
+      ++pos;
+      continue;
+    }
+    const std::size_t begin = pos;
+    if (line[pos] == '(') {
+      pos = line.find(')', pos);
+      if (pos == std::string_view::npos)
+        throw Error("line " + std::to_string(line_no) + ", token '" + std::string(line.substr(begin)) + "': '(' is never closed");
+    }
+    while (pos < line.size() && !separator(line[pos])) ++pos;
+    out.push_back(line.substr(begin, pos - begin));
+  }
+  return out;
+}
+
+/// Sets each chunk's phase to the index of its stage among the stages of its rank, lowest first.
+void assign_phases(Draft& d) {
+  std::map<int, std::vector<int>> stages_of_rank;
+  for (const auto& [key, rank] : d.owner) stages_of_rank[rank].push_back(key.second);  // map order: ascending
+  const auto phase_of = [&](int rank, int stage) {
+    const auto& held = stages_of_rank[rank];
+    return static_cast<int>(std::lower_bound(held.begin(), held.end(), stage) - held.begin());
+  };
+  for (std::size_t r = 0; r < d.per_rank.size(); ++r)
+    for (Op& op : d.per_rank[r]) {
+      op.chunk.phase = phase_of(static_cast<int>(r), op.chunk.stage);
+      if (op.kind == OpKind::FB) op.backward.phase = phase_of(static_cast<int>(r), op.backward.stage);
+    }
+}
+
+auto parse_actions(std::string_view text) -> Schedule {
+  Draft d;
+  int micro_batches = 0;
+  int line_no = 0;
+  std::size_t pos = 0;
+  while (pos <= text.size()) {
+    const std::size_t end = std::min(text.find('\n', pos), text.size());
+    std::string_view line = text.substr(pos, end - pos);
+    pos = end + 1;
+    ++line_no;
+    while (!line.empty() && std::isspace(static_cast<unsigned char>(line.front())) != 0) line.remove_prefix(1);
+    if (line.empty() || line.front() == '#') continue;
+    const int rank = static_cast<int>(d.per_rank.size());
+    auto& ops = d.per_rank.emplace_back();
+    for (const std::string_view token : tokens_of(line, line_no)) {
+      if (token == "-" || upper(token) == "NONE") continue;  // an idle slot
+      const std::string where = "line " + std::to_string(line_no) + ", token '" + std::string(token) + "'";
+      Op op;
+      if (token.front() == '(') {
+        op = parse_overlap(token, where);
+      } else {
+        const auto action = parse_action(token, where);
+        if (!action) continue;
+        op = Op{action->kind, {action->mb, 0, action->stage}, {}};
+      }
+      claim_op(d, op, rank, where);
+      micro_batches = std::max({micro_batches, op.chunk.mb + 1, op.kind == OpKind::FB ? op.backward.mb + 1 : 0});
+      ops.push_back(op);
+    }
+  }
+  assign_phases(d);
+  return finish(std::move(d), micro_batches, std::nullopt);
+}
+
+// ---- JSON -----------------------------------------------------------------------------------------
+
+using nlohmann::json;
+
+/// A whole number in [lo, hi] at `key` of `object`; `fallback` when absent (nullopt: required).
+auto whole(const json& object, const char* key, int lo, int hi, std::optional<int> fallback, const std::string& where)
+    -> int {
+  const auto it = object.find(key);
+  if (it == object.end()) {
+    if (fallback) return *fallback;
+    throw Error(where + ": '" + key + "' is missing");
+  }
+  if (!it->is_number_integer() || *it < lo || *it > hi)
+    throw Error(where + ": '" + key + "' must be a whole number from " + std::to_string(lo) + " to " + std::to_string(hi));
+  return it->get<int>();
+}
+
+auto json_chunk(const json& op, const std::string& prefix, const std::string& where) -> Chunk {
+  return Chunk{whole(op, (prefix + "mb").c_str(), 0, max_micro_batches - 1, std::nullopt, where),
+               whole(op, (prefix + "phase").c_str(), 0, max_stages, 0, where),
+               whole(op, (prefix + "stage").c_str(), 0, max_stages - 1, std::nullopt, where)};
+}
+
+auto json_op(const json& op, const std::string& where) -> Op {
+  if (!op.is_object() || !op.contains("op") || !op["op"].is_string())
+    throw Error(where + ": an op is an object with \"op\": \"F\", \"B\", \"I\", \"W\" or \"FB\"");
+  const auto kind = parse_kind(op["op"].get<std::string>());
+  if (!kind) throw Error(where + ": unknown op '" + op["op"].get<std::string>() + "'; ops are F, B, I, W and FB");
+  if (*kind == OpKind::FB) return Op{OpKind::FB, json_chunk(op, "f_", where), json_chunk(op, "b_", where)};
+  return Op{*kind, json_chunk(op, "", where), {}};
+}
+
+/// A Chrome trace written by pipesim, as the JSON contract; nlohmann's own errors become one line.
+auto trace_schedule(const json& trace) -> json {
+  try {
+    return detail::schedule_json_from_trace(trace);
+  } catch (const json::exception& e) {
+    throw Error(std::string("pipesim trace is malformed: ") + e.what());
+  }
+}
+
+auto parse_json(std::string_view text) -> Schedule {
+  json j;
+  try {
+    j = json::parse(text);
+  } catch (const json::parse_error& e) {
+    throw Error(std::string("schedule JSON does not parse: ") + e.what());
+  }
+  const std::string top = "schedule JSON";
+  if (!j.is_object()) throw Error(top + ": expected an object with micro_batches and per_rank");
+  if (detail::is_chrome_trace(j)) j = trace_schedule(j);
+  Draft d;
+  d.directions = whole(j, "directions", 1, 2, 1, top);
+  const int micro_batches = whole(j, "micro_batches", 1, 2 * max_micro_batches, std::nullopt, top);
+  if (micro_batches % d.directions != 0)
+    throw Error(top + ": micro_batches counts both directions, so it must be even when directions is 2 (got " +
+                std::to_string(micro_batches) + ")");
+  std::optional<int> stages;
+  if (j.contains("stages")) stages = whole(j, "stages", 1, max_stages, std::nullopt, top);
+  if (!j.contains("per_rank") || !j["per_rank"].is_array())
+    throw Error(top + ": 'per_rank' must be an array with one entry per rank");
+  const json& per_rank = j["per_rank"];
+  if (j.contains("ranks") && whole(j, "ranks", 1, max_ranks, std::nullopt, top) != static_cast<int>(per_rank.size()))
+    throw Error(top + ": 'ranks' says " + std::to_string(j["ranks"].get<int>()) + " but per_rank lists " +
+                std::to_string(per_rank.size()));
+  for (std::size_t r = 0; r < per_rank.size() && r < static_cast<std::size_t>(max_ranks) + 1; ++r) {
+    const std::string where = "rank " + std::to_string(r);
+    if (!per_rank[r].is_object() || !per_rank[r].contains("ops") || !per_rank[r]["ops"].is_array())
+      throw Error(where + ": 'ops' is missing (a --format summary export has no ops; use --format json)");
+    auto& ops = d.per_rank.emplace_back();
+    const json& listed = per_rank[r]["ops"];
+    for (std::size_t k = 0; k < listed.size(); ++k) {
+      const std::string op_where = where + ", op " + std::to_string(k);
+      const Op op = json_op(listed[k], op_where);
+      claim_op(d, op, static_cast<int>(r), op_where);
+      ops.push_back(op);
+    }
+  }
+  return finish(std::move(d), micro_batches, stages);
+}
+
+// ---- export ---------------------------------------------------------------------------------------
+
+auto action_text(const Schedule& s, char kind, const Chunk& c) -> std::string {
+  return std::to_string(s.path_of(c) * s.layout.stages + c.stage) + kind + std::to_string(c.mb);
+}
+
+}  // namespace
+
+auto parse_custom_schedule(std::string_view text) -> Schedule {
+  const std::size_t first = text.find_first_not_of(" \t\r\n");
+  if (first == std::string_view::npos)
+    throw Error("a custom schedule is empty; give JSON as `simulate --format json` writes it, or PyTorch actions such as 0F0,0B0");
+  if (text[first] == '[')
+    throw Error("a JSON array (a Chrome trace in array form?) is not a schedule; give a trace from `simulate --format "
+                "chrome-trace`, JSON as `simulate --format json` writes it, or PyTorch actions such as 0F0,0B0");
+  return text[first] == '{' ? parse_json(text) : parse_actions(text);
+}
+
+auto format_actions(const Schedule& schedule) -> std::string {
+  std::string out;
+  for (int r = 0; r < schedule.ranks(); ++r) {
+    std::string line;
+    for (const Op& op : schedule.ops_of(r)) {
+      if (!line.empty()) line += ',';
+      if (op.kind == OpKind::FB)
+        line += "(" + action_text(schedule, 'F', op.chunk) + ";" + action_text(schedule, 'B', op.backward) + ")OVERLAP_F_B";
+      else
+        line += action_text(schedule, kind_name(op.kind)[0], op.chunk);
+    }
+    out += (line.empty() ? "-" : line) + "\n";
+  }
+  return out;
+}
+
+}  // namespace pipesim

@@ -1,0 +1,13 @@
+#pragma once
+// The course data of core/data/, compiled in by core/cmake/embed_data.cmake at build time.
+#include <string_view>
+
+namespace pipesim::detail {
+
+/// core/data/quiz_bank.json, byte for byte.
+[[nodiscard]] auto embedded_quiz_bank() -> std::string_view;
+
+/// core/data/lesson_text.json, byte for byte.
+[[nodiscard]] auto embedded_lesson_text() -> std::string_view;
+
+}  // namespace pipesim::detail

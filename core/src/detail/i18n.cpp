@@ -1,0 +1,85 @@
+#include "detail/i18n.h"
+
+#include <algorithm>
+#include <cstdio>
+
+#include "pipesim/error.h"
+
+namespace pipesim::detail {
+
+auto check_language(std::string_view lang) -> std::string {
+  if (std::find(course_languages.begin(), course_languages.end(), lang) != course_languages.end())
+    return std::string(lang);
+  std::string known;
+  for (std::string_view l : course_languages) known += (known.empty() ? "" : ", ") + std::string(l);
+  throw Error("unknown language '" + std::string(lang) + "'; languages are " + known);
+}
+
+namespace {
+
+template <typename Json>
+auto pick_from(const Json& texts, std::string_view lang, std::string_view where) -> std::string {
+  const std::string key(lang);
+  if (!texts.is_object() || !texts.contains(key) || !texts[key].is_string() || texts[key].template get_ref<const std::string&>().empty())
+    throw Error("course data: " + std::string(where) + " has no '" + key + "' text");
+  return texts[key].template get<std::string>();
+}
+
+}  // namespace
+
+auto pick(const nlohmann::json& texts, std::string_view lang, std::string_view where) -> std::string {
+  return pick_from(texts, lang, where);
+}
+
+auto pick(const nlohmann::ordered_json& texts, std::string_view lang, std::string_view where) -> std::string {
+  return pick_from(texts, lang, where);
+}
+
+auto fill(std::string_view text, const std::map<std::string, std::string>& values) -> std::string {
+  std::string out;
+  std::size_t i = 0;
+  while (i < text.size()) {
+    const std::size_t open = text.find('{', i);
+    if (open == std::string_view::npos) break;
+    const std::size_t close = text.find('}', open);
+    if (close == std::string_view::npos) break;
+    out.append(text.substr(i, open - i));
+    const std::string name(text.substr(open + 1, close - open - 1));
+    const auto it = values.find(name);
+    if (it == values.end()) throw Error("course data: no value for placeholder {" + name + "}");
+    out += it->second;
+    i = close + 1;
+  }
+  out.append(text.substr(i));
+  return out;
+}
+
+auto decimal(double value, int decimals, std::string_view lang) -> std::string {
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, "%.*f", decimals, value);
+  std::string out(buffer);
+  if (out == "-0" || (out.rfind("-0.", 0) == 0 && out.find_first_not_of("-0.") == std::string::npos)) out.erase(0, 1);
+  if (lang == "pt-BR") std::replace(out.begin(), out.end(), '.', ',');
+  return out;
+}
+
+auto percent(double fraction, int decimals, std::string_view lang) -> std::string {
+  return decimal(fraction * 100, decimals, lang) + "%";
+}
+
+auto gigabytes(double bytes, std::string_view lang) -> std::string {
+  const double gb = bytes / 1e9;
+  return decimal(gb, gb < 10 ? 2 : 1, lang) + " GB";
+}
+
+auto billions(double count, int decimals, std::string_view lang) -> std::string {
+  std::string out = decimal(count / 1e9, decimals, lang);
+  // 70.000B reads as 70B; trailing zeros of the fraction carry no information here.
+  if (out.find_first_of(".,") != std::string::npos) {
+    out.erase(out.find_last_not_of('0') + 1);
+    if (out.back() == '.' || out.back() == ',') out.pop_back();
+  }
+  return out + "B";
+}
+
+}  // namespace pipesim::detail

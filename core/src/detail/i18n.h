@@ -1,0 +1,41 @@
+#pragma once
+// The course languages and the few helpers the quiz and the lesson need to speak them: picking a
+// language out of a keyed text, filling {name} placeholders, and writing numbers the local way.
+#include <array>
+#include <map>
+#include <string>
+#include <string_view>
+
+#include <nlohmann/json.hpp>
+
+namespace pipesim::detail {
+
+/// Every course string exists in these languages (course-and-users.md §4: en and zh at launch; the
+/// lesson also had a Brazilian Portuguese version).
+inline constexpr std::array<std::string_view, 3> course_languages = {"en", "pt-BR", "zh-CN"};
+
+/// Returns `lang` if it is a course language; throws Error listing them otherwise.
+[[nodiscard]] auto check_language(std::string_view lang) -> std::string;
+
+/// The `lang` entry of a {"en": ..., "pt-BR": ..., "zh-CN": ...} object. Throws Error (naming
+/// `where`) when the entry is missing or not a non-empty string: a bug in core/data/.
+[[nodiscard]] auto pick(const nlohmann::json& texts, std::string_view lang, std::string_view where) -> std::string;
+[[nodiscard]] auto pick(const nlohmann::ordered_json& texts, std::string_view lang, std::string_view where) -> std::string;
+
+/// Replaces each {name} of `text` by `values[name]`. A placeholder without a value is a bug in the
+/// data or the caller, so it throws Error naming it rather than printing a hole.
+[[nodiscard]] auto fill(std::string_view text, const std::map<std::string, std::string>& values) -> std::string;
+
+/// `value` with exactly `decimals` digits after the separator; pt-BR writes a decimal comma.
+[[nodiscard]] auto decimal(double value, int decimals, std::string_view lang) -> std::string;
+
+/// `fraction` as a percentage with `decimals` digits: 0.6957 -> "69.6%" (pt-BR "69,6%").
+[[nodiscard]] auto percent(double fraction, int decimals, std::string_view lang) -> std::string;
+
+/// A byte count in GB (10^9 bytes), three significant digits from 1 GB up: "17.5 GB", "3.41 GB".
+[[nodiscard]] auto gigabytes(double bytes, std::string_view lang) -> std::string;
+
+/// A large count in billions with `decimals` digits: 8.75e9 -> "8.75B".
+[[nodiscard]] auto billions(double count, int decimals, std::string_view lang) -> std::string;
+
+}  // namespace pipesim::detail

@@ -1,0 +1,192 @@
+#include "pipesim/quiz.h"
+
+#include <algorithm>
+#include <array>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "detail/embedded.h"
+#include "detail/i18n.h"
+#include "pipesim/error.h"
+
+namespace pipesim {
+
+namespace {
+
+using json = nlohmann::ordered_json;
+
+constexpr std::array<std::string_view, 3> stages = {"pre", "check", "post"};
+constexpr std::array<std::string_view, 7> views = {"timeline", "compare", "charts", "memory",
+                                                   "chunk",    "placement", "exercises"};
+// The course renders exactly this many questions per stage, in this order (course-and-users.md §3).
+constexpr std::array<int, 3> course_counts = {1, 3, 2};
+
+template <std::size_t N>
+auto contains(const std::array<std::string_view, N>& list, const json& value) -> bool {
+  return value.is_string() && std::find(list.begin(), list.end(), value.get_ref<const std::string&>()) != list.end();
+}
+
+void require(bool ok, const std::string& what) {
+  if (!ok) throw Error("quiz bank: " + what);
+}
+
+void check_texts(const json& texts, const std::string& where) {
+  for (std::string_view lang : detail::course_languages) (void)detail::pick(texts, lang, "quiz bank " + where);
+}
+
+void check_question(const json& q, std::set<int>& ids) {
+  require(q.is_object() && q.contains("id") && q["id"].is_number_integer(), "a question has no integer id");
+  const int id = q["id"].get<int>();
+  const std::string where = "question " + std::to_string(id);
+  require(ids.insert(id).second, where + " appears twice");
+  require(q.contains("stage") && contains(stages, q["stage"]), where + ": stage must be pre, check or post");
+  require(q.contains("view") && contains(views, q["view"]), where + ": unknown view");
+  require(q.contains("source") && q["source"].is_string() && !q["source"].get_ref<const std::string&>().empty(),
+          where + " has no source");
+  require(q.contains("options") && q["options"].is_array() && q["options"].size() == 4, where + " needs 4 options");
+  require(q.contains("correct") && q["correct"].is_number_integer() && q["correct"].get<int>() >= 0 &&
+              q["correct"].get<int>() < 4,
+          where + ": correct must be an option index from 0 to 3");
+  check_texts(q.value("question", json()), where + " question");
+  check_texts(q.value("explanation", json()), where + " explanation");
+  for (std::string_view lang : detail::course_languages) {
+    std::set<std::string> distinct;
+    for (std::size_t i = 0; i < 4; ++i)
+      distinct.insert(detail::pick(q["options"][i], lang, "quiz bank " + where + " option " + std::to_string(i)));
+    require(distinct.size() == 4, where + ": two options read the same in " + std::string(lang));
+  }
+}
+
+void check_course(const json& bank, const std::set<int>& ids) {
+  require(bank.contains("course") && bank["course"].is_array(), "no course set");
+  std::vector<std::string> order;
+  for (const json& entry : bank["course"]) {
+    require(entry.is_object() && entry.contains("id") && entry["id"].is_number_integer() &&
+                ids.count(entry["id"].get<int>()) == 1,
+            "the course set names a question that does not exist");
+    require(entry.contains("stage") && contains(stages, entry["stage"]), "a course entry has no valid stage");
+    order.push_back(entry["stage"].get<std::string>());
+  }
+  std::vector<std::string> expected;
+  for (std::size_t s = 0; s < stages.size(); ++s)
+    expected.insert(expected.end(), static_cast<std::size_t>(course_counts[s]), std::string(stages[s]));
+  require(order == expected, "the course set must be 1 pre, 3 check, 2 post, in that order");
+}
+
+// SplitMix64: a tiny generator whose output is fixed by its definition, unlike std::shuffle and the
+// standard distributions, which differ between libstdc++ (CLI) and libc++ (WebAssembly).
+class SplitMix64 {
+ public:
+  explicit SplitMix64(std::uint64_t seed) : state_(seed) {}
+  auto next() -> std::uint64_t {
+    std::uint64_t z = (state_ += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+  }
+  /// A value in [0, n); the modulo bias is below 2^-60 for the n used here.
+  auto below(std::size_t n) -> std::size_t { return static_cast<std::size_t>(next() % n); }
+
+ private:
+  std::uint64_t state_;
+};
+
+template <typename T>
+void shuffle(std::vector<T>& items, SplitMix64& rng) {
+  for (std::size_t i = items.size(); i > 1; --i) std::swap(items[i - 1], items[rng.below(i)]);
+}
+
+/// Where the correct option goes in each of `count` questions: every position once, the rest at
+/// random, in random order. Pure chance would put all six at one index once in 1024 seeds.
+auto correct_positions(std::size_t count, SplitMix64& rng) -> std::vector<std::size_t> {
+  std::vector<std::size_t> positions;
+  for (std::size_t i = 0; i < count; ++i) positions.push_back(i < 4 ? i : rng.below(4));
+  shuffle(positions, rng);
+  return positions;
+}
+
+auto find_question(const json& bank, int id) -> const json& {
+  for (const json& q : bank["questions"])
+    if (q["id"].get<int>() == id) return q;
+  throw Error("quiz bank: no question " + std::to_string(id));
+}
+
+auto options_in(const json& q, std::string_view lang) -> std::vector<std::string> {
+  std::vector<std::string> out;
+  for (const json& option : q["options"]) out.push_back(detail::pick(option, lang, "quiz bank option"));
+  return out;
+}
+
+}  // namespace
+
+auto supported_languages() -> std::span<const std::string_view> { return detail::course_languages; }
+
+void validate_quiz_bank(const json& bank) {
+  require(bank.is_object(), "the top level must be an object");
+  require(bank.contains("lesson") && bank["lesson"].is_string(), "no lesson slug");
+  check_texts(bank.value("title", json()), "title");
+  require(bank.contains("questions") && bank["questions"].is_array() && !bank["questions"].empty(), "no questions");
+  std::set<int> ids;
+  for (const json& q : bank["questions"]) check_question(q, ids);
+  check_course(bank, ids);
+}
+
+auto quiz_bank() -> const json& {
+  // Parsed once; the embedded text is checked here so that a broken data file fails loudly at first use
+  // (and in the test suite) instead of rendering a half-empty quiz.
+  static const json bank = [] {
+    json parsed = json::parse(detail::embedded_quiz_bank(), nullptr, false);
+    if (parsed.is_discarded()) throw Error("quiz bank: core/data/quiz_bank.json is not valid JSON");
+    validate_quiz_bank(parsed);
+    return parsed;
+  }();
+  return bank;
+}
+
+auto quiz_bank_in(std::string_view lang) -> json {
+  const std::string language = detail::check_language(lang);
+  const json& bank = quiz_bank();
+  json out{{"lesson", bank["lesson"]}, {"title", detail::pick(bank["title"], language, "title")}, {"language", language}};
+  out["questions"] = json::array();
+  for (const json& q : bank["questions"]) {
+    out["questions"].push_back({{"id", q["id"]},
+                                {"stage", q["stage"]},
+                                {"view", q["view"]},
+                                {"source", q["source"]},
+                                {"question", detail::pick(q["question"], language, "question")},
+                                {"options", options_in(q, language)},
+                                {"correct", q["correct"]},
+                                {"explanation", detail::pick(q["explanation"], language, "explanation")}});
+  }
+  return out;
+}
+
+auto course_quiz(std::string_view lang, std::uint64_t seed) -> json {
+  const std::string language = detail::check_language(lang);
+  const json& bank = quiz_bank();
+  SplitMix64 rng(seed);
+  const std::vector<std::size_t> targets = correct_positions(bank["course"].size(), rng);
+  json out{{"lesson", bank["lesson"]}, {"title", detail::pick(bank["title"], language, "title")}};
+  out["questions"] = json::array();
+  for (std::size_t i = 0; i < bank["course"].size(); ++i) {
+    const json& entry = bank["course"][i];
+    const json& q = find_question(bank, entry["id"].get<int>());
+    const std::vector<std::string> stored = options_in(q, language);
+    const std::size_t right = q["correct"].get<std::size_t>();
+    std::vector<std::string> wrong;
+    for (std::size_t k = 0; k < stored.size(); ++k)
+      if (k != right) wrong.push_back(stored[k]);
+    shuffle(wrong, rng);
+    std::vector<std::string> options = wrong;
+    options.insert(options.begin() + static_cast<std::ptrdiff_t>(targets[i]), stored[right]);
+    out["questions"].push_back({{"stage", entry["stage"]},
+                                {"question", detail::pick(q["question"], language, "question")},
+                                {"options", options},
+                                {"correct", targets[i]},
+                                {"explanation", detail::pick(q["explanation"], language, "explanation")}});
+  }
+  return out;
+}
+
+}  // namespace pipesim

@@ -1,0 +1,113 @@
+// Chimera (Li & Hoefler, SC'21, arXiv 2107.06925): two pipelines in opposite directions over the same
+// D ranks, like DualPipe's layout: rank r holds stage r of the "down" pipeline (direction 0) and stage
+// D-1-r of the "up" pipeline (direction 1). A basic unit is D micro-batches, D/2 per direction, each
+// pipeline scheduled 1F1B-style so the two fill each other's bubbles.
+//
+// Variant: DIRECT CONCATENATION of m/D basic units, in the op order of the authors' runtime
+// (Shigangli/Chimera, chimera_bert/bert/main_with_runtime_direct.py): a unit's last backwards of the
+// rank's own ("primary") pipeline are issued in the next unit's first step, one before each forward.
+// Not modelled: the paper's forward doubling and backward halving (which fill the gaps between units
+// with recomputation), gradient synchronisation between the two replicas, and any overlap; backwards
+// are full (no I/W split), as in the paper.
+#include <array>
+
+#include "detail/rank_program.h"
+#include "detail/spec_helpers.h"
+#include "detail/specs.h"
+
+namespace pipesim::detail {
+
+namespace {
+
+void check(const ScheduleParams& p) {
+  require(p.ranks >= 2 && p.ranks % 2 == 0, "chimera",
+          "needs an even number of ranks (stages), at least 2: the two pipelines meet in the middle", ranks_text(p));
+  require(p.micro_batches % p.ranks == 0, "chimera",
+          "needs micro-batches to be a multiple of the stage count = " + std::to_string(p.ranks) +
+              ": each basic unit is one micro-batch per stage, half entering at each end",
+          micro_batches_text(p));
+}
+
+/// One rank's program. The "primary" pipeline is the one whose first half of stages this rank holds
+/// (direction 0 on ranks 0 .. D/2-1, direction 1 above); `a` and `b` are the runtime's
+/// schedule_number_a and schedule_number_b.
+void chimera_rank(int stages, int rank, int units, std::vector<Op>& out) {
+  const int half = stages / 2;
+  const int primary = rank < half ? 0 : 1;
+  const int primary_stage = primary == 0 ? rank : stages - 1 - rank;
+  const std::array<int, 2> stage_of{rank, stages - 1 - rank};  // per direction, as two_way_layout places them
+  const int a = half - primary_stage;
+  const int b = primary_stage;
+  std::array<int, 2> forwards{};
+  std::array<int, 2> backwards{};
+  RankProgram prog(out);
+  const auto at = [](int dir) { return static_cast<std::size_t>(dir); };
+  const auto F = [&](int dir) { prog.forward({forwards[at(dir)]++, dir, stage_of[at(dir)]}); };
+  const auto B = [&](int dir) { prog.full_backward({backwards[at(dir)]++, dir, stage_of[at(dir)]}); };
+  const int secondary = 1 - primary;
+
+  for (int unit = 0; unit < units; ++unit) {
+    // Step 1: nF (first unit) or nBF (later units: the previous unit's remaining primary backwards)
+    for (int i = 0; i < a; ++i) {
+      if (unit > 0) B(primary);
+      F(primary);
+    }
+    // Step 2: nF'F (the other pipeline's forwards arrive)
+    for (int i = 0; i < b; ++i) {
+      F(secondary);
+      F(primary);
+    }
+    // Step 3: nF'B' (the other pipeline, deep in its second half, turns around)
+    for (int i = 0; i < a; ++i) {
+      F(secondary);
+      B(secondary);
+    }
+    // Step 4: nBB'
+    for (int i = 0; i < b; ++i) {
+      B(primary);
+      B(secondary);
+    }
+  }
+  // Step 5: nB (the tail: the last unit's remaining primary backwards)
+  for (int i = 0; i < a; ++i) B(primary);
+}
+
+auto generate(const ScheduleParams& p) -> Schedule {
+  ScheduleBuilder builder("chimera", p, two_way_layout(p.ranks));
+  for (int r = 0; r < p.ranks; ++r) chimera_rank(p.ranks, r, p.micro_batches / p.ranks, builder.rank(r));
+  return std::move(builder).build();
+}
+
+/// (D/2-1)(F+B) per rank, i.e. the paper's bubble ratio (D-2)/(2N+D-2) for N micro-batches per rank.
+/// The paper draws forwards and backwards equally long; with F = B the simulation gives exactly this for
+/// any number of units. Otherwise a unit idles (D-2)max(F,B) and each further unit (D-2)|B-F| more
+/// (measured, not published): the gaps that forward doubling and backward halving exist to fill.
+auto formula(const ScheduleParams& p, const Costs& c) -> Formula {
+  const int d = p.ranks;
+  const double value = (d / 2.0 - 1) * (c.f + c.b);
+  return Formula{"(PP/2-1)(F+B)",
+                 "(" + std::to_string(d) + "/2-1)(" + num(c.f) + "+" + num(c.b) + ") = " + num(value),
+                 value,
+                 c.f == c.b && c.comm == 0,
+                 "the paper's bubble ratio (PP-2)/(2N+PP-2) with N micro-batches; exact on every rank when F = B "
+                 "(as the paper draws them) and comm = 0; otherwise a basic unit idles (PP-2)max(F,B) and each "
+                 "further concatenated unit (PP-2)|B-F| more",
+                 "Li & Hoefler, Chimera (SC'21, arXiv 2107.06925), Table 1"};
+}
+
+}  // namespace
+
+const ScheduleSpec chimera_spec{
+    "chimera",
+    "Chimera (direct concatenation)",
+    "Two pipelines in opposite directions over the same ranks (2 model replicas); basic units of D "
+    "micro-batches concatenated directly, as the authors' runtime orders them.",
+    "Li & Hoefler, Chimera (SC'21, arXiv 2107.06925); order as Shigangli/Chimera main_with_runtime_direct.py",
+    "ranks even and >= 2; micro-batches a multiple of ranks (DeepSeek-V3 §3.2.1 contrasts this with DualPipe)",
+    false,
+    check,
+    generate,
+    formula,
+};
+
+}  // namespace pipesim::detail

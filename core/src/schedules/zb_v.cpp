@@ -1,0 +1,119 @@
+// ZB-V (Qi et al., Zero Bubble paper §6): one model cut into 2p stages folded into a V, so rank r holds
+// stage r (leg 0, going down) and stage 2p-1-r (leg 1, coming back); backwards are split into I + W and
+// the W's fill what would be bubbles. The op order is Sea AI Lab's handcrafted_zb_v as PyTorch's
+// ScheduleZBVZeroBubble writes it: it plans max(2p-1, m) micro-batches, enough to fill the V, and drops
+// the ops of the ones that do not exist.
+#include <algorithm>
+#include <array>
+
+#include "detail/rank_program.h"
+#include "detail/spec_helpers.h"
+#include "detail/specs.h"
+
+namespace pipesim::detail {
+
+namespace {
+
+void check(const ScheduleParams& p) {
+  require(p.ranks >= 1, "zb-v", "needs at least 1 rank", ranks_text(p));
+  require(p.micro_batches >= 1, "zb-v", "needs at least 1 micro-batch", micro_batches_text(p));
+}
+
+/// One rank's program over `planned` micro-batches per leg, FIFO within each leg.
+void zb_v_rank(int ranks, int rank, int planned, std::vector<Op>& out) {
+  RankProgram prog(out);
+  std::array<int, 2> forwards{};
+  std::array<int, 2> backwards{};
+  std::array<int, 2> weights{};
+  const std::array<int, 2> stage{rank, 2 * ranks - 1 - rank};
+  const auto at = [](int leg) { return static_cast<std::size_t>(leg); };
+  const auto F = [&](int leg) { prog.forward({forwards[at(leg)]++, leg, stage[at(leg)]}); };
+  const auto I = [&](int leg) { prog.input_backward({backwards[at(leg)]++, leg, stage[at(leg)]}); };
+  const auto W = [&](int leg) {
+    prog.weight_of_phase(leg);
+    ++weights[at(leg)];
+  };
+
+  // Step 1: nF0 (fill the way down)
+  const int step_1 = 2 * (ranks - rank) - 1;
+  for (int i = 0; i < step_1; ++i) F(0);
+  // Step 2: nF1F0
+  const int step_2 = rank;
+  for (int i = 0; i < step_2; ++i) {
+    F(1);
+    F(0);
+  }
+  // Step 3: nF1I1W1 (the turn of the V reaches this rank)
+  const int step_3 = ranks - rank;
+  for (int i = 0; i < step_3; ++i) {
+    F(1);
+    I(1);
+    W(1);
+  }
+  // Step 4 (main step): nF0I0W0F1I1W1, the F0 only while leg-0 forwards remain
+  while (forwards[1] < forwards[0] || forwards[0] < planned) {
+    if (forwards[0] < planned) F(0);
+    I(0);
+    W(0);
+    F(1);
+    I(1);
+    W(1);
+  }
+  // Step 5: nI0I1 (their W's wait: they fill the cool-down below)
+  const int step_5 = rank;
+  for (int i = 0; i < step_5; ++i) {
+    I(0);
+    I(1);
+  }
+  // Step 6: nI0W0
+  const int step_6 = ranks - rank;
+  for (int i = 0; i < step_6; ++i) {
+    I(0);
+    W(0);
+  }
+  // Step 7: nW1W0 (every parked W of leg 1, then of leg 0)
+  while (weights[1] < backwards[1]) W(1);
+  while (weights[0] < backwards[0]) W(0);
+}
+
+auto generate(const ScheduleParams& p) -> Schedule {
+  ScheduleBuilder builder("zb-v", p, v_layout(p.ranks));
+  const int planned = std::max(2 * p.ranks - 1, p.micro_batches);
+  for (int r = 0; r < p.ranks; ++r) {
+    std::vector<Op> ops;
+    zb_v_rank(p.ranks, r, planned, ops);
+    // The planned micro-batches past m do not exist: torch turns their ops into idle slots.
+    std::erase_if(ops, [&](const Op& op) { return op.chunk.mb >= p.micro_batches; });
+    builder.rank(r) = std::move(ops);
+  }
+  return std::move(builder).build();
+}
+
+auto formula(const ScheduleParams& p, const Costs& c) -> Formula {
+  return Formula{"0 over the span",
+                 "span bubble = 0",
+                 0,
+                 c.f == c.i() && c.i() == c.w && c.comm == 0 && p.micro_batches >= 2 * p.ranks - 1,
+                 "span bubble (first op to last op of a rank), exact when F = B-W = W (per chunk), "
+                 "micro-batches >= 2 x ranks - 1 and comm = 0; the global makespan adds the start-up skew "
+                 "(ranks-1)F",
+                 "Zero Bubble paper (Qi et al., ICLR 2024) §6; torch ScheduleZBVZeroBubble docstring",
+                 true};
+}
+
+}  // namespace
+
+const ScheduleSpec zb_v_spec{
+    "zb-v",
+    "ZB-V",
+    "Zero bubble on a V: 2 stages per rank (r and 2p-1-r), split backwards, 1F1B's activation memory.",
+    "Qi et al., Zero Bubble Pipeline Parallelism (arXiv 2401.10241) §6; order as torch ScheduleZBVZeroBubble "
+    "(= Sea AI Lab handcrafted_zb_v)",
+    "ranks >= 1; micro-batches >= 1",
+    false,
+    check,
+    generate,
+    formula,
+};
+
+}  // namespace pipesim::detail

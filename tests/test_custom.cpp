@@ -1,0 +1,223 @@
+// Custom schedules: PyTorch action notation and the JSON contract read back as schedules, round trips
+// of every built-in schedule, and one-line errors that name the line and token at fault.
+#include <catch2/catch.hpp>
+
+#include "cli_run.h"
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <sys/wait.h>
+
+#include <nlohmann/json.hpp>
+
+#include "helpers.h"
+#include "pipesim/custom.h"
+#include "pipesim/error.h"
+#include "pipesim/registry.h"
+#include "pipesim/report.h"
+
+using namespace pipesim;
+
+namespace {
+
+auto run_custom(const std::string& text) -> Run {
+  RunRequest request;
+  request.schedule = "custom";
+  request.custom_schedule = text;
+  return run(request);
+}
+
+void check_same_schedule(const Schedule& a, const Schedule& b) {
+  CHECK(a.ops == b.ops);
+  CHECK(a.rank_begin == b.rank_begin);
+  CHECK(a.layout.directions == b.layout.directions);
+  CHECK(a.layout.stages == b.layout.stages);
+  CHECK(a.layout.rank_of_stage == b.layout.rank_of_stage);
+  CHECK(a.params.ranks == b.params.ranks);
+  CHECK(a.params.micro_batches == b.params.micro_batches);
+  // With one rank a V and a loop are the same placement, so only the ops can tell them apart.
+  if (a.ranks() > 1) CHECK(a.params.virtual_stages == b.params.virtual_stages);
+}
+
+using Shell = pipesim::test::CliResult;
+
+auto pipesim_cli(const std::string& args) -> Shell { return pipesim::test::run_cli(args); }
+
+// Every built-in schedule at a few sizes it accepts.
+template <class Visit>
+void for_each_built_in(Visit visit) {
+  for (const ScheduleSpec* spec : schedules())
+    for (int p : {1, 2, 4})
+      for (int m : {1, 4, 8, 9})
+        for (int v : {1, 2, 3}) {
+          Schedule s;
+          try {
+            s = build_schedule(spec->name, {p, m, v});
+          } catch (const Error&) {
+            continue;
+          }
+          INFO(spec->name << " p=" << p << " m=" << m << " v=" << v);
+          visit(s);
+        }
+}
+
+}  // namespace
+
+TEST_CASE("actions read as torch writes them: one line per rank, commas or spaces, idle cells dropped") {
+  const Schedule s = parse_custom_schedule("0F0,0F1,,None,0B0,0B1\n1F0 1B0  -  1F1 1B1\n");
+  CHECK(s.ranks() == 2);
+  CHECK(s.params.micro_batches == 2);
+  CHECK(s.layout.stages == 2);
+  CHECK(test::program(s, 0) == "F0 F1 B0 B1");
+  CHECK(test::program(s, 1) == "F0 B0 F1 B1");
+  const Run run = run_custom("0F0,0F1,0B0,0B1\n1F0,1B0,1F1,1B1\n");
+  CHECK(run.metrics.makespan == 9);  // rank 1: F0 [1,2] B0 [2,4] F1 [4,5] B1 [5,7]; rank 0's B1 [7,9]
+  CHECK(run.spec->name == "custom");
+  CHECK_FALSE(run.formula.exact);
+}
+
+TEST_CASE("actions: I, W, B, lower case, comments and torch's communication actions") {
+  const Schedule s = parse_custom_schedule(
+      "# rank 0\n"
+      "0F0,0SEND_F0,0RECV_B0,0i0,0w0,0REDUCE_GRAD\n"
+      "\n"
+      "1RECV_F0,1F0,1B0,1SEND_B0\n");
+  CHECK(s.ranks() == 2);
+  CHECK(test::program(s, 0) == "F0 I0 W0");
+  CHECK(test::program(s, 1) == "F0 B0");
+}
+
+TEST_CASE("actions: torch's (0F7;7B3)OVERLAP_F_B becomes an FB, and a stage's phase is its index on its rank") {
+  // A V over 1 rank: stages 0 and 1 both on rank 0, so stage 1 is phase 1 (the way back).
+  const Schedule s = parse_custom_schedule("0F0,1F0,0F1,(0F2;1B0)OVERLAP_F_B,(1F1; 0B0)OVERLAP_F_B,1B1,1F2,1B2,0B1,0B2\n");
+  const Op pair = s.ops[3];
+  CHECK(pair.kind == OpKind::FB);
+  CHECK(pair.chunk == Chunk{2, 0, 0});
+  CHECK(pair.backward == Chunk{0, 1, 1});
+  CHECK(describe(s.ops[4]) == "FB(F1.1,B0)");
+  CHECK(format_actions(s) == "0F0,1F0,0F1,(0F2;1B0)OVERLAP_F_B,(1F1;0B0)OVERLAP_F_B,1B1,1F2,1B2,0B1,0B2\n");
+}
+
+TEST_CASE("every single-path built-in schedule survives export to actions and import, op for op") {
+  int checked = 0;
+  for_each_built_in([&](const Schedule& s) {
+    if (s.layout.directions != 1) return;
+    check_same_schedule(parse_custom_schedule(format_actions(s)), s);
+    ++checked;
+  });
+  CHECK(checked > 40);
+}
+
+TEST_CASE("every built-in schedule, two-direction ones too, survives export to JSON and import") {
+  int checked = 0;
+  for_each_built_in([&](const Schedule& s) {
+    const Run exported = run({s.name, s.params, default_costs()});
+    const Schedule back = parse_custom_schedule(to_json(exported, Detail::full).dump());
+    CHECK(back.ops == s.ops);
+    CHECK(back.layout.rank_of_stage == s.layout.rank_of_stage);
+    CHECK(back.params.micro_batches == s.params.micro_batches);
+    ++checked;
+  });
+  CHECK(checked > 50);
+}
+
+TEST_CASE("a re-imported schedule simulates exactly like the built-in one") {
+  const Run built_in = test::run_unit("dualpipe", 8, 20);
+  const Run imported = run_custom(to_json(built_in, Detail::full).dump());
+  CHECK(imported.metrics.makespan == 66);
+  CHECK(imported.metrics.peak_activations == built_in.metrics.peak_activations);
+  CHECK(imported.timeline.end == built_in.timeline.end);
+  const Run interleaved = run_custom(format_actions(build_schedule("interleaved-1f1b", {4, 8, 2})));
+  CHECK(interleaved.metrics.makespan == 57);
+  CHECK(interleaved.schedule.params.virtual_stages == 2);  // a looped layout reads back as interleaved
+}
+
+TEST_CASE("two-direction schedules export with unique stage ids: direction x stages + stage") {
+  const std::string text = format_actions(build_schedule("dualpipe", {2, 4, 1}));
+  // Rank 0 holds stage 0 of direction 0 (id 0) and stage 1 of direction 1 (id 2 + 1 = 3).
+  // Steps 2, 4 (the middle rank's first pair is not overlapped), 6 and 8 of DualPipe's step().
+  CHECK(text.substr(0, text.find('\n')) == "0F0,3F0,0F1,3B0,(3F1;0B0)OVERLAP_F_B,3B1,0I1,0W1");
+}
+
+TEST_CASE("a hand-written custom schedule that deadlocks is reported with its cycle") {
+  // Rank 0 wants B0 before it runs F1; rank 1 runs micro-batch 1 first and so wants F1 first.
+  CHECK_THROWS_WITH(run_custom("0F0,0B0,0F1,0B1\n1F1,1B1,1F0,1B0\n"),
+                    "deadlock: rank 0 waits at op 1 (B0) for B0 (rank 1, op 3); "
+                    "rank 1 waits at op 0 (F1) for F1 (rank 0, op 2); no op in this cycle can start");
+}
+
+TEST_CASE("malformed actions are refused with the line and token at fault") {
+  CHECK_THROWS_WITH(parse_custom_schedule("0F0,0B0\n1F0,1B0\n2X1"),
+                    "line 3, token '2X1': expected {stage}{F|I|W|B}{microbatch}, e.g. 0F1");
+  CHECK_THROWS_WITH(parse_custom_schedule("0F\n"), "line 1, token '0F': expected {stage}{F|I|W|B}{microbatch}, e.g. 0F1");
+  CHECK_THROWS_WITH(parse_custom_schedule("F0\n"), "line 1, token 'F0': expected {stage}{F|I|W|B}{microbatch}, e.g. 0F1");
+  CHECK_THROWS_WITH(parse_custom_schedule("0F0,1F0,1B0,0B0\n1F1\n"),
+                    "line 2, token '1F1': stage 1 already runs on rank 0; a stage lives on one rank");
+  CHECK_THROWS_WITH(parse_custom_schedule("(0F0;0F1)OVERLAP_F_B\n"),
+                    "line 1, token '(0F0;0F1)OVERLAP_F_B': expected (sF m;sB m)OVERLAP_F_B, one forward F and one "
+                    "full backward B");
+  CHECK_THROWS_WITH(parse_custom_schedule("(0F0;0B1\n"), "line 1, token '(0F0;0B1': '(' is never closed");
+  CHECK_THROWS_WITH(parse_custom_schedule("0F0,0B0\n2F0,2B0\n"),
+                    "stage 1 is run by no rank; stages are numbered 0 .. 2 without gaps");
+  CHECK_THROWS_WITH(parse_custom_schedule("0F0,0I0\n"), "I without its W for micro-batch 0 at stage 0 (rank 0)");
+  CHECK_THROWS_WITH(parse_custom_schedule("0F0,0B0,0F2,0B2\n"), "no forward for micro-batch 1 at stage 0 (rank 0)");
+  CHECK_THROWS_WITH(parse_custom_schedule("0B0,0F0\n"),
+                    "rank 0, op 0 (B0): a backward runs before the forward of its chunk on this rank");
+  CHECK_THROWS_WITH(parse_custom_schedule("  \n"), Catch::StartsWith("a custom schedule is empty"));
+}
+
+TEST_CASE("malformed JSON is refused with the rank and op at fault") {
+  CHECK_THROWS_WITH(parse_custom_schedule("{\"micro_batches\": 1, \"per_rank\": [{\"ops\": [{\"op\": \"X\"}]}]}"),
+                    "rank 0, op 0: unknown op 'X'; ops are F, B, I, W and FB");
+  CHECK_THROWS_WITH(parse_custom_schedule("{\"micro_batches\": 1, \"per_rank\": [{\"ops\": [{\"op\": \"F\", \"stage\": 0}]}]}"),
+                    "rank 0, op 0: 'mb' is missing");
+  CHECK_THROWS_WITH(parse_custom_schedule("{\"per_rank\": []}"), "schedule JSON: 'micro_batches' is missing");
+  CHECK_THROWS_WITH(parse_custom_schedule("{\"micro_batches\": 3, \"directions\": 2, \"per_rank\": []}"),
+                    Catch::StartsWith("schedule JSON: micro_batches counts both directions"));
+  CHECK_THROWS_WITH(parse_custom_schedule("{\"micro_batches\": 1, \"per_rank\": [{\"rank\": 0}]}"),
+                    "rank 0: 'ops' is missing (a --format summary export has no ops; use --format json)");
+  CHECK_THROWS_WITH(parse_custom_schedule("{\"micro_batches\": 1,"), Catch::StartsWith("schedule JSON does not parse: "));
+}
+
+TEST_CASE("custom is in the catalogue, and asks for its text instead of generating") {
+  const ScheduleSpec& spec = find_schedule("custom");
+  CHECK(spec.parse != nullptr);
+  CHECK_THROWS_WITH(build_schedule("custom", {4, 8, 1}), Catch::StartsWith("custom needs the schedule as text"));
+  CHECK_THROWS_WITH(run_custom(""), Catch::StartsWith("custom needs the schedule as text"));
+  for (const auto& entry : schedules_json()) CHECK(entry["takes_text"] == (entry["name"] == "custom"));
+}
+
+TEST_CASE("pipesim simulate --schedule custom reads --schedule-file, or standard input for -") {
+  const Shell exported =
+      pipesim_cli("simulate --schedule interleaved-1f1b --ranks 4 --micro-batches 8 --virtual-stages 2 --format actions");
+  REQUIRE(exported.status == 0);
+  CHECK(exported.out == format_actions(build_schedule("interleaved-1f1b", {4, 8, 2})));
+  const std::string file = pipesim::test::write_scratch("custom_interleaved.txt", exported.out);
+  const Shell summary = pipesim_cli("simulate --schedule custom --schedule-file " + file + " --format summary");
+  REQUIRE(summary.status == 0);
+  const auto j = nlohmann::json::parse(summary.out);
+  CHECK(j["schedule"] == "custom");
+  CHECK(j["makespan"] == 57);
+  CHECK(j["virtual_stages"] == 2);
+  const Shell piped = pipesim_cli("simulate --schedule-file - --format actions < " + file);
+  CHECK(piped.status == 0);
+  CHECK(piped.out == exported.out);
+  std::remove(file.c_str());
+}
+
+TEST_CASE("pipesim simulate refuses custom schedules it cannot use with one line and exit 2") {
+  const std::string deadlock = pipesim::test::write_scratch("custom_deadlock.txt", "0F0,0B0,0F1,0B1\n1F1,1B1,1F0,1B0\n");
+  const auto refused = pipesim::test::check_refused;
+  refused("simulate --schedule custom --schedule-file " + deadlock,
+          "deadlock: rank 0 waits at op 1 (B0) for B0 (rank 1, op 3); rank 1 waits at op 0 (F1) for F1 (rank 0, op 2); "
+          "no op in this cycle can start");
+  refused("simulate --schedule custom --schedule-file " + deadlock + " --ranks 2",
+          "--ranks comes from the schedule file with --schedule custom");
+  refused("simulate --schedule 1f1b --schedule-file " + deadlock, "--schedule-file applies only to --schedule custom");
+  refused("simulate --schedule custom --schedule-file no_such_file.txt", "cannot read file 'no_such_file.txt'");
+  refused("simulate --schedule custom",
+          "custom needs the schedule as text (--schedule-file PATH): JSON as `simulate --format json` writes it, or "
+          "PyTorch actions such as 0F0,0B0");
+  std::remove(deadlock.c_str());
+}

@@ -1,0 +1,156 @@
+// `pipesim overlap` as a user runs it: the JSON contract, the text view, the pipeline hand-off, and
+// one clear line plus exit 2 on bad input.
+#include <catch2/catch.hpp>
+#include <algorithm>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "cli_run.h"
+
+namespace {
+
+using Result = pipesim::test::CliResult;
+
+auto cli(const std::string& args) -> Result { return pipesim::test::run_cli(args); }
+
+auto write_file(const std::string& name, const std::string& text) -> std::string {
+  return pipesim::test::write_scratch("overlap_" + name, text);
+}
+
+using pipesim::test::check_refused;
+
+const std::string twice_comm = "overlap --forward attn=1,dispatch=3,mlp=1,combine=3 "
+                               "--backward combine=3,mlp_b=1,mlp_w=1,dispatch=3,attn_b=1,attn_w=1";
+
+const std::string workload_fields = R"("tokens": 4096, "hidden": 7168, "experts": 256, "top_k": 8,
+  "expert_hidden": 2048, "nodes_per_token": 4, "bytes_per_element": 1, "gpu_tflops": 400,
+  "nvlink_gbps": 160, "ib_gbps": 50)";
+
+}  // namespace
+
+TEST_CASE("overlap --format json prints f, b, fb, sequential, exposed_comm, hidden_fraction and the timeline") {
+  const Result r = cli(twice_comm + " --format json");
+  REQUIRE(r.status == 0);
+  const auto j = nlohmann::json::parse(r.out);
+  CHECK(j["f"] == 8);
+  CHECK(j["b"] == 9);
+  CHECK(j["fb"] == 12);
+  CHECK(j["sequential"] == 17);
+  CHECK(j["exposed_comm"] == 6);
+  CHECK(j["hidden_fraction"] == 0.5);
+  CHECK(j["costs"] == nlohmann::json{{"F", 8}, {"B", 9}, {"W", 2}, {"FB", 12}, {"comm", 0}});
+  CHECK(j["sms"].is_null());
+  CHECK(j["pair"]["timeline"].size() == 12);
+  CHECK(j["pair"]["timeline"][0] == nlohmann::json{{"chunk", "F"}, {"component", "attn"}, {"label", "ATTN(F)"},
+                                                   {"lane", "compute"}, {"start", 0}, {"end", 1}});
+  CHECK(j["forward"]["makespan"] == 8);
+  CHECK(j["derivation"].size() == 12);
+  CHECK(j["derivation"][0]["formula"] == "given");
+  CHECK(j["sentence"] == "communication 50% hidden; the pair costs 1.50 x the forward chunk (0.71 x F+B)");
+}
+
+TEST_CASE("overlap --comm-sms stretches compute by total/(total-comm)") {
+  const Result r = cli(twice_comm + " --pp-comm 0.5 --comm-sms 20 --total-sms 132 --format json");
+  REQUIRE(r.status == 0);
+  const auto j = nlohmann::json::parse(r.out);
+  CHECK(j["durations"]["forward"]["attn"].get<double>() == Approx(132.0 / 112));
+  CHECK(j["durations"]["forward"]["dispatch"] == 3);
+  CHECK(j["durations"]["pp"] == 0.5);
+  CHECK(j["measured"]["forward"]["attn"] == 1);
+  CHECK(j["sms"]["compute_stretch"].get<double>() == Approx(132.0 / 112));
+  CHECK(j["derivation"][0]["worked"] == "1, × 132/112 = 1.17857");
+}
+
+TEST_CASE("overlap --format text draws two lanes for each chunk and the pair, and says how much is hidden") {
+  const Result r = cli(twice_comm);
+  REQUIRE(r.status == 0);
+  CHECK(r.out.find("forward chunk alone: f = 8\n  compute |ATTN(F)") != std::string::npos);
+  CHECK(r.out.find("the pair, overlapped: fb = 12\n  compute |ATTN(F)") != std::string::npos);
+  CHECK(r.out.find("  comm    |COMBINE(B)") != std::string::npos);
+  CHECK(r.out.find("exposed communication 6 of 12 (time the compute lane waits); 50% of the communication hidden") !=
+        std::string::npos);
+  CHECK(r.out.find("communication 50% hidden; the pair costs 1.50 x the forward chunk (0.71 x F+B)") != std::string::npos);
+}
+
+TEST_CASE("overlap without inputs derives DeepSeek-V3's workload, and --workload reads a JSON file") {
+  const Result deepseek = cli("overlap --format json");
+  REQUIRE(deepseek.status == 0);
+  const auto d = nlohmann::json::parse(deepseek.out);
+  CHECK(d["unit"] == "us");
+  CHECK(d["sms"]["comm_sms"] == 20);
+  CHECK(d["derivation"][2]["formula"] == "L·T·(k+s)·6·h·h_e / X × total/(total-comm)");
+
+  const std::string path = write_file("workload.json", "{" + workload_fields + "}");
+  const Result file = cli("overlap --workload " + path + " --format json");
+  std::remove(path.c_str());
+  REQUIRE(file.status == 0);
+  const auto j = nlohmann::json::parse(file.out);
+  CHECK(j["measured"]["forward"]["dispatch"].get<double>() == Approx(2348.81024));
+  CHECK(j["sms"].is_null());
+}
+
+TEST_CASE("overlap --ratio 1:1 scales the all-to-alls to the compute") {
+  const Result r = cli(twice_comm + " --ratio 1:1 --format json");
+  REQUIRE(r.status == 0);
+  const auto j = nlohmann::json::parse(r.out);
+  CHECK(j["ratio"]["comm_scale"] == 0.5);  // compute 6, all-to-all 12
+  CHECK(j["durations"]["forward"]["dispatch"] == 1.5);
+}
+
+TEST_CASE("overlap --simulate runs the pipeline with the costs derived from the chunk model") {
+  const Result r = cli(twice_comm + " --simulate dualpipe --ranks 4 --micro-batches 8 --format json");
+  REQUIRE(r.status == 0);
+  const auto j = nlohmann::json::parse(r.out);
+  CHECK(j["simulation"]["cost"] == nlohmann::json{{"F", 8}, {"B", 9}, {"W", 2}, {"FB", 12}, {"comm", 0}});
+  CHECK(j["simulation"]["schedule"] == "dualpipe");
+  CHECK(j["simulation"]["ranks"] == 4);
+  CHECK(j["simulation"]["formula"]["value"] == (4 / 2 - 1) * (12 + 9 - 3 * 2));  // (PP/2-1)(F&B+B-3W)
+  const Result text = cli(twice_comm + " --simulate dualpipe --ranks 4 --micro-batches 8 --color never");
+  REQUIRE(text.status == 0);
+  CHECK(text.out.find("rank 3 ") != std::string::npos);
+}
+
+TEST_CASE("overlap refuses bad input with one line and exit status 2") {
+  check_refused("overlap --forward attn=1,dispatch=1,mlp=1,combine=1",
+                "--forward and --backward go together: give both, or neither to use a --workload");
+  check_refused(twice_comm + " --comm-sms 132 --total-sms 132",
+                "communication SMs must be at least 1 and fewer than the total SMs (132), got 132");
+  check_refused("overlap --forward attn=-1,dispatch=1,mlp=1,combine=1 --backward combine=1,mlp_b=1,mlp_w=1,dispatch=1,attn_b=1,attn_w=1",
+                "forward component attn must be a number >= 0, got '-1'");
+  check_refused("overlap --forward attn=1,dispatch=1,mlp=1,combine=1 --backward combine=1,mlp_b=1,mlp_w=1,dispatch=1,attn_b=1,attn=1",
+                "unknown backward component 'attn'; backward components are combine, mlp_b, mlp_w, dispatch, attn_b, attn_w");
+  check_refused("overlap --forward attn=1,dispatch=1,mlp=1,combine=1 --backward combine=1,mlp_b=1,mlp_w=1,dispatch=1,attn_b=1",
+                "backward component attn_w is missing; give all of combine, mlp_b, mlp_w, dispatch, attn_b, attn_w");
+  check_refused(twice_comm + " --pp-comm abc", "--pp-comm must be a number from 0 to 1000000000, got 'abc'");
+  check_refused(twice_comm + " --ratio 0", "--ratio must be compute:comm like 1:1 or a number > 0, got '0'");
+  check_refused(twice_comm + " --ratio 1:x", "--ratio must be compute:comm like 1:1 or a number > 0, got '1:x'");
+  check_refused(twice_comm + " --ranks 4", "--ranks applies only with --simulate SCHEDULE");
+  check_refused(twice_comm + " --total-sms 100", "--total-sms and --saturation-sms need --comm-sms, the SMs given to communication");
+  check_refused("overlap --workload w.json --pp-comm 1", "--workload replaces --forward, --backward and --pp-comm: give one or the other");
+  check_refused("overlap --workload /nonexistent/w.json", "cannot read file '/nonexistent/w.json'");
+  check_refused("overlap --format xml", "--format must be one of text|json, got 'xml'");
+
+  const Result unknown = cli(twice_comm + " --simulate nope");  // the schedule list grows: check the start
+  CHECK(unknown.status == 2);
+  CHECK(unknown.err.rfind("pipesim: error: unknown schedule 'nope'", 0) == 0);
+
+  const std::string malformed = write_file("malformed.json", "{\"tokens\": 4096,");
+  const Result r = cli("overlap --workload " + malformed);
+  std::remove(malformed.c_str());
+  CHECK(r.status == 2);
+  CHECK(r.err.rfind("pipesim: error: workload is not valid JSON: ", 0) == 0);
+  CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+
+  const std::string missing = write_file("missing.json", R"({"tokens": 4096})");
+  const Result m = cli("overlap --workload " + missing);
+  std::remove(missing.c_str());
+  CHECK(m.status == 2);
+  CHECK(m.err.rfind("pipesim: error: workload field 'hidden' is missing; required fields are", 0) == 0);
+
+  const std::string text = write_file("text.json", "{" + workload_fields + R"(, "layers": "four"})");
+  const Result t = cli("overlap --workload " + text);
+  std::remove(text.c_str());
+  CHECK(t.status == 2);
+  CHECK(t.err == "pipesim: error: workload field 'layers' must be a number, got \"four\"\n");
+}
