@@ -1,0 +1,47 @@
+// Shared set-up for browser tests: the built page served with the strict CSP, one Chromium,
+// and a page that records console errors, page errors and CSP violations.
+import { mkdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { startServer } from '../../scripts/serve.mjs';
+import { launchChromium } from './chromium.mjs';
+
+export const DIST = fileURLToPath(new URL('../../web/dist', import.meta.url));
+export const ARTIFACTS = fileURLToPath(new URL('../../artifacts', import.meta.url));
+mkdirSync(ARTIFACTS, { recursive: true });
+
+export async function openBrowser(root = DIST) {
+  const { server, url } = await startServer({ root });
+  const browser = await launchChromium();
+  return {
+    url,
+    /** Opens `path`; `ready` is the selector that says the page has started (null: do not wait). */
+    async page(path = '', { width = 1400, height = 900, colorScheme = 'light', ready = '#app[data-state=ready]' } = {}) {
+      const page = await browser.newPage({ viewport: { width, height }, colorScheme });
+      const problems = [];
+      await page.addInitScript(() => {
+        document.addEventListener('securitypolicyviolation', (e) => {
+          console.error(`CSP violation: ${e.violatedDirective} ${e.blockedURI}`);
+        });
+      });
+      page.on('console', (m) => m.type() === 'error' && problems.push(m.text()));
+      page.on('pageerror', (e) => problems.push(e.message));
+      await page.goto(url + path);
+      if (ready) await page.waitForSelector(ready, { timeout: 20000 });
+      return { page, problems };
+    },
+    async close() {
+      await browser.close();
+      server.close();
+    },
+  };
+}
+
+/** Centre of op `opIndex`'s cell on rank `rank`, from the canvas's data-* layout hooks. */
+export async function cellCentre(page, canvasSelector, { rank, start, end, groupOffset = 0 }) {
+  const box = await page.locator(canvasSelector).boundingBox();
+  const d = await page.locator(canvasSelector).evaluate((c) => ({ ...c.dataset }));
+  const t0 = Number(d.t0), t1 = Number(d.t1), px0 = Number(d.px0), px1 = Number(d.px1);
+  const x = px0 + (((start + end) / 2 - t0) / (t1 - t0)) * (px1 - px0);
+  const y = Number(d.axis) + groupOffset + (rank + 0.5) * Number(d.rowHeight);
+  return { x: box.x + x, y: box.y + y };
+}

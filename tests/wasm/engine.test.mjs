@@ -1,0 +1,128 @@
+// The WebAssembly module answers exactly as the native CLI does: same JSON, same error messages,
+// and it stays usable after refusing a request.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { CLI, loadEngine } from './engine.mjs';
+
+const engine = await loadEngine();
+
+function cli(args) {
+  const r = spawnSync(CLI, args, { encoding: 'utf8' });
+  return { status: r.status, out: r.stdout, err: r.stderr };
+}
+
+function cliArgs(req) {
+  const args = ['simulate', '--schedule', req.schedule, '--ranks', String(req.ranks), '--micro-batches', String(req.microBatches)];
+  if (req.virtualStages) args.push('--virtual-stages', String(req.virtualStages));
+  if (req.cost) args.push('--cost', req.cost);
+  return args;
+}
+
+const configurations = [
+  { schedule: 'dualpipe', ranks: 8, microBatches: 20, cost: 'F=1,B=2,W=1,FB=3' },
+  { schedule: 'dualpipe', ranks: 4, microBatches: 8 },
+  { schedule: 'dualpipe', ranks: 8, microBatches: 20, cost: 'F=1,B=2,W=1,FB=2.5' },
+  { schedule: 'dualpipev', ranks: 4, microBatches: 10 },
+  { schedule: 'dualpipev', ranks: 3, microBatches: 9, cost: 'F=1.5,B=3,W=1,comm=0.25' },
+  { schedule: '1f1b', ranks: 4, microBatches: 8, cost: 'F=1,B=2,W=1' },
+  { schedule: 'gpipe', ranks: 4, microBatches: 8, cost: 'F=1,B=2,W=1,comm=0.5' },
+  { schedule: 'zb-h1', ranks: 8, microBatches: 24 },
+  { schedule: 'zb-h2', ranks: 4, microBatches: 8 },
+];
+
+for (const req of configurations) {
+  test(`wasm JSON equals the CLI's for ${JSON.stringify(req)}`, () => {
+    const native = cli([...cliArgs(req), '--format', 'json']);
+    assert.equal(native.status, 0, native.err);
+    const wasm = engine.simulateJson(req, 'json');
+    assert.equal(wasm.error, undefined);
+    assert.deepEqual(JSON.parse(wasm.json), JSON.parse(native.out));
+  });
+}
+
+test('typed-array columns carry the same ops and times as the JSON', () => {
+  const req = { schedule: 'dualpipe', ranks: 8, microBatches: 20, cost: 'F=1,B=2,W=1,FB=3' };
+  const r = engine.simulate(req);
+  const json = JSON.parse(engine.simulateJson(req, 'json').json);
+  assert.equal(r.summary.makespan, 66);
+  assert.ok(r.ops.start instanceof Float64Array && r.ops.kind instanceof Uint8Array);
+  const kinds = ['F', 'B', 'I', 'W', 'FB'];
+  let i = 0;
+  for (const rank of json.per_rank) {
+    assert.equal(r.rankBegin[rank.rank], i);
+    for (const op of rank.ops) {
+      assert.equal(kinds[r.ops.kind[i]], op.op);
+      assert.equal(r.ops.rank[i], rank.rank);
+      assert.equal(r.ops.start[i], op.start);
+      assert.equal(r.ops.end[i], op.end);
+      assert.equal(r.ops.mb[i], op.op === 'FB' ? op.f_mb : op.mb);
+      if (op.op === 'FB') assert.equal(r.ops.bMb[i], op.b_mb);
+      i++;
+    }
+  }
+  assert.equal(i, r.ops.count);
+  assert.equal(r.activations.length, 8);
+  assert.equal(Math.max(...r.activations[3].alive), 9);
+});
+
+const refusals = [
+  [{ schedule: 'dualpipe', ranks: 3, microBatches: 12 }, ['--schedule', 'dualpipe', '--ranks', '3', '--micro-batches', '12']],
+  [{ schedule: 'dualpipe', ranks: 8, microBatches: 14 }, ['--schedule', 'dualpipe', '--ranks', '8', '--micro-batches', '14']],
+  [{ schedule: 'nope', ranks: 4, microBatches: 8 }, ['--schedule', 'nope', '--ranks', '4', '--micro-batches', '8']],
+  [{ schedule: '1f1b', ranks: 4, microBatches: 8, cost: 'W=5' }, ['--schedule', '1f1b', '--ranks', '4', '--micro-batches', '8', '--cost', 'W=5']],
+  [{ schedule: '1f1b', ranks: 4, microBatches: 8, cost: 'F=1,B=2,FB=9' }, ['--schedule', '1f1b', '--ranks', '4', '--micro-batches', '8', '--cost', 'F=1,B=2,FB=9']],
+];
+
+for (const [req, args] of refusals) {
+  test(`a refused request gives the CLI's message: ${JSON.stringify(req)}`, () => {
+    const native = cli(['simulate', ...args]);
+    assert.equal(native.status, 2);
+    const wasm = engine.simulate(req);
+    assert.equal(`pipesim: error: ${wasm.error}\n`, native.err);
+    // ... and the module keeps working afterwards.
+    assert.equal(engine.simulate({ schedule: '1f1b', ranks: 4, microBatches: 8 }).summary.makespan, 33);
+  });
+}
+
+test('malformed requests from JavaScript are refused with a clear message, not a crash', () => {
+  assert.match(engine.simulate(null).error, /request must be an object/);
+  assert.equal(engine.simulate({ ranks: 'abc' }).error, 'ranks must be a whole number, got abc');
+  assert.equal(engine.simulate({ ranks: 2.5 }).error, 'ranks must be a whole number, got 2.5');
+  assert.equal(engine.simulate({ cost: 42 }).error, 'cost must be a string');
+  assert.equal(engine.simulate({}).summary.makespan, 66); // defaults: Fig. 5
+});
+
+test('a sweep gives one point per value and marks the refused ones', () => {
+  const s = engine.sweep({ schedule: 'dualpipe', ranks: 8 }, 'micro_batches', [16, 17, 18, 20]);
+  assert.deepEqual(Array.from(s.valid), [1, 0, 1, 1]);
+  assert.deepEqual(Array.from(s.makespan).map((v) => (Number.isNaN(v) ? null : v)), [54, null, 60, 66]);
+  assert.match(s.errors[1], /even number of micro-batches/);
+  assert.equal(engine.sweep({}, 'sideways', [1]).error, "sweep axis must be micro_batches or ranks, got 'sideways'");
+});
+
+test('the schedule list matches the CLI', () => {
+  const native = cli(['list', '--format', 'json']);
+  assert.deepEqual(engine.schedules(), JSON.parse(native.out));
+});
+
+test('the chunk model answers as `pipesim overlap --format json` does', () => {
+  const cases = [
+    [{ ratio: '1:1' }, ['--ratio', '1:1']],
+    [{ commSms: 10 }, ['--comm-sms', '10']],
+    [
+      { forward: 'attn=2,dispatch=1,mlp=2,combine=1', backward: 'combine=1,mlp_b=2,mlp_w=1,dispatch=1,attn_b=2,attn_w=1', ppComm: 0.5 },
+      ['--forward', 'attn=2,dispatch=1,mlp=2,combine=1', '--backward', 'combine=1,mlp_b=2,mlp_w=1,dispatch=1,attn_b=2,attn_w=1', '--pp-comm', '0.5'],
+    ],
+  ];
+  for (const [request, args] of cases) {
+    const native = cli(['overlap', ...args, '--format', 'json']);
+    assert.equal(native.status, 0, native.err);
+    assert.deepEqual(engine.overlap(request), JSON.parse(native.out));
+  }
+  const refused = cli(['overlap', '--comm-sms', '132']);
+  assert.equal(`pipesim: error: ${engine.overlap({ commSms: 132 }).error}\n`, refused.err);
+  const workload = engine.defaultWorkload();
+  assert.equal(workload.comm_sms, 20);
+  assert.deepEqual(engine.overlap({ workload: JSON.stringify(workload) }), engine.overlap({}));
+});

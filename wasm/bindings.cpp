@@ -1,0 +1,270 @@
+// The WebAssembly surface of pipesim: thin adapters from JavaScript values to the core library and
+// back. No schedule logic lives here. Bulk results leave as typed arrays copied once out of the heap
+// (typed_memory_view + slice), never as one JavaScript object per op. Every entry point catches the
+// core's errors and returns {error: message} with the CLI's exact message; the module stays usable.
+#include <emscripten/bind.h>
+#include <emscripten/val.h>
+
+#include <cmath>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "pipesim/custom.h"
+#include "pipesim/error.h"
+#include "pipesim/measure.h"
+#include "pipesim/overlap.h"
+#include "pipesim/overlap_request.h"
+#include "pipesim/workload.h"
+#include "pipesim/report.h"
+#include "pipesim/run.h"
+#include "pipesim/sweep.h"
+
+namespace {
+
+using emscripten::val;
+using pipesim::Error;
+
+template <typename T>
+auto typed_array(const std::vector<T>& values) -> val {
+  return val(emscripten::typed_memory_view(values.size(), values.data())).call<val>("slice");
+}
+
+auto from_json(const nlohmann::json& j) -> val { return val::global("JSON").call<val>("parse", j.dump()); }
+
+auto error_value(const std::string& message) -> val {
+  val out = val::object();
+  out.set("error", message);
+  return out;
+}
+
+// Runs `body` and turns any failure into {error}, so JavaScript always gets a value back.
+template <typename Body>
+auto guarded(Body body) -> val {
+  try {
+    return body();
+  } catch (const Error& e) {
+    return error_value(e.what());
+  } catch (const std::exception& e) {
+    return error_value(std::string("internal error: ") + e.what());
+  }
+}
+
+auto int_field(const val& obj, const char* key, const char* label, int fallback) -> int {
+  const val v = obj[key];
+  if (v.isUndefined() || v.isNull()) return fallback;
+  const std::string type = v.typeOf().as<std::string>();
+  double d = NAN;
+  if (type == "number") d = v.as<double>();
+  else if (type == "string") {
+    const std::string s = v.as<std::string>();
+    char* end = nullptr;
+    d = s.empty() ? NAN : std::strtod(s.c_str(), &end);
+    if (!s.empty() && end != s.c_str() + s.size()) d = NAN;
+  }
+  if (!std::isfinite(d) || std::floor(d) != d || std::fabs(d) > 1e9)
+    throw Error(std::string(label) + " must be a whole number, got " + val::global("String")(v).as<std::string>());
+  return static_cast<int>(d);
+}
+
+auto text_field(const val& obj, const char* key) -> std::string {
+  const val v = obj[key];
+  if (v.isUndefined() || v.isNull()) return {};
+  if (v.typeOf().as<std::string>() != "string") throw Error(std::string(key) + " must be a string");
+  return v.as<std::string>();
+}
+
+auto request_from(const val& js) -> pipesim::RunRequest {
+  if (js.isUndefined() || js.isNull() || js.typeOf().as<std::string>() != "object")
+    throw Error("a request must be an object like {schedule: 'dualpipe', ranks: 8, microBatches: 20}");
+  pipesim::RunRequest r;
+  if (const std::string name = text_field(js, "schedule"); !name.empty()) r.schedule = name;
+  r.params.ranks = int_field(js, "ranks", "ranks", r.params.ranks);
+  r.params.micro_batches = int_field(js, "microBatches", "micro-batches", r.params.micro_batches);
+  r.params.virtual_stages = int_field(js, "virtualStages", "virtual stages", r.params.virtual_stages);
+  if (const std::string cost = text_field(js, "cost"); !cost.empty()) r.costs = pipesim::parse_costs(cost);
+  r.custom_schedule = text_field(js, "customSchedule");
+  return r;
+}
+
+auto ops_value(const pipesim::Run& run) -> val {
+  const auto& s = run.schedule;
+  const std::size_t n = s.ops.size();
+  std::vector<int> rank(n), mb(n), phase(n), stage(n), b_mb(n), b_phase(n), b_stage(n);
+  std::vector<unsigned char> kind(n);
+  for (int r = 0; r < s.ranks(); ++r)
+    for (int i = s.rank_begin[r]; i < s.rank_begin[r + 1]; ++i) {
+      const auto ui = static_cast<std::size_t>(i);
+      const pipesim::Op& op = s.ops[ui];
+      rank[ui] = r;
+      kind[ui] = static_cast<unsigned char>(op.kind);
+      mb[ui] = op.chunk.mb;
+      phase[ui] = op.chunk.phase;
+      stage[ui] = op.chunk.stage;
+      b_mb[ui] = op.kind == pipesim::OpKind::FB ? op.backward.mb : -1;
+      b_phase[ui] = op.kind == pipesim::OpKind::FB ? op.backward.phase : -1;
+      b_stage[ui] = op.kind == pipesim::OpKind::FB ? op.backward.stage : -1;
+    }
+  val ops = val::object();
+  ops.set("count", static_cast<double>(n));
+  ops.set("rank", typed_array(rank));
+  ops.set("kind", typed_array(kind));
+  ops.set("mb", typed_array(mb));
+  ops.set("phase", typed_array(phase));
+  ops.set("stage", typed_array(stage));
+  ops.set("bMb", typed_array(b_mb));
+  ops.set("bPhase", typed_array(b_phase));
+  ops.set("bStage", typed_array(b_stage));
+  ops.set("start", typed_array(run.timeline.start));
+  ops.set("end", typed_array(run.timeline.end));
+  ops.set("waitedFor", typed_array(run.timeline.waited_for));
+  return ops;
+}
+
+auto activations_value(const pipesim::Run& run) -> val {
+  val per_rank = val::array();
+  for (int r = 0; r < run.schedule.ranks(); ++r) {
+    const auto curve = pipesim::activation_curve(run.schedule, run.timeline, r);
+    std::vector<double> time;
+    std::vector<int> alive;
+    for (const auto& step : curve) {
+      time.push_back(step.time);
+      alive.push_back(step.alive);
+    }
+    val entry = val::object();
+    entry.set("time", typed_array(time));
+    entry.set("alive", typed_array(alive));
+    per_rank.call<void>("push", entry);
+  }
+  return per_rank;
+}
+
+/// Everything a view needs for one run: the CLI's summary JSON, ops as columns, memory curves.
+auto simulate(val request) -> val {
+  return guarded([&] {
+    const pipesim::Run run = pipesim::run(request_from(request));
+    val out = val::object();
+    out.set("summary", from_json(pipesim::to_json(run, pipesim::Detail::summary)));
+    out.set("ops", ops_value(run));
+    out.set("rankBegin", typed_array(run.schedule.rank_begin));
+    out.set("activations", activations_value(run));
+    return out;
+  });
+}
+
+/// The CLI's JSON text for the same request (`detail` "json" or "summary"), for parity checks.
+auto simulate_json(val request, std::string detail) -> val {
+  return guarded([&] {
+    const pipesim::Run run = pipesim::run(request_from(request));
+    val out = val::object();
+    out.set("json", pipesim::to_json(run, detail == "json" ? pipesim::Detail::full : pipesim::Detail::summary).dump(2));
+    return out;
+  });
+}
+
+auto sweep(val request, std::string axis, val values) -> val {
+  return guarded([&] {
+    std::vector<int> xs;
+    const int n = values["length"].as<int>();
+    for (int i = 0; i < n; ++i) xs.push_back(int_field(values, std::to_string(i).c_str(), "sweep value", 0));
+    const auto points = pipesim::sweep(request_from(request), pipesim::parse_sweep_axis(axis), xs);
+    std::vector<int> value, peak;
+    std::vector<unsigned char> valid, exact;
+    std::vector<double> makespan, bubble, span_bubble, max_bubble, formula;
+    val errors = val::array();
+    for (const auto& p : points) {
+      value.push_back(p.value);
+      valid.push_back(p.valid ? 1 : 0);
+      exact.push_back(p.formula_exact ? 1 : 0);
+      peak.push_back(p.peak_activations);
+      makespan.push_back(p.valid ? p.makespan : NAN);
+      bubble.push_back(p.valid ? p.bubble_fraction : NAN);
+      span_bubble.push_back(p.valid ? p.span_bubble_fraction : NAN);
+      max_bubble.push_back(p.valid ? p.max_bubble : NAN);
+      formula.push_back(p.valid ? p.formula_value : NAN);
+      errors.call<void>("push", p.error);
+    }
+    val out = val::object();
+    out.set("value", typed_array(value));
+    out.set("valid", typed_array(valid));
+    out.set("makespan", typed_array(makespan));
+    out.set("bubbleFraction", typed_array(bubble));
+    out.set("spanBubbleFraction", typed_array(span_bubble));
+    out.set("maxBubble", typed_array(max_bubble));
+    out.set("formulaValue", typed_array(formula));
+    out.set("formulaExact", typed_array(exact));
+    out.set("peakActivations", typed_array(peak));
+    out.set("errors", errors);
+    return out;
+  });
+}
+
+auto optional_text(const val& obj, const char* key) -> std::optional<std::string> {
+  const val v = obj[key];
+  if (v.isUndefined() || v.isNull()) return std::nullopt;
+  if (v.typeOf().as<std::string>() == "number") return val::global("String")(v).as<std::string>();
+  return text_field(obj, key);
+}
+
+auto optional_number(const val& obj, const char* key) -> std::optional<double> {
+  const auto text = optional_text(obj, key);
+  if (!text) return std::nullopt;
+  char* end = nullptr;
+  const double d = text->empty() ? NAN : std::strtod(text->c_str(), &end);
+  if (text->empty() || end != text->c_str() + text->size() || !std::isfinite(d))
+    throw Error(std::string(key) + " must be a number, got " + *text);
+  return d;
+}
+
+auto optional_int(const val& obj, const char* key) -> std::optional<int> {
+  if (!optional_text(obj, key)) return std::nullopt;
+  return int_field(obj, key, key, 0);
+}
+
+/// The chunk model (DeepSeek-V3 Fig. 4) for {forward, backward, ppComm} or {workload} (JSON text),
+/// with optional {commSms, totalSms, saturationSms, ratio}: the CLI's `overlap --format json`.
+auto overlap(val request) -> val {
+  return guarded([&] {
+    if (request.isUndefined() || request.isNull() || request.typeOf().as<std::string>() != "object")
+      throw Error("an overlap request must be an object like {ratio: '1:1', commSms: 20}");
+    pipesim::OverlapRequest r;
+    r.forward = optional_text(request, "forward");
+    r.backward = optional_text(request, "backward");
+    r.pp_comm = optional_number(request, "ppComm");
+    r.workload = optional_text(request, "workload");
+    r.comm_sms = optional_int(request, "commSms");
+    r.total_sms = optional_int(request, "totalSms");
+    r.saturation_sms = optional_int(request, "saturationSms");
+    r.ratio = optional_text(request, "ratio");
+    return from_json(pipesim::overlap_json(pipesim::run_overlap(pipesim::make_overlap_input(r))));
+  });
+}
+
+auto default_workload() -> val { return from_json(pipesim::workload_json(pipesim::deepseek_v3_workload())); }
+
+auto schedules() -> val { return from_json(pipesim::schedules_json()); }
+
+/// Any schedule in PyTorch's action notation (`0F1`, `(0F7;7B3)OVERLAP_F_B`), for export.
+auto actions(val request) -> val {
+  return guarded([&] {
+    const pipesim::Run run = pipesim::run(request_from(request));
+    val out = val::object();
+    out.set("actions", pipesim::format_actions(run.schedule));
+    return out;
+  });
+}
+
+auto version() -> std::string { return PIPESIM_VERSION; }
+
+}  // namespace
+
+EMSCRIPTEN_BINDINGS(pipesim) {
+  emscripten::function("simulate", &simulate);
+  emscripten::function("simulateJson", &simulate_json);
+  emscripten::function("sweep", &sweep);
+  emscripten::function("schedules", &schedules);
+  emscripten::function("overlap", &overlap);
+  emscripten::function("actions", &actions);
+  emscripten::function("defaultWorkload", &default_workload);
+  emscripten::function("version", &version);
+}

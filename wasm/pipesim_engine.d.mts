@@ -1,0 +1,86 @@
+// Hand-written types for the Embind module (Emscripten 3.1.6 has no --emit-tsd).
+// Keep in step with wasm/bindings.cpp.
+
+export interface RunRequestJs {
+  schedule?: string;
+  ranks?: number | string;
+  microBatches?: number | string;
+  virtualStages?: number | string;
+  cost?: string;
+  customSchedule?: string;
+}
+
+export interface ErrorValue {
+  error: string;
+}
+
+export interface OpColumns {
+  count: number;
+  rank: Int32Array;
+  kind: Uint8Array; // 0 F, 1 B, 2 I, 3 W, 4 FB
+  mb: Int32Array;
+  phase: Int32Array;
+  stage: Int32Array;
+  bMb: Int32Array; // FB only, else -1
+  bPhase: Int32Array;
+  bStage: Int32Array;
+  start: Float64Array;
+  end: Float64Array;
+  waitedFor: Int32Array; // the op an op waited for after idle time, else -1
+}
+
+export interface ActivationCurve {
+  time: Float64Array;
+  alive: Int32Array;
+}
+
+export interface SimulateValue {
+  summary: any; // the CLI's `--format summary` JSON
+  ops: OpColumns;
+  rankBegin: Int32Array;
+  activations: ActivationCurve[];
+}
+
+export interface SweepValue {
+  value: Int32Array;
+  valid: Uint8Array;
+  makespan: Float64Array;
+  bubbleFraction: Float64Array;
+  spanBubbleFraction: Float64Array;
+  maxBubble: Float64Array;
+  formulaValue: Float64Array;
+  formulaExact: Uint8Array;
+  peakActivations: Int32Array;
+  errors: string[];
+}
+
+export interface OverlapRequestJs {
+  forward?: string; // "attn=..,dispatch=..,mlp=..,combine=.."
+  backward?: string; // "combine=..,mlp_b=..,mlp_w=..,dispatch=..,attn_b=..,attn_w=.."
+  ppComm?: number | string;
+  workload?: string; // workload JSON text
+  commSms?: number | string;
+  totalSms?: number | string;
+  saturationSms?: number | string;
+  ratio?: string | number; // compute:comm, "1:1"
+}
+
+export interface PipesimModule {
+  simulate(request: RunRequestJs): SimulateValue | ErrorValue;
+  simulateJson(request: RunRequestJs, detail: 'json' | 'summary'): { json: string } | ErrorValue;
+  sweep(request: RunRequestJs, axis: 'micro_batches' | 'ranks', values: number[]): SweepValue | ErrorValue;
+  schedules(): any[];
+  overlap(request: OverlapRequestJs): any | ErrorValue;
+  actions(request: RunRequestJs): { actions: string } | ErrorValue; // PyTorch action notation // the CLI's `overlap --format json`
+  defaultWorkload(): Record<string, number>;
+  version(): string;
+}
+
+export interface ModuleOptions {
+  wasmBinary?: ArrayBuffer | Uint8Array;
+  locateFile?: (path: string, prefix: string) => string;
+  print?: (text: string) => void;
+  printErr?: (text: string) => void;
+}
+
+export default function createPipesimEngine(options?: ModuleOptions): Promise<PipesimModule>;

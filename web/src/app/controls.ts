@@ -1,0 +1,207 @@
+// The control panel: preset, schedule, sizes and costs, each a slider plus a number field.
+// Every edit reports at once; values go to the engine as typed, so it can say what it refuses.
+import { clear, el } from '../base/dom';
+import type { Engine, ScheduleInfo } from '../engine/engine';
+import { t, type Key } from '../i18n';
+import { matchingPreset, PRESETS } from './presets';
+import { formatCost, parseCostLoose, type AppState, type CostValues } from './state';
+
+type Change = (patch: Partial<AppState>, note?: string) => void;
+
+interface SliderField {
+  root: HTMLElement;
+  range: HTMLInputElement;
+  input: HTMLInputElement;
+  note?: HTMLElement;
+}
+
+function sliderField(id: string, labelKey: Key, min: number, max: number, step: number, hintKey?: Key): SliderField {
+  const range = el('input', { type: 'range', min, max, step, 'aria-labelledby': `${id}-label`, 'data-testid': `${id}-range` });
+  const input = el('input', { type: 'number', id, min, step, 'data-testid': id, inputmode: 'decimal' });
+  const note = el('div', { class: 'note', hidden: true });
+  const root = el('div', { class: 'field' }, [
+    el('label', { for: id, id: `${id}-label`, 'data-i18n': labelKey, text: t(labelKey) }),
+    el('div', { class: 'row' }, [range, input]),
+    hintKey ? el('div', { class: 'hint', 'data-i18n': hintKey, text: t(hintKey) }) : null,
+    note,
+  ]);
+  return { root, range, input, note };
+}
+
+function setIfIdle(input: HTMLInputElement, value: string): void {
+  if (document.activeElement !== input && input.value !== value) input.value = value;
+}
+
+export class Controls {
+  private readonly preset = el('select', { id: 'preset', 'data-testid': 'preset' });
+  private readonly schedule = el('select', { id: 'schedule', 'data-testid': 'schedule' });
+  private readonly about = el('div', { class: 'schedule-about', 'aria-live': 'polite' });
+  private readonly ranks = sliderField('ranks', 'control.ranks', 1, 32, 1, 'control.ranksHint');
+  private readonly microBatches = sliderField('micro-batches', 'control.microBatches', 1, 128, 1, 'control.microBatchesHint');
+  private readonly custom = el('textarea', { id: 'custom-schedule', 'data-testid': 'custom-schedule', rows: 8, spellcheck: 'false' });
+  private readonly customField = el('div', { class: 'field' }, [
+    el('label', { for: 'custom-schedule', 'data-i18n': 'control.custom', text: t('control.custom') }),
+    this.custom,
+    el('div', { class: 'hint', 'data-i18n': 'control.customHint', text: t('control.customHint') }),
+  ]);
+  private readonly virtualStages = sliderField('virtual-stages', 'control.virtualStages', 1, 8, 1, 'control.virtualStagesHint');
+  private readonly costs: Record<keyof CostValues, SliderField> = {
+    F: sliderField('cost-f', 'control.costF', 0, 6, 0.25),
+    B: sliderField('cost-b', 'control.costB', 0, 12, 0.25),
+    W: sliderField('cost-w', 'control.costW', 0, 6, 0.25),
+    FB: sliderField('cost-fb', 'control.costFB', 0, 18, 0.25, 'control.costFBHint'),
+    comm: sliderField('cost-comm', 'control.costComm', 0, 4, 0.05),
+  };
+  private state: AppState | null = null;
+
+  constructor(
+    private readonly host: HTMLElement,
+    private readonly engine: Engine,
+    private readonly onChange: Change,
+  ) {
+    this.build();
+  }
+
+  private build(): void {
+    clear(this.host);
+    const heading = (key: Key) => el('h2', { 'data-i18n': key, text: t(key) });
+    this.host.append(
+      heading('control.setup'),
+      el('div', { class: 'field' }, [el('label', { for: 'preset', 'data-i18n': 'control.preset', text: t('control.preset') }), this.preset]),
+      el('div', { class: 'field' }, [el('label', { for: 'schedule', 'data-i18n': 'control.schedule', text: t('control.schedule') }), this.schedule, this.about]),
+      this.customField,
+      this.ranks.root,
+      this.microBatches.root,
+      this.virtualStages.root,
+      heading('control.costs'),
+      el('p', { class: 'hint', 'data-i18n': 'control.costsHint', text: t('control.costsHint') }),
+      ...Object.values(this.costs).map((f) => f.root),
+    );
+    this.fillSelects();
+
+    this.preset.addEventListener('change', () => {
+      const p = PRESETS.find((x) => x.id === this.preset.value);
+      if (p) this.onChange({ ...p.state });
+    });
+    this.schedule.addEventListener('change', () => this.onChange({ schedule: this.schedule.value }));
+    this.custom.addEventListener('input', () => this.onChange({ custom: this.custom.value }));
+    this.bindInteger(this.ranks, 'ranks');
+    this.bindInteger(this.microBatches, 'microBatches');
+    this.bindInteger(this.virtualStages, 'virtualStages');
+    for (const key of Object.keys(this.costs) as (keyof CostValues)[]) this.bindCost(key);
+  }
+
+  private fillSelects(): void {
+    clear(this.preset);
+    this.preset.append(el('option', { value: '', text: t('preset.custom') }));
+    for (const p of PRESETS) this.preset.append(el('option', { value: p.id, text: t(p.name as Key) }));
+    clear(this.schedule);
+    for (const s of this.engine.schedules) this.schedule.append(el('option', { value: s.name, text: s.title }));
+  }
+
+  private bindInteger(field: SliderField, key: 'ranks' | 'microBatches' | 'virtualStages'): void {
+    field.range.addEventListener('input', () => {
+      field.input.value = field.range.value;
+      this.onChange({ [key]: field.range.value });
+    });
+    field.input.addEventListener('input', () => {
+      if (field.input.value !== '' && Number(field.input.value) >= Number(field.range.min)) field.range.value = field.input.value;
+      this.onChange({ [key]: field.input.value.trim() });
+    });
+  }
+
+  /** F&B must stay within [max(F,B), F+B]: when F or B moves it out, it follows and says so. */
+  private bindCost(key: keyof CostValues): void {
+    const field = this.costs[key];
+    const apply = (raw: string) => {
+      if (!this.state) return;
+      const current = parseCostLoose(this.state.cost);
+      const value = Number(raw);
+      if (raw.trim() === '' || !Number.isFinite(value)) {
+        // Let the engine word the refusal: pass the text through unchanged.
+        const text = this.state.cost.replace(new RegExp(`(^|,)${key}=[^,]*`, 'i'), `$1${key}=${raw.trim() || 'empty'}`);
+        this.onChange({ cost: text.includes(`${key}=`) ? text : `${text},${key}=${raw.trim() || 'empty'}` });
+        return;
+      }
+      const noCredit = Math.abs(current.FB - (current.F + current.B)) < 1e-9;
+      const next: CostValues = { ...current, [key]: value };
+      let note: string | undefined;
+      if (key === 'F' || key === 'B') {
+        const lo = Math.max(next.F, next.B);
+        const hi = next.F + next.B;
+        if (noCredit) next.FB = hi;
+        else if (next.FB < lo || next.FB > hi) {
+          next.FB = Math.min(hi, Math.max(lo, next.FB));
+          note = t('control.fbAdjusted', { lo, hi });
+        }
+      }
+      this.costs.FB.note!.hidden = !note;
+      if (note) this.costs.FB.note!.textContent = note;
+      this.onChange({ cost: formatCost(next) });
+    };
+    field.range.addEventListener('input', () => {
+      field.input.value = field.range.value;
+      apply(field.range.value);
+    });
+    field.input.addEventListener('input', () => apply(field.input.value));
+  }
+
+  /** Shows `state` without disturbing a field the user is typing in. */
+  sync(state: AppState): void {
+    this.state = state;
+    const preset = matchingPreset(state);
+    this.preset.value = preset ? preset.id : '';
+    if ([...this.schedule.options].some((o) => o.value === state.schedule)) this.schedule.value = state.schedule;
+    const info: ScheduleInfo | undefined = this.engine.schedule(state.schedule);
+    clear(this.about);
+    if (info) {
+      const summaryKey = `schedule.${info.name}.summary` as Key;
+      const summary = t(summaryKey) === summaryKey ? info.summary : t(summaryKey);
+      this.about.append(el('div', { text: summary }), el('div', { class: 'rules', text: `${t('control.rules')}: ${info.constraints}` }));
+    }
+    const isCustom = state.schedule === 'custom';
+    this.virtualStages.root.hidden = !info?.uses_virtual_stages || isCustom;
+    this.ranks.root.hidden = isCustom;
+    this.microBatches.root.hidden = isCustom;
+    this.customField.hidden = !isCustom;
+    // The even-count hints are about schedules fed from both ends.
+    const twoWay = state.schedule === 'dualpipe' || state.schedule === 'chimera';
+    this.ranks.root.querySelector<HTMLElement>('.hint')!.hidden = !twoWay;
+    this.microBatches.root.querySelector<HTMLElement>('.hint')!.hidden = !twoWay;
+    if (isCustom && document.activeElement !== this.custom && this.custom.value !== state.custom) this.custom.value = state.custom;
+    for (const [field, value] of [
+      [this.ranks, state.ranks],
+      [this.microBatches, state.microBatches],
+      [this.virtualStages, state.virtualStages],
+    ] as [SliderField, string][]) {
+      setIfIdle(field.input, value);
+      if (value !== '' && Number.isFinite(Number(value))) field.range.value = value;
+    }
+    const c = parseCostLoose(state.cost);
+    for (const key of Object.keys(this.costs) as (keyof CostValues)[]) {
+      const field = this.costs[key];
+      setIfIdle(field.input, String(c[key]));
+      field.range.value = String(c[key]);
+    }
+    this.costs.FB.range.min = String(Math.max(c.F, c.B));
+    this.costs.FB.range.max = String(c.F + c.B);
+  }
+
+  /** Marks the field the engine's message is about, for screen readers and the eye. */
+  markInvalid(message: string | null): void {
+    const m = (message ?? '').toLowerCase();
+    const flag = (input: HTMLInputElement, bad: boolean) => input.setAttribute('aria-invalid', String(bad));
+    flag(this.ranks.input, !!message && m.includes('rank') && !m.includes('micro-batch'));
+    flag(this.microBatches.input, !!message && m.includes('micro-batch'));
+    flag(this.virtualStages.input, !!message && m.includes('virtual'));
+    this.custom.setAttribute('aria-invalid', String(!!message && this.state?.schedule === 'custom'));
+    for (const key of Object.keys(this.costs) as (keyof CostValues)[])
+      flag(this.costs[key].input, !!message && new RegExp(`^cost ${key}\\b`).test(message));
+  }
+
+  relabel(): void {
+    const s = this.state;
+    this.fillSelects();
+    if (s) this.sync(s);
+  }
+}

@@ -1,0 +1,81 @@
+// Words for ops and idle gaps, shared by tooltips, keyboard announcements and the data table.
+import { num } from '../base/format';
+import { KINDS, type KindName } from '../engine/engine';
+import { t } from '../i18n';
+import type { IdleRef, TimelineGroup } from '../timeline/timeline_view';
+import { phaseMeaning } from './run';
+
+export function kindLabel(kind: KindName): string {
+  return t(`kind.${kind}` as 'kind.F');
+}
+
+export function phaseLabel(summary: any, phase: number): string {
+  switch (phaseMeaning(summary)) {
+    case 'direction':
+      return t(phase === 0 ? 'phase.direction0' : 'phase.direction1');
+    case 'leg':
+      return t(phase === 0 ? 'phase.leg0' : 'phase.leg1');
+    case 'chunk':
+      return t('phase.chunk', { n: phase });
+    default:
+      return '';
+  }
+}
+
+function part(summary: any, mb: number, phase: number, stage: number): string {
+  const bits = [t('op.mb', { n: mb }), phaseLabel(summary, phase), t('op.stage', { n: stage })];
+  return bits.filter(Boolean).join(' · ');
+}
+
+/** "F3", "B2'" style short name used in explanations. */
+export function shortName(g: TimelineGroup, i: number): string {
+  const ops = g.result.ops;
+  const kind = KINDS[ops.kind[i]];
+  const mark = (phase: number) => (phase % 2 === 1 ? "'" : '');
+  if (kind === 'FB') return `F${ops.mb[i]}${mark(ops.phase[i])}&B${ops.bMb[i]}${mark(ops.bPhase[i])}`;
+  return `${kind}${ops.mb[i]}${mark(ops.phase[i])}`;
+}
+
+export function describeOp(g: TimelineGroup, i: number): string[] {
+  const ops = g.result.ops;
+  const s = g.result.summary;
+  const kind = KINDS[ops.kind[i]] as KindName;
+  const time = t('op.time', { start: num(ops.start[i]), end: num(ops.end[i]), duration: num(ops.end[i] - ops.start[i]) });
+  const where = t('op.rank', { n: ops.rank[i] });
+  if (kind === 'FB') {
+    return [
+      kindLabel('FB'),
+      `${t('op.forwardHalf')}: ${part(s, ops.mb[i], ops.phase[i], ops.stage[i])}`,
+      `${t('op.backwardHalf')}: ${part(s, ops.bMb[i], ops.bPhase[i], ops.bStage[i])}`,
+      `${where} · ${time}`,
+    ];
+  }
+  return [kindLabel(kind), part(s, ops.mb[i], ops.phase[i], ops.stage[i]), `${where} · ${time}`];
+}
+
+/** Why a rank is idle: the gap's bounds and the op whose arrival ends it. */
+export function describeIdle(g: TimelineGroup, idle: IdleRef): string[] {
+  const ops = g.result.ops;
+  const begin = g.result.rankBegin[idle.rank];
+  const end = g.result.rankBegin[idle.rank + 1];
+  const next = idle.nextOp;
+  const gapStart = next === -1 ? ops.end[end - 1] : next > begin ? ops.end[next - 1] : 0;
+  const gapEnd = next === -1 ? g.result.summary.makespan : ops.start[next];
+  const lines = [t('idle.title'), t('idle.span', { rank: idle.rank, from: num(gapStart), to: num(gapEnd), length: num(gapEnd - gapStart) })];
+  if (next === -1) {
+    lines.push(t('idle.afterLast'));
+    return lines;
+  }
+  const waited = ops.waitedFor[next];
+  if (waited < 0) return lines;
+  const sameRank = ops.rank[waited] === idle.rank;
+  lines.push(
+    t(sameRank ? 'idle.waitsSameRank' : 'idle.waitsFor', {
+      next: shortName(g, next),
+      input: shortName(g, waited),
+      rank: ops.rank[waited],
+      at: num(ops.end[waited]),
+    }),
+  );
+  return lines;
+}

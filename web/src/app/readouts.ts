@@ -1,0 +1,56 @@
+// The headline numbers, each with a stable data-testid hook for tests and course authors.
+import { clear, el } from '../base/dom';
+import { num, percent } from '../base/format';
+import { t, type Key } from '../i18n';
+import type { RunView } from './run';
+
+function card(testid: string, labelKey: Key, value: string, meta: (Node | string)[] = [], extraClass = ''): HTMLElement {
+  return el('div', { class: `readout ${extraClass}` }, [
+    el('div', { class: 'label', text: t(labelKey) }),
+    el('div', { class: 'value', 'data-testid': testid, text: value }),
+    el('div', { class: 'meta' }, meta),
+  ]);
+}
+
+export function renderReadouts(host: HTMLElement, run: RunView): void {
+  const s = run.result.summary;
+  const f = s.formula;
+  const perRank: number[] = s.per_rank.map((r: any) => r.bubble);
+  const lo = Math.min(...perRank);
+  const hi = Math.max(...perRank);
+  const simulated = f.basis === 'span' ? s.max_span_bubble : s.max_bubble;
+  const agrees = Math.abs(simulated - f.value) < 1e-9;
+  const verdict = f.exact
+    ? el('span', { class: agrees ? 'ok' : 'warn', text: agrees ? t('readout.formulaHolds') : t('readout.formulaDiffers') })
+    : el('span', { class: 'warn', text: t('readout.formulaInexact') });
+  const stages = s.per_rank[0]?.stages_held ?? 1;
+  const modelStages = s.stages;
+  clear(host);
+  host.append(
+    card('makespan', 'readout.makespan', num(s.makespan), [
+      s.span !== s.makespan ? t('readout.spanNote', { span: num(s.span) }) : t('readout.makespanNote'),
+    ]),
+    card('bubble-fraction', 'readout.bubbleFraction', percent(s.bubble_fraction, 2), [
+      s.span !== s.makespan
+        ? t('readout.spanFraction', { value: percent(s.span_bubble_fraction, 2) })
+        : t('readout.bubbleFractionNote'),
+      // Sea AI Lab's "zero bubble" is measured over the span: say which number a source uses.
+      f.basis === 'span' ? el('div', { class: 'basis', text: t('readout.spanPublished') }) : null,
+    ].filter(Boolean) as (Node | string)[]),
+    card('bubble-per-rank', 'readout.bubblePerRank', lo === hi ? num(hi) : `${num(lo)}–${num(hi)}`, [
+      f.basis === 'span'
+        ? t('readout.formulaSpanLine', { value: num(f.value), simulated: num(simulated) })
+        : t('readout.formulaLine', { value: num(f.value) }),
+      ' ',
+      verdict,
+    ]),
+    card('formula', 'readout.formula', f.text || t('readout.noFormula'), [
+      f.worked,
+      el('div', { class: 'condition', 'data-testid': 'formula-condition', text: f.condition }),
+    ], 'formula'),
+    card('peak-activations', 'readout.peak', num(s.peak_activations), [t('readout.peakNote')]),
+    card('parameters', 'readout.parameters', num(stages), [
+      t('readout.parametersNote', { held: stages, total: modelStages }),
+    ]),
+  );
+}

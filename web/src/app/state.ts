@@ -1,0 +1,94 @@
+// The page's whole state, and its URL form: any view can be shared by copying the address.
+// Values stay as the user typed them; the engine validates them and explains what it refuses.
+
+export type ViewName = 'timeline' | 'compare' | 'charts' | 'memory' | 'chunk';
+export const VIEWS: ViewName[] = ['timeline', 'compare', 'charts', 'memory', 'chunk'];
+
+export interface AppState {
+  schedule: string;
+  ranks: string;
+  microBatches: string;
+  virtualStages: string;
+  cost: string;
+  compare: string[];
+  view: ViewName;
+  /** The pasted schedule when `schedule` is "custom": JSON or PyTorch action notation. */
+  custom: string;
+}
+
+export const DEFAULT_STATE: AppState = {
+  schedule: 'dualpipe',
+  ranks: '8',
+  microBatches: '20',
+  virtualStages: '2',
+  cost: 'F=1,B=2,W=1,FB=3',
+  compare: ['1f1b', 'zb-h1'],
+  view: 'timeline',
+  custom: '',
+};
+
+export interface CostValues {
+  F: number;
+  B: number;
+  W: number;
+  FB: number;
+  comm: number;
+}
+
+/** Reads what it can of a cost string for the sliders; the engine gives the verdict on the rest. */
+export function parseCostLoose(text: string): CostValues {
+  const out: CostValues = { F: 1, B: 2, W: 1, FB: NaN, comm: 0 };
+  for (const part of text.split(',')) {
+    const [rawKey, rawValue] = part.split('=');
+    if (rawValue === undefined) continue;
+    const key = rawKey.trim().toLowerCase();
+    const value = Number(rawValue.trim());
+    if (!Number.isFinite(value)) continue;
+    if (key === 'f') out.F = value;
+    else if (key === 'b') out.B = value;
+    else if (key === 'w') out.W = value;
+    else if (key === 'fb' || key === 'f&b') out.FB = value;
+    else if (key === 'comm' || key === 'c') out.comm = value;
+  }
+  if (!Number.isFinite(out.FB)) out.FB = out.F + out.B;
+  return out;
+}
+
+export function formatCost(c: CostValues): string {
+  const n = (v: number) => String(Number(v.toFixed(6)));
+  const base = `F=${n(c.F)},B=${n(c.B)},W=${n(c.W)},FB=${n(c.FB)}`;
+  return c.comm ? `${base},comm=${n(c.comm)}` : base;
+}
+
+export function readState(search: string): AppState {
+  const q = new URLSearchParams(search);
+  const get = (key: string, fallback: string) => q.get(key) ?? fallback;
+  const view = get('view', DEFAULT_STATE.view) as ViewName;
+  const compare = q.get('compare');
+  return {
+    schedule: get('schedule', DEFAULT_STATE.schedule),
+    ranks: get('ranks', DEFAULT_STATE.ranks),
+    microBatches: get('micro-batches', DEFAULT_STATE.microBatches),
+    virtualStages: get('virtual-stages', DEFAULT_STATE.virtualStages),
+    cost: get('cost', DEFAULT_STATE.cost),
+    compare: compare === null ? [...DEFAULT_STATE.compare] : compare.split(',').filter(Boolean),
+    view: VIEWS.includes(view) ? view : DEFAULT_STATE.view,
+    custom: get('custom', ''),
+  };
+}
+
+/** The query string of a state; `extra` keeps parameters owned by others (lang, embed, ...). */
+export function writeState(state: AppState, usesVirtualStages: boolean, extra: URLSearchParams): string {
+  const q = new URLSearchParams();
+  q.set('schedule', state.schedule);
+  q.set('ranks', state.ranks);
+  q.set('micro-batches', state.microBatches);
+  if (usesVirtualStages) q.set('virtual-stages', state.virtualStages);
+  q.set('cost', state.cost);
+  q.set('compare', state.compare.join(','));
+  if (state.view !== 'timeline') q.set('view', state.view);
+  if (state.schedule === 'custom') q.set('custom', state.custom);
+  for (const [k, v] of extra) if (!q.has(k)) q.set(k, v);
+  // Keep commas and '=' readable in shared links.
+  return '?' + q.toString().replace(/%2C/g, ',').replace(/%3D/g, '=');
+}

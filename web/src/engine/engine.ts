@@ -1,0 +1,136 @@
+// The only place the page touches the WebAssembly module: it is loaded once and shared, and every
+// call returns typed results or throws an EngineError carrying the core's message (the CLI's text).
+import createPipesimEngine from './generated/pipesim_engine.mjs';
+import type {
+  ErrorValue,
+  OverlapRequestJs,
+  PipesimModule,
+  RunRequestJs,
+  SimulateValue,
+  SweepValue,
+} from './generated/pipesim_engine.mjs';
+import { wasmOptions } from './wasm_source';
+
+export type { OpColumns, SimulateValue, SweepValue, ActivationCurve } from './generated/pipesim_engine.mjs';
+
+export class EngineError extends Error {}
+
+export interface OverlapSlot {
+  chunk: 'F' | 'B';
+  component: string;
+  label: string;
+  lane: 'compute' | 'comm';
+  start: number;
+  end: number;
+}
+
+export interface LaneSchedule {
+  timeline: OverlapSlot[];
+  makespan: number;
+  compute: number;
+  comm: number;
+  exposed_comm: number;
+}
+
+export interface OverlapResult {
+  f: number;
+  b: number;
+  fb: number;
+  sequential: number;
+  exposed_comm: number;
+  hidden_fraction: number;
+  unit: string;
+  forward: LaneSchedule;
+  backward: LaneSchedule;
+  pair: LaneSchedule;
+  costs: { F: number; B: number; W: number; FB: number; comm: number };
+  derivation: { label: string; formula: string; worked: string; value: number; measured: number }[];
+  sms: { comm_sms: number; total_sms: number; compute_stretch: number; comm_stretch: number } | null;
+  ratio: { compute_to_comm: number; comm_scale: number } | null;
+}
+
+export interface RunRequest {
+  schedule: string;
+  ranks: number;
+  microBatches: number;
+  virtualStages?: number;
+  cost: string;
+  customSchedule?: string;
+}
+
+export interface ScheduleInfo {
+  name: string;
+  title: string;
+  summary: string;
+  source: string;
+  constraints: string;
+  uses_virtual_stages: boolean;
+}
+
+/** Kind codes of OpColumns.kind, in the core's OpKind order. */
+export const KINDS = ['F', 'B', 'I', 'W', 'FB'] as const;
+export type KindName = (typeof KINDS)[number];
+
+function unwrap<T extends object>(value: T | ErrorValue): T {
+  if ('error' in value) throw new EngineError(value.error);
+  return value as T;
+}
+
+function toJs(request: RunRequest): RunRequestJs {
+  return {
+    schedule: request.schedule,
+    ranks: request.ranks,
+    microBatches: request.microBatches,
+    virtualStages: request.virtualStages ?? 1,
+    cost: request.cost,
+    customSchedule: request.customSchedule,
+  };
+}
+
+export class Engine {
+  readonly schedules: ScheduleInfo[];
+
+  constructor(private readonly module: PipesimModule) {
+    this.schedules = module.schedules() as ScheduleInfo[];
+  }
+
+  simulate(request: RunRequest): SimulateValue {
+    return unwrap(this.module.simulate(toJs(request)));
+  }
+
+  sweep(request: RunRequest, axis: 'micro_batches' | 'ranks', values: number[]): SweepValue {
+    return unwrap(this.module.sweep(toJs(request), axis, values));
+  }
+
+  /** The chunk model of DeepSeek-V3 Fig. 4: the CLI's `pipesim overlap --format json`. */
+  overlap(request: OverlapRequestJs): OverlapResult {
+    return unwrap(this.module.overlap(request)) as OverlapResult;
+  }
+
+  /** The schedule of `request` as text a custom schedule accepts: PyTorch action notation, or the
+   *  JSON contract (needed for two-direction schedules, which action notation cannot express). */
+  scheduleText(request: RunRequest, format: 'actions' | 'json'): string {
+    if (format === 'actions') return unwrap(this.module.actions(toJs(request))).actions;
+    return unwrap(this.module.simulateJson(toJs(request), 'json')).json;
+  }
+
+  defaultWorkload(): Record<string, number> {
+    return this.module.defaultWorkload();
+  }
+
+  schedule(name: string): ScheduleInfo | undefined {
+    return this.schedules.find((s) => s.name === name);
+  }
+
+  get version(): string {
+    return this.module.version();
+  }
+}
+
+let shared: Promise<Engine> | null = null;
+
+/** The one engine instance of this page (several views and embedded elements share it). */
+export function loadEngine(): Promise<Engine> {
+  shared ??= createPipesimEngine(wasmOptions()).then((m) => new Engine(m));
+  return shared;
+}

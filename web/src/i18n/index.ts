@@ -1,0 +1,65 @@
+// Every string of the page goes through t(). Dictionaries are complete per language (the type
+// checks it); {name} placeholders are filled from params. Text is only ever set as textContent.
+import { en, type Key } from './en';
+
+export type { Key };
+export type Lang = 'en' | 'pt-BR' | 'zh-CN';
+export const LANGS: Lang[] = ['en', 'pt-BR', 'zh-CN'];
+
+const dictionaries: Partial<Record<Lang, Record<Key, string>>> = { en };
+const loaders: Record<Lang, () => Promise<Record<Key, string>>> = {
+  en: async () => en,
+  'pt-BR': async () => (await import('./pt_br')).ptBR,
+  'zh-CN': async () => (await import('./zh_cn')).zhCN,
+};
+
+let current: Lang = 'en';
+const listeners = new Set<() => void>();
+
+export function lang(): Lang {
+  return current;
+}
+
+export function t(key: Key, params: Record<string, string | number> = {}): string {
+  const text = dictionaries[current]?.[key] ?? en[key] ?? key;
+  return text.replace(/\{(\w+)\}/g, (m, name: string) => (name in params ? String(params[name]) : m));
+}
+
+/** The language asked for by ?lang=, else a saved choice, else the browser's, else English. */
+export function detectLang(search: string, saved: string | null, browser: readonly string[]): Lang {
+  const pick = (value: string | null | undefined): Lang | undefined => {
+    if (!value) return undefined;
+    const v = value.toLowerCase();
+    if (v.startsWith('pt')) return 'pt-BR';
+    if (v.startsWith('zh')) return 'zh-CN';
+    if (v.startsWith('en')) return 'en';
+    return undefined;
+  };
+  const fromUrl = pick(new URLSearchParams(search).get('lang'));
+  if (fromUrl) return fromUrl;
+  const fromSaved = pick(saved);
+  if (fromSaved) return fromSaved;
+  for (const b of browser) {
+    const p = pick(b);
+    if (p) return p;
+  }
+  return 'en';
+}
+
+export async function setLang(next: Lang): Promise<void> {
+  dictionaries[next] ??= await loaders[next]();
+  current = next;
+  document.documentElement.lang = next;
+  for (const listener of listeners) listener();
+}
+
+export function onLangChange(listener: () => void): void {
+  listeners.add(listener);
+}
+
+/** Fills every [data-i18n] element under root (static text of index.html). */
+export function applyTranslations(root: ParentNode): void {
+  root.querySelectorAll<HTMLElement>('[data-i18n]').forEach((node) => {
+    node.textContent = t(node.dataset.i18n as Key);
+  });
+}

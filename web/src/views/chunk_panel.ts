@@ -1,0 +1,345 @@
+// Inside one F&B pair (DeepSeek-V3 §3.2.1, Fig. 4): a forward chunk and a backward chunk of two
+// micro-batches split into attention, all-to-all dispatch, MLP and all-to-all combine, run on a GPU's
+// compute SMs and communication SMs. Three two-lane views (forward alone, backward alone, the pair)
+// share one time axis and play as an animation; idle compute in the pair (exposed communication) is
+// hatched. Every number comes from the engine's chunk model.
+import { clear, el, svg } from '../base/dom';
+import { cssVar } from '../base/tokens';
+import { num, percent } from '../base/format';
+import { EngineError, type Engine, type LaneSchedule, type OverlapResult, type OverlapSlot } from '../engine/engine';
+import { t, type Key } from '../i18n';
+
+const W = 960;
+const LANE = 26;
+const LEFT = 150;
+const RIGHT = 12;
+const SECTION_GAP = 22;
+
+/** Workload fields shown as knobs (the rest keep DeepSeek-V3's values). */
+const WORKLOAD_FIELDS: { key: string; label: Key; step: number }[] = [
+  { key: 'tokens', label: 'chunk.field.tokens', step: 256 },
+  { key: 'hidden', label: 'chunk.field.hidden', step: 256 },
+  { key: 'experts', label: 'chunk.field.experts', step: 1 },
+  { key: 'top_k', label: 'chunk.field.topK', step: 1 },
+  { key: 'expert_hidden', label: 'chunk.field.expertHidden', step: 128 },
+  { key: 'nodes_per_token', label: 'chunk.field.nodes', step: 1 },
+  { key: 'bytes_per_element', label: 'chunk.field.bytes', step: 1 },
+  { key: 'gpu_tflops', label: 'chunk.field.tflops', step: 10 },
+  { key: 'nvlink_gbps', label: 'chunk.field.nvlink', step: 10 },
+  { key: 'ib_gbps', label: 'chunk.field.ib', step: 5 },
+];
+
+function fillOf(slot: OverlapSlot): string {
+  if (slot.component === 'pp') return cssVar('pipesim-pp');
+  if (slot.chunk === 'F') return cssVar('pipesim-forward');
+  if (slot.component === 'mlp_w' || slot.component === 'attn_w') return cssVar('pipesim-weight');
+  return cssVar('pipesim-backward');
+}
+
+interface Drawn {
+  slot: OverlapSlot;
+  x0: number;
+  width: number;
+  progress: SVGRectElement;
+}
+
+export class ChunkPanel {
+  readonly element: HTMLElement;
+  private readonly figure = el('div', { class: 'chunk-figure' });
+  private readonly sentence = el('p', { class: 'chunk-sentence', 'data-testid': 'overlap-sentence', 'aria-live': 'polite' });
+  private readonly numbers = el('div', { class: 'readouts chunk-numbers' });
+  private readonly derivation = el('div', { class: 'table-scroll' });
+  private readonly error = el('div', { class: 'error', role: 'alert', hidden: true, 'data-testid': 'chunk-error' });
+  private readonly ratio = el('input', { type: 'range', min: -2, max: 2, step: 0.25, value: 0, 'data-testid': 'chunk-ratio', 'aria-labelledby': 'chunk-ratio-label' });
+  private readonly ratioValue = el('output', { 'data-testid': 'chunk-ratio-value' });
+  private readonly commSms = el('input', { type: 'number', min: 1, max: 131, step: 1, value: 20, 'data-testid': 'chunk-comm-sms', id: 'chunk-comm-sms' });
+  private readonly commSmsRange = el('input', { type: 'range', min: 1, max: 66, step: 1, value: 20, 'aria-labelledby': 'chunk-comm-sms-label' });
+  private readonly workloadInputs = new Map<string, HTMLInputElement>();
+  private readonly play = el('button', { type: 'button', 'data-testid': 'chunk-play' });
+  private readonly scrub = el('input', { type: 'range', min: 0, max: 1000, step: 1, value: 1000, 'data-testid': 'chunk-scrub', 'aria-label': t('chunk.scrub') });
+  private readonly clock = el('output', { 'data-testid': 'chunk-time' });
+  private result: OverlapResult | null = null;
+  private drawn: Drawn[] = [];
+  private playhead: SVGLineElement | null = null;
+  private time = 0;
+  private span = 1;
+  private playing = false;
+  private frame = 0;
+  private last = 0;
+
+  constructor(
+    private readonly engine: Engine,
+    private readonly onUseCosts: (cost: string) => void,
+  ) {
+    const defaults = engine.defaultWorkload();
+    const fields = WORKLOAD_FIELDS.map(({ key, label, step }) => {
+      const input = el('input', { type: 'number', step, value: String(defaults[key]), 'data-testid': `chunk-${key}`, id: `chunk-${key}` });
+      this.workloadInputs.set(key, input);
+      input.addEventListener('input', () => this.recompute());
+      return el('label', { class: 'chunk-field', for: `chunk-${key}` }, [el('span', { text: t(label) }), input]);
+    });
+    const useCosts = el('button', { type: 'button', class: 'ghost', 'data-testid': 'chunk-use-costs', text: t('chunk.useCosts') });
+    useCosts.addEventListener('click', () => this.result && this.onUseCosts(normalisedCosts(this.result)));
+    this.play.addEventListener('click', () => (this.playing ? this.pause() : this.start()));
+    this.scrub.addEventListener('input', () => {
+      this.pause();
+      this.setTime((Number(this.scrub.value) / 1000) * this.span);
+    });
+    this.ratio.addEventListener('input', () => this.recompute());
+    this.commSms.addEventListener('input', () => {
+      this.commSmsRange.value = this.commSms.value;
+      this.recompute();
+    });
+    this.commSmsRange.addEventListener('input', () => {
+      this.commSms.value = this.commSmsRange.value;
+      this.recompute();
+    });
+    const knobs = el('div', { class: 'chunk-knobs' }, [
+      el('div', { class: 'field' }, [
+        el('span', { class: 'label', id: 'chunk-ratio-label', text: t('chunk.ratio') }),
+        el('div', { class: 'row' }, [this.ratio, this.ratioValue]),
+        el('div', { class: 'hint', text: t('chunk.ratioHint') }),
+      ]),
+      el('div', { class: 'field' }, [
+        el('label', { id: 'chunk-comm-sms-label', for: 'chunk-comm-sms', text: t('chunk.commSms') }),
+        el('div', { class: 'row' }, [this.commSmsRange, this.commSms]),
+        el('div', { class: 'hint', text: t('chunk.commSmsHint') }),
+      ]),
+    ]);
+    this.element = el('section', { class: 'panel', id: 'panel-chunk', role: 'tabpanel', hidden: true }, [
+      el('h3', { text: t('chunk.title') }),
+      el('p', { class: 'hint', text: t('chunk.hint') }),
+      knobs,
+      el('details', { class: 'chunk-workload' }, [el('summary', { text: t('chunk.workload') }), el('div', { class: 'chunk-fields' }, fields)]),
+      this.error,
+      el('div', { class: 'toolbar' }, [this.play, this.scrub, this.clock, el('span', { class: 'spacer' }), useCosts]),
+      this.figure,
+      this.legend(),
+      this.sentence,
+      this.numbers,
+      el('details', {}, [el('summary', { text: t('chunk.derivation') }), this.derivation]),
+    ]);
+    this.setPlaying(false);
+  }
+
+  /** Called when the panel becomes visible. */
+  update(): void {
+    if (!this.result) this.recompute();
+  }
+
+  private request() {
+    const workload: Record<string, number | string> = { ...this.engine.defaultWorkload() };
+    for (const [key, input] of this.workloadInputs) workload[key] = input.value.trim() === '' ? input.value : Number(input.value);
+    delete workload.comm_sms;
+    delete workload.total_sms;
+    delete workload.saturation_sms;
+    const ratio = Math.pow(2, Number(this.ratio.value));
+    return { workload: JSON.stringify(workload), commSms: this.commSms.value.trim(), ratio: String(ratio) };
+  }
+
+  private recompute(): void {
+    const ratio = Math.pow(2, Number(this.ratio.value));
+    this.ratioValue.textContent = ratio >= 1 ? `${num(ratio)} : 1` : `1 : ${num(1 / ratio)}`;
+    try {
+      this.result = this.engine.overlap(this.request());
+      this.error.hidden = true;
+      this.figure.classList.remove('is-stale');
+      this.render(this.result);
+    } catch (e) {
+      if (!(e instanceof EngineError)) throw e;
+      this.error.hidden = false;
+      this.error.textContent = `${t('error.refused')} ${e.message}`;
+      this.figure.classList.add('is-stale');
+    }
+  }
+
+  private render(r: OverlapResult): void {
+    this.span = Math.max(r.f, r.b, r.fb);
+    const sections: [Key, LaneSchedule][] = [
+      ['chunk.forwardAlone', r.forward],
+      ['chunk.backwardAlone', r.backward],
+      ['chunk.pair', r.pair],
+    ];
+    const height = sections.length * (2 * LANE + SECTION_GAP + 18) + 24;
+    const root = svg('svg', { class: 'chart chunk-svg', viewBox: `0 0 ${W} ${height}`, role: 'img', 'aria-label': t('chunk.aria') });
+    root.append(
+      svg('defs', {}, [
+        svg('pattern', { id: 'exposed-hatch', width: 6, height: 6, patternUnits: 'userSpaceOnUse', patternTransform: 'rotate(45)' }, [
+          svg('rect', { width: 6, height: 6, fill: cssVar('pipesim-idle') }),
+          svg('line', { x1: 0, y1: 0, x2: 0, y2: 6, stroke: cssVar('error'), 'stroke-width': 2 }),
+        ]),
+      ]),
+    );
+    const sx = (time: number) => LEFT + (time / this.span) * (W - LEFT - RIGHT);
+    this.drawn = [];
+    let y = 8;
+    for (const [titleKey, lanes] of sections) {
+      root.append(svg('text', { x: 4, y: y + 10, class: 'chunk-section', text: `${t(titleKey)} = ${num(lanes.makespan)}${r.unit ? ' ' + r.unit : ''}` }));
+      y += 18;
+      (['compute', 'comm'] as const).forEach((lane, k) => {
+        const top = y + k * LANE;
+        root.append(
+          svg('text', { x: LEFT - 8, y: top + LANE / 2, 'text-anchor': 'end', 'dominant-baseline': 'middle', text: t(lane === 'compute' ? 'chunk.laneCompute' : 'chunk.laneComm') }),
+          svg('rect', { x: LEFT, y: top + 2, width: sx(lanes.makespan) - LEFT, height: LANE - 4, fill: cssVar('pipesim-idle'), stroke: cssVar('rule-soft') }),
+        );
+        if (lane === 'compute' && lanes === r.pair) this.hatchIdle(root, lanes, top, sx);
+        for (const slot of lanes.timeline.filter((s) => s.lane === lane)) this.drawSlot(root, slot, top, sx);
+      });
+      y += 2 * LANE + SECTION_GAP;
+    }
+    this.playhead = svg('line', { x1: LEFT, x2: LEFT, y1: 4, y2: height - 4, stroke: cssVar('ink'), 'stroke-width': 1.5, class: 'chunk-playhead' });
+    root.append(this.playhead);
+    clear(this.figure);
+    this.figure.append(root);
+    this.renderNumbers(r);
+    this.setTime(this.playing ? this.time : this.span);
+  }
+
+  /** Compute-lane gaps of the pair: the time computation waits for communication. */
+  private hatchIdle(root: SVGSVGElement, lanes: LaneSchedule, top: number, sx: (t: number) => number): void {
+    const busy = lanes.timeline.filter((s) => s.lane === 'compute').sort((a, b) => a.start - b.start);
+    let at = 0;
+    for (const s of busy) {
+      if (s.start > at + 1e-9)
+        root.append(
+          svg('rect', { x: sx(at), y: top + 2, width: sx(s.start) - sx(at), height: LANE - 4, fill: 'url(#exposed-hatch)', 'data-exposed': 'true' }, [
+            svg('title', { text: t('chunk.exposedGap', { from: num(at), to: num(s.start) }) }),
+          ]),
+        );
+      at = Math.max(at, s.end);
+    }
+  }
+
+  private drawSlot(root: SVGSVGElement, slot: OverlapSlot, top: number, sx: (t: number) => number): void {
+    const x0 = sx(slot.start);
+    const width = Math.max(0.5, sx(slot.end) - x0);
+    const fill = fillOf(slot);
+    const ghost = svg('rect', { x: x0, y: top + 2, width, height: LANE - 4, fill, 'fill-opacity': 0.22 });
+    const progress = svg('rect', { x: x0, y: top + 2, width, height: LANE - 4, fill, stroke: cssVar('panel'), 'stroke-width': 1 });
+    const label = width > slot.label.length * 6.2 ? svg('text', { x: x0 + width / 2, y: top + LANE / 2, 'text-anchor': 'middle', 'dominant-baseline': 'middle', class: 'chunk-label', text: slot.label }) : null;
+    root.append(svg('g', { 'data-component': slot.label }, [ghost, progress, label, svg('title', { text: `${slot.label}: ${num(slot.start)} → ${num(slot.end)}` })]));
+    this.drawn.push({ slot, x0, width, progress });
+  }
+
+  private renderNumbers(r: OverlapResult): void {
+    const unit = r.unit ? ` ${r.unit}` : '';
+    const card = (label: Key, value: string, testid: string, meta = '') =>
+      el('div', { class: 'readout' }, [el('div', { class: 'label', text: t(label) }), el('div', { class: 'value', 'data-testid': testid, text: value }), el('div', { class: 'meta', text: meta })]);
+    clear(this.numbers);
+    this.numbers.append(
+      card('chunk.f', num(round(r.f)) + unit, 'chunk-f'),
+      card('chunk.b', num(round(r.b)) + unit, 'chunk-b'),
+      card('chunk.fb', num(round(r.fb)) + unit, 'chunk-fb', t('chunk.fbMeta', { seq: num(round(r.sequential)) })),
+      card('chunk.exposed', num(round(r.exposed_comm)) + unit, 'chunk-exposed'),
+      card('chunk.hidden', percent(r.hidden_fraction, 1), 'hidden-fraction'),
+    );
+    const commTotal = r.pair.comm;
+    this.sentence.textContent = t(r.hidden_fraction >= 1 - 1e-12 ? 'chunk.sentenceHidden' : 'chunk.sentenceExposed', {
+      hidden: percent(r.hidden_fraction, 0),
+      exposed: num(round(r.exposed_comm)) + unit,
+      comm: num(round(commTotal)) + unit,
+      xf: (r.fb / r.f).toFixed(2),
+      xfb: (r.fb / r.sequential).toFixed(2),
+    });
+    clear(this.derivation);
+    this.derivation.append(
+      el('table', { class: 'data' }, [
+        el('thead', {}, [el('tr', {}, [el('th', { text: t('chunk.component') }), el('th', { text: t('chunk.formula') }), el('th', { text: t('chunk.worked') })])]),
+        el('tbody', {}, r.derivation.map((d) => el('tr', {}, [el('td', { text: d.label }), el('td', {}, [el('code', { text: d.formula })]), el('td', { text: d.worked })]))),
+      ]),
+    );
+  }
+
+  private legend(): HTMLElement {
+    const item = (cls: string, key: Key) => el('span', { class: 'item' }, [el('span', { class: `cell ${cls}` }), t(key)]);
+    return el('div', { class: 'legend' }, [
+      item('cell-forward', 'chunk.legendForward'),
+      item('cell-backward', 'chunk.legendInput'),
+      item('cell-weight', 'chunk.legendWeight'),
+      item('cell-pp', 'chunk.legendPP'),
+      item('cell-exposed', 'chunk.legendExposed'),
+    ]);
+  }
+
+  // ---- animation ---------------------------------------------------------------------------------
+
+  private setTime(time: number): void {
+    this.time = Math.max(0, Math.min(this.span, time));
+    for (const d of this.drawn) {
+      const done = (this.time - d.slot.start) / Math.max(1e-12, d.slot.end - d.slot.start);
+      d.progress.setAttribute('width', String(Math.max(0, Math.min(1, done)) * d.width));
+    }
+    const x = LEFT + (this.time / this.span) * (W - LEFT - RIGHT);
+    this.playhead?.setAttribute('x1', String(x));
+    this.playhead?.setAttribute('x2', String(x));
+    this.scrub.value = String(Math.round((this.time / this.span) * 1000));
+    const unit = this.result?.unit ? ` ${this.result.unit}` : '';
+    this.clock.textContent = `t = ${num(round(this.time))}${unit}`;
+  }
+
+  private reducedMotion(): boolean {
+    return matchMedia('(prefers-reduced-motion: reduce)').matches;
+  }
+
+  private start(): void {
+    if (this.time >= this.span) this.setTime(0);
+    this.setPlaying(true);
+    this.last = performance.now();
+    const seconds = 6;
+    const tick = (now: number) => {
+      if (!this.playing) return;
+      if (this.reducedMotion()) {
+        // No smooth motion: jump from one component boundary to the next, a second apart.
+        if (now - this.last >= 1000) {
+          this.last = now;
+          const next = this.nextBoundary(this.time);
+          this.setTime(next);
+        }
+      } else {
+        this.setTime(this.time + ((now - this.last) / 1000 / seconds) * this.span);
+        this.last = now;
+      }
+      if (this.time >= this.span) return this.pause();
+      this.frame = requestAnimationFrame(tick);
+    };
+    this.frame = requestAnimationFrame(tick);
+  }
+
+  private nextBoundary(time: number): number {
+    let next = this.span;
+    for (const d of this.drawn) for (const b of [d.slot.start, d.slot.end]) if (b > time + 1e-9 && b < next) next = b;
+    return next;
+  }
+
+  private pause(): void {
+    cancelAnimationFrame(this.frame);
+    this.setPlaying(false);
+  }
+
+  private setPlaying(playing: boolean): void {
+    this.playing = playing;
+    this.play.textContent = t(playing ? 'chunk.pause' : 'chunk.play');
+    this.play.setAttribute('aria-pressed', String(playing));
+  }
+
+  /** Stops the animation when the panel is hidden. */
+  hide(): void {
+    this.pause();
+  }
+}
+
+function round(value: number): number {
+  return Math.abs(value) >= 100 ? Math.round(value) : Number(value.toPrecision(4));
+}
+
+/** The chunk model's F, B, W, F&B scaled so that F = 1: the pipeline's shape depends only on ratios. */
+export function normalisedCosts(r: OverlapResult): string {
+  const c = r.costs;
+  const unit = c.F > 0 ? c.F : 1;
+  const q = (v: number) => Number((v / unit).toFixed(3));
+  const F = q(c.F);
+  const B = q(c.B);
+  const W = Math.min(B, q(c.W));
+  const FB = Math.min(F + B, Math.max(Math.max(F, B), q(c.FB)));
+  return `F=${F},B=${B},W=${W},FB=${Number(FB.toFixed(3))}`;
+}

@@ -1,0 +1,107 @@
+// Two or more schedules on one shared time axis, with the numbers that decide between them.
+import { clear, el } from '../base/dom';
+import { seriesColor } from '../base/colors';
+import { num, percent } from '../base/format';
+import type { Engine } from '../engine/engine';
+import { t } from '../i18n';
+import { describeIdle, describeOp } from '../app/describe';
+import { forwardShare, type RunView } from '../app/run';
+import { TimelineView, type TimelineGroup } from '../timeline/timeline_view';
+
+export interface CompareEntry {
+  name: string;
+  title: string;
+  run?: RunView;
+  error?: string;
+}
+
+export class ComparePanel {
+  readonly element: HTMLElement;
+  readonly view: TimelineView;
+  private readonly picker = el('div', { class: 'compare-list', 'data-testid': 'compare-picker' });
+  private readonly table = el('div', { class: 'table-scroll' });
+  private groups: TimelineGroup[] = [];
+
+  constructor(
+    private readonly engine: Engine,
+    private readonly onPick: (names: string[]) => void,
+  ) {
+    this.view = new TimelineView({
+      describeOp,
+      describeIdle,
+      rankLabel: (r) => t('timeline.rank', { n: r }),
+      ariaLabel: t('compare.aria'),
+    });
+    this.element = el('section', { class: 'panel', id: 'panel-compare', role: 'tabpanel', hidden: true }, [
+      el('h3', { text: t('compare.title') }),
+      el('p', { class: 'hint', text: t('compare.hint') }),
+      this.picker,
+      this.table,
+      this.view.element,
+    ]);
+  }
+
+  update(primary: string, chosen: string[], entries: CompareEntry[]): void {
+    clear(this.picker);
+    for (const s of this.engine.schedules) {
+      if (s.name === primary || s.name === 'custom') continue;
+      const box = el('input', { type: 'checkbox', value: s.name, 'data-testid': `compare-${s.name}` });
+      box.checked = chosen.includes(s.name);
+      box.addEventListener('change', () => {
+        const picked = [...this.picker.querySelectorAll<HTMLInputElement>('input:checked')].map((b) => b.value);
+        this.onPick(picked);
+      });
+      this.picker.append(el('label', {}, [box, el('span', { class: 'swatch', 'data-color': s.name }), s.title]));
+    }
+    this.picker.querySelectorAll<HTMLElement>('.swatch').forEach((sw) => (sw.style.background = seriesColor(sw.dataset.color!)));
+
+    this.groups = entries
+      .filter((e) => e.run)
+      .map((e) => ({
+        key: e.name,
+        title: t('compare.groupTitle', { title: e.title, makespan: num(e.run!.result.summary.makespan) }),
+        result: e.run!.result,
+        forwardShare: forwardShare(e.run!),
+      }));
+    this.view.setGroups(this.groups);
+    clear(this.table);
+    this.table.append(compareTable(entries));
+  }
+}
+
+function compareTable(entries: CompareEntry[]): HTMLElement {
+  const head = el('tr', {}, [
+    el('th', { text: t('compare.schedule') }),
+    el('th', { text: t('readout.makespan') }),
+    el('th', { text: t('readout.bubbleFraction') }),
+    el('th', { text: t('compare.simulatedBubble') }),
+    el('th', { text: t('compare.formula') }),
+    el('th', { text: t('compare.parameters') }),
+    el('th', { text: t('compare.peak') }),
+  ]);
+  const rows = entries.map((e) => {
+    const swatch = el('span', { class: 'swatch' });
+    swatch.style.background = seriesColor(e.name);
+    const name = el('td', {}, [swatch, ' ', e.title]);
+    if (!e.run) return el('tr', {}, [name, el('td', { colspan: 6, class: 'error-cell', text: e.error ?? '' })]);
+    const s = e.run.result.summary;
+    const f = s.formula;
+    const simulated = f.basis === 'span' ? s.max_span_bubble : s.max_bubble;
+    const basis = f.basis === 'span' ? ` (${t('compare.spanBasis')})` : '';
+    const stages = s.per_rank[0]?.stages_held ?? 1;
+    return el('tr', { 'data-schedule': e.name }, [
+      name,
+      el('td', { text: s.span !== s.makespan ? `${num(s.makespan)} (${t('compare.span')} ${num(s.span)})` : num(s.makespan) }),
+      el('td', { text: percent(s.bubble_fraction, 2) }),
+      el('td', { text: num(simulated) + basis }),
+      el('td', {}, [
+        el('code', { text: f.text }),
+        ` = ${num(f.value)} `,
+        el('span', { class: 'tag', text: f.exact ? t('compare.exact') : t('compare.inexact') }),
+      ]),
+      el('td', { text: t('compare.stagesOf', { held: stages, total: s.stages }) }),
+      el('td', { text: num(s.peak_activations) }),
+    ]);
+  });
+  return el('table', { class: 'data', 'data-testid': 'compare-table' }, [el('thead', {}, [head]), el('tbody', {}, rows)]);
+}

@@ -1,0 +1,40 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { defineConfig, type Plugin } from 'vite';
+
+// The page as one self-contained HTML file that works when opened from disk: the .wasm travels
+// inside the bundle as base64 (wasm_source_inline.ts), dynamic imports are folded in, and
+// scripts/inline-offline.mjs then puts the JS and CSS into the HTML.
+const wasmFile = fileURLToPath(new URL('./src/engine/generated/pipesim_engine.wasm', import.meta.url));
+
+function embeddedWasm(): Plugin {
+  const id = 'virtual:pipesim-wasm-base64';
+  return {
+    name: 'pipesim-embedded-wasm',
+    resolveId: (source) => (source === id ? '\0' + id : null),
+    load: (resolved) =>
+      resolved === '\0' + id ? `export default ${JSON.stringify(readFileSync(wasmFile).toString('base64'))};` : null,
+  };
+}
+
+export default defineConfig({
+  base: './',
+  publicDir: false,
+  plugins: [embeddedWasm()],
+  resolve: {
+    alias: [
+      {
+        find: /^\.\/wasm_source$/,
+        replacement: fileURLToPath(new URL('./src/engine/wasm_source_inline.ts', import.meta.url)),
+      },
+    ],
+  },
+  build: {
+    outDir: 'dist-offline',
+    emptyOutDir: true,
+    target: 'es2022',
+    modulePreload: false,
+    chunkSizeWarningLimit: 1200, // one file on purpose: the engine's .wasm is inside it
+    rollupOptions: { output: { codeSplitting: false } },
+  },
+});
