@@ -9,6 +9,7 @@
 
 #include "pipesim/costs.h"
 #include "pipesim/error.h"
+#include "pipesim/parse.h"
 
 namespace pipesim::cli {
 
@@ -82,12 +83,10 @@ auto Args::number_or(std::string_view name, double fallback, double lo, double h
   const auto t = text(name);
   if (!t) return fallback;
   const std::string range = "a number from " + format_number(lo) + " to " + format_number(hi);
-  char* end = nullptr;
-  const double v = t->empty() ? NAN : std::strtod(t->c_str(), &end);
-  if (t->empty() || end != t->c_str() + t->size() || !std::isfinite(v))
-    throw Error("--" + std::string(name) + " must be " + range + ", got '" + *t + "'");
-  if (v < lo || v > hi) throw Error("--" + std::string(name) + " must be " + range + ", got " + *t);
-  return v;
+  const auto v = parse_finite(*t);
+  if (!v) throw Error("--" + std::string(name) + " must be " + range + ", got '" + *t + "'");
+  if (*v < lo || *v > hi) throw Error("--" + std::string(name) + " must be " + range + ", got " + *t);
+  return *v;
 }
 
 auto Args::choice_or(std::string_view name, std::string fallback, std::vector<std::string_view> choices) const

@@ -7,31 +7,18 @@
 #include <cstdlib>
 #include <string>
 
+#include "detail/text.h"
 #include "pipesim/error.h"
+#include "pipesim/parse.h"
 
 namespace pipesim {
 
 namespace {
 
-auto trim(std::string_view s) -> std::string_view {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
-  return s;
-}
-
-auto lower(std::string_view s) -> std::string {
-  std::string out;
-  for (char ch : s) out += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-  return out;
-}
-
 auto parse_cost_value(std::string_view key, std::string_view text) -> double {
-  const std::string s(trim(text));
-  char* end = nullptr;
-  const double value = s.empty() ? NAN : std::strtod(s.c_str(), &end);
-  if (s.empty() || end != s.c_str() + s.size() || !std::isfinite(value))
-    throw Error("cost " + std::string(key) + " must be a number, got '" + s + "'");
-  return value;
+  const auto value = parse_finite(text);
+  if (!value) throw Error("cost " + std::string(key) + " must be a number, got '" + std::string(detail::trim(text)) + "'");
+  return *value;
 }
 
 }  // namespace
@@ -52,23 +39,17 @@ auto default_costs() -> Costs { return Costs{}; }
 auto parse_costs(std::string_view text) -> Costs {
   Costs costs;
   bool fb_given = false;
-  std::string_view rest = text;
-  while (!trim(rest).empty()) {
-    const auto comma = rest.find(',');
-    const std::string_view item = trim(rest.substr(0, comma));
-    rest = comma == std::string_view::npos ? std::string_view{} : rest.substr(comma + 1);
-    if (item.empty()) continue;
-    const auto eq = item.find('=');
-    if (eq == std::string_view::npos)
-      throw Error("cost '" + std::string(item) + "' must be KEY=VALUE with KEY one of F, B, W, FB, comm");
-    const std::string key = lower(trim(item.substr(0, eq)));
-    const std::string_view value_text = item.substr(eq + 1);
+  for (const detail::Assignment& a : detail::split_assignments(text)) {
+    if (!a.has_value)
+      throw Error("cost '" + std::string(a.item) + "' must be KEY=VALUE with KEY one of F, B, W, FB, comm");
+    const std::string key = detail::lower(a.key);
+    const std::string_view value_text = a.value;
     if (key == "f") costs.f = parse_cost_value("F", value_text);
     else if (key == "b") costs.b = parse_cost_value("B", value_text);
     else if (key == "w") costs.w = parse_cost_value("W", value_text);
     else if (key == "fb" || key == "f&b") { costs.fb = parse_cost_value("FB", value_text); fb_given = true; }
     else if (key == "comm" || key == "c") costs.comm = parse_cost_value("comm", value_text);
-    else throw Error("unknown cost '" + std::string(trim(item.substr(0, eq))) + "'; known costs are F, B, W, FB, comm");
+    else throw Error("unknown cost '" + std::string(a.key) + "'; known costs are F, B, W, FB, comm");
   }
   if (!fb_given) costs.fb = costs.f + costs.b;
   validate_costs(costs);

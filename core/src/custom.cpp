@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "detail/text.h"
 #include "detail/trace_import.h"
 #include "pipesim/error.h"
 
@@ -138,13 +139,8 @@ auto parse_overlap(std::string_view token, const std::string& where) -> Op {
   const std::size_t semicolon = inner.find(';');
   const std::string rule = where + ": expected (sF m;sB m)OVERLAP_F_B, one forward F and one full backward B";
   if (upper(token.substr(close + 1)) != "OVERLAP_F_B" || semicolon == std::string_view::npos) throw Error(rule);
-  const auto trim = [](std::string_view s) {
-    while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front())) != 0) s.remove_prefix(1);
-    while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back())) != 0) s.remove_suffix(1);
-    return s;
-  };
-  auto first = parse_action(trim(inner.substr(0, semicolon)), where);
-  auto second = parse_action(trim(inner.substr(semicolon + 1)), where);
+  auto first = parse_action(detail::trim(inner.substr(0, semicolon)), where);
+  auto second = parse_action(detail::trim(inner.substr(semicolon + 1)), where);
   if (!first || !second) throw Error(rule);
   if (first->kind == OpKind::B) std::swap(first, second);
   if (first->kind != OpKind::F || second->kind != OpKind::B) throw Error(rule);

@@ -12,7 +12,9 @@
 #include <stdexcept>
 
 #include "detail/short_number.h"
+#include "detail/text.h"
 #include "pipesim/error.h"
+#include "pipesim/parse.h"
 
 namespace pipesim {
 
@@ -128,12 +130,6 @@ auto schedule_lanes(const ChunkDurations& d, bool forward, bool backward) -> Lan
   return out;
 }
 
-auto trim(std::string_view s) -> std::string_view {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
-  return s;
-}
-
 auto join_names(const auto& parts) -> std::string {
   std::string out;
   for (Part p : parts) out += (out.empty() ? "" : ", ") + std::string(part_name(p));
@@ -145,25 +141,17 @@ auto parse_components(std::string_view text, Pass pass, const auto& parts) -> st
   const std::string which = pass == Pass::forward ? "forward" : "backward";
   const std::string names = join_names(parts);
   std::map<Part, double> out;
-  while (!trim(text).empty()) {
-    const auto comma = text.find(',');
-    const std::string_view item = trim(text.substr(0, comma));
-    text = comma == std::string_view::npos ? std::string_view{} : text.substr(comma + 1);
-    if (item.empty()) continue;
-    const auto eq = item.find('=');
-    if (eq == std::string_view::npos)
-      throw Error(which + " component '" + std::string(item) + "' must be NAME=VALUE with NAME one of " + names);
-    const std::string key(trim(item.substr(0, eq)));
+  for (const detail::Assignment& a : detail::split_assignments(text)) {
+    if (!a.has_value)
+      throw Error(which + " component '" + std::string(a.item) + "' must be NAME=VALUE with NAME one of " + names);
+    const std::string key(a.key);
     const auto it = std::find_if(parts.begin(), parts.end(), [&](Part p) { return part_name(p) == key; });
     if (it == parts.end())
       throw Error("unknown " + which + " component '" + key + "'; " + which + " components are " + names);
     if (out.count(*it) != 0) throw Error(which + " component " + key + " is given twice");
-    const std::string value(trim(item.substr(eq + 1)));
-    char* stop = nullptr;
-    const double v = value.empty() ? NAN : std::strtod(value.c_str(), &stop);
-    if (value.empty() || stop != value.c_str() + value.size() || !std::isfinite(v) || v < 0)
-      throw Error(which + " component " + key + " must be a number >= 0, got '" + value + "'");
-    out[*it] = v;
+    const auto v = parse_finite(a.value);
+    if (!v || *v < 0) throw Error(which + " component " + key + " must be a number >= 0, got '" + std::string(a.value) + "'");
+    out[*it] = *v;
   }
   for (Part p : parts)
     if (out.count(p) == 0)

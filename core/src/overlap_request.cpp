@@ -1,9 +1,7 @@
 #include "pipesim/overlap_request.h"
 
-#include <cmath>
-#include <cstdlib>
-
 #include "pipesim/error.h"
+#include "pipesim/parse.h"
 #include "pipesim/workload.h"
 
 namespace pipesim {
@@ -39,11 +37,9 @@ auto sm_split_from(const OverlapRequest& r, std::optional<SmSplit> sms) -> std::
 auto parse_compute_comm_ratio(std::string_view text) -> double {
   const std::string bad = "--ratio must be compute:comm like 1:1 or a number > 0, got '" + std::string(text) + "'";
   const auto read = [&](std::string_view part) {
-    const std::string s(part);
-    char* end = nullptr;
-    const double v = s.empty() ? 0 : std::strtod(s.c_str(), &end);
-    if (s.empty() || end != s.c_str() + s.size() || !(v > 0) || !std::isfinite(v)) throw Error(bad);
-    return v;
+    const auto v = parse_finite(part);
+    if (!v || !(*v > 0)) throw Error(bad);
+    return *v;
   };
   const auto colon = text.find(':');
   if (colon == std::string_view::npos) return read(text);

@@ -14,6 +14,10 @@ inline void require(bool ok, std::string_view schedule, std::string_view rule, c
   if (!ok) throw Error(std::string(schedule) + " " + std::string(rule) + " (got " + got + ")");
 }
 
+/// The check of schedules that run at any size: the registry's bounds (at least 1 rank and 1
+/// micro-batch) are their only rules.
+inline void any_size(const ScheduleParams&) {}
+
 inline auto ranks_text(const ScheduleParams& p) -> std::string { return std::to_string(p.ranks) + " ranks"; }
 inline auto micro_batches_text(const ScheduleParams& p) -> std::string {
   return std::to_string(p.micro_batches) + " micro-batches with " + std::to_string(p.ranks) + " ranks";

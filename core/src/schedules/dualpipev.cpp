@@ -11,7 +11,6 @@ namespace pipesim::detail {
 namespace {
 
 void check(const ScheduleParams& p) {
-  require(p.ranks >= 1, "dualpipev", "needs at least 1 rank", ranks_text(p));
   require(p.micro_batches >= 2 * p.ranks, "dualpipev",
           "needs at least 2 x ranks = " + std::to_string(2 * p.ranks) + " micro-batches (as many as stages)",
           micro_batches_text(p));

@@ -8,11 +8,6 @@ namespace pipesim::detail {
 
 namespace {
 
-void check(const ScheduleParams& p) {
-  require(p.ranks >= 1, "gpipe", "needs at least 1 rank", ranks_text(p));
-  require(p.micro_batches >= 1, "gpipe", "needs at least 1 micro-batch", micro_batches_text(p));
-}
-
 auto generate(const ScheduleParams& p) -> Schedule {
   ScheduleBuilder builder("gpipe", p, straight_layout(p.ranks));
   for (int r = 0; r < p.ranks; ++r) {
@@ -47,7 +42,7 @@ const ScheduleSpec gpipe_spec{
     "Huang et al., GPipe (arXiv 1811.06965); order as torch.distributed.pipelining ScheduleGPipe",
     "ranks >= 1; micro-batches >= 1",
     false,
-    check,
+    any_size,
     generate,
     [](const ScheduleParams& p, const Costs& c) { return fill_drain_formula(p.ranks, c, true); },
 };

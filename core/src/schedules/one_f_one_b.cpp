@@ -11,11 +11,6 @@ namespace pipesim::detail {
 
 namespace {
 
-void check(const ScheduleParams& p) {
-  require(p.ranks >= 1, "1f1b", "needs at least 1 rank", ranks_text(p));
-  require(p.micro_batches >= 1, "1f1b", "needs at least 1 micro-batch", micro_batches_text(p));
-}
-
 auto generate(const ScheduleParams& p) -> Schedule {
   ScheduleBuilder builder("1f1b", p, straight_layout(p.ranks));
   const int m = p.micro_batches;
@@ -43,7 +38,7 @@ const ScheduleSpec one_f_one_b_spec{
     "Narayanan et al., PipeDream-Flush (arXiv 2006.09503); order as torch Schedule1F1B's runtime",
     "ranks >= 1; micro-batches >= 1",
     false,
-    check,
+    any_size,
     generate,
     [](const ScheduleParams& p, const Costs& c) { return fill_drain_formula(p.ranks, c, false); },
 };

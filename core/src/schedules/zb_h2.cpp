@@ -8,11 +8,6 @@ namespace pipesim::detail {
 
 namespace {
 
-void check(const ScheduleParams& p) {
-  require(p.ranks >= 1, "zb-h2", "needs at least 1 rank", ranks_text(p));
-  require(p.micro_batches >= 1, "zb-h2", "needs at least 1 micro-batch", micro_batches_text(p));
-}
-
 auto formula(const ScheduleParams& p, const Costs& c) -> Formula {
   const int n = p.ranks;
   const double value = (n - 1) * (c.f + c.i() + 2 * c.comm - 2 * c.w);
@@ -37,7 +32,7 @@ const ScheduleSpec zb_h2_spec{
     "Qi et al., Zero Bubble Pipeline Parallelism (arXiv 2401.10241), handcrafted ZB-H2",
     "ranks >= 1; micro-batches >= 1",
     false,
-    check,
+    any_size,
     [](const ScheduleParams& p) { return handcrafted_zero_bubble("zb-h2", p, 2); },
     formula,
 };
