@@ -1,12 +1,18 @@
 // The planner: cost model, one simulation per schedule, memory, and a recommendation with reasons.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <cstdio>
 #include <fstream>
+#include <map>
+#include <regex>
 #include <set>
 #include <sstream>
 #include <string>
 
 #include "cli_run.h"
+#include "detail/embedded.h"
+#include "detail/i18n.h"
 #include "pipesim/error.h"
 #include "pipesim/planner.h"
 #include "pipesim/registry.h"
@@ -33,6 +39,28 @@ auto contains(const std::vector<std::string>& lines, const std::string& part) ->
   for (const std::string& l : lines)
     if (l.find(part) != std::string::npos) return true;
   return false;
+}
+
+/// The {name} placeholders of a text, filled or not.
+auto placeholders(const std::string& text) -> std::set<std::string> {
+  static const std::regex pattern(R"(\{[A-Za-z_][A-Za-z0-9_]*\})");
+  std::set<std::string> out;
+  for (auto it = std::sregex_iterator(text.begin(), text.end(), pattern); it != std::sregex_iterator(); ++it)
+    out.insert(it->str());
+  return out;
+}
+
+/// Inputs that between them take every branch of the reasons the examples can reach: fastest and
+/// as-fast-but-heavier (dense), lighter within tolerance and hidden all-to-all (DeepSeek-V3), all-to-all
+/// inside a node, a faster schedule that does not fit, none that fits, and a second copy with EP.
+auto language_cases() -> std::vector<std::pair<std::string, std::string>> {
+  const std::string v3 = example("deepseek-v3.json");
+  return {{"deepseek-v3", v3},
+          {"small-dense", example("small-dense.json")},
+          {"moe-one-node-ep", example("moe-one-node-ep.json")},
+          {"60 GB", with(v3, "/cluster/gpu/memory_gb", 60)},
+          {"10 GB", with(v3, "/cluster/gpu/memory_gb", 10)},
+          {"tolerance 0", with(v3, "/assumptions/tolerance", 0)}};
 }
 
 }  // namespace
@@ -190,4 +218,146 @@ TEST_CASE("every example input plans, and an MoE with its all-to-all inside a no
   CHECK(p.model_costs.a2a_link == "NVLink");
   CHECK(p.model_costs.a2a_forward_ms < 0.1 * p.model_costs.forward_ms);
   CHECK(p.recommended != "dualpipe");
+}
+
+TEST_CASE("the same plan in every language has the same numbers and recommendation, and its own words") {
+  for (const auto& [name, input] : language_cases()) {
+    const json en = pipesim::plan_from_json(input, "en");
+    const auto& en_reasons = en["recommendation"]["reasons"];
+    CHECK(en["language"] == "en");
+    for (const std::string lang : {"pt-BR", "zh-CN"}) {
+      INFO(name << " in " << lang);
+      const json j = pipesim::plan_from_json(input, lang);
+      CHECK(j["language"] == lang);
+      CHECK(j["input"] == en["input"]);
+      CHECK(j["candidates"] == en["candidates"]);
+      CHECK(j["not_applicable"] == en["not_applicable"]);  // the schedules' own refusals, quoted as they are
+      json estimates = j["estimates"];
+      json en_estimates = en["estimates"];
+      CHECK(estimates["units"] != en_estimates["units"]);
+      estimates.erase("units");
+      en_estimates.erase("units");
+      CHECK(estimates == en_estimates);
+      CHECK(j["recommendation"]["schedule"] == en["recommendation"]["schedule"]);
+      const auto& reasons = j["recommendation"]["reasons"];
+      REQUIRE(reasons.size() == en_reasons.size());
+      REQUIRE_FALSE(reasons.empty());
+      for (std::size_t i = 0; i < reasons.size(); ++i) {
+        const std::string r = reasons[i].get<std::string>();
+        INFO(r);
+        CHECK_FALSE(r.empty());
+        CHECK(placeholders(r).empty());
+        CHECK(r != en_reasons[i].get<std::string>());
+      }
+    }
+    for (const auto& r : en_reasons) CHECK(placeholders(r.get<std::string>()).empty());
+  }
+}
+
+TEST_CASE("the planner's reasons use the course's terms and write numbers the language's way") {
+  const std::string input = example("deepseek-v3.json");
+  const pipesim::Plan en = pipesim::plan(pipesim::parse_plan_input(input));
+  const pipesim::PlanCandidate* pick = nullptr;
+  for (const auto& c : en.ranked)
+    if (c.schedule == en.recommended) pick = &c;
+  REQUIRE(pick != nullptr);
+  char total[32];
+  std::snprintf(total, sizeof total, "%.1f GB", pick->total_gb);
+  std::string total_pt = total;
+  std::replace(total_pt.begin(), total_pt.end(), '.', ',');
+
+  const auto pt = pipesim::plan_from_json(input, "pt-BR")["recommendation"]["reasons"].get<std::vector<std::string>>();
+  const auto zh = pipesim::plan_from_json(input, "zh-CN")["recommendation"]["reasons"].get<std::vector<std::string>>();
+  CHECK(contains(pt, "bolha"));  // quiz_bank.json and lesson_text.json: bubble = bolha / 气泡
+  CHECK(contains(zh, "气泡"));
+  CHECK(contains(pt, "pares F&B"));
+  CHECK(contains(zh, "F&B 对"));
+  CHECK(contains(pt, total_pt));  // 57,8 GB
+  CHECK_FALSE(contains(pt, total));
+  CHECK(contains(zh, total));
+}
+
+TEST_CASE("every planner text exists in every course language with the same placeholders") {
+  const json text = json::parse(pipesim::detail::embedded_planner_text());
+  int entries = 0;
+  for (const auto& section : text.items()) {
+    if (!section.value().is_object()) continue;  // $comment, version, languages
+    for (const auto& entry : section.value().items()) {
+      INFO(section.key() << "." << entry.key());
+      ++entries;
+      std::set<std::string> en;
+      for (std::string_view lang : pipesim::detail::course_languages) {
+        INFO(lang);
+        const std::string t = pipesim::detail::pick(entry.value(), lang, entry.key());
+        if (lang == "en") en = placeholders(t);
+        else CHECK(placeholders(t) == en);
+      }
+    }
+  }
+  CHECK(entries >= 30);
+}
+
+TEST_CASE("the text view is translated and its table lines up in every language") {
+  pipesim::PlanInput in = pipesim::parse_plan_input(example("deepseek-v3.json"));
+  const std::string en = pipesim::render_plan_text(pipesim::plan(in));
+  const std::map<std::string, std::string> recommended = {{"pt-BR", "\nrecomendado: "}, {"zh-CN", "\n推荐："}};
+  for (const auto& [lang, heading] : recommended) {
+    INFO(lang);
+    in.language = lang;
+    const pipesim::Plan p = pipesim::plan(in);
+    const std::string text = pipesim::render_plan_text(p);
+    CHECK(text != en);
+    CHECK(text.find(heading) != std::string::npos);
+    CHECK(placeholders(text).empty());
+    // The table starts after the first blank line and ends at the not-applicable lines.
+    std::istringstream lines(text.substr(text.find("\n\n") + 2));
+    std::set<std::size_t> widths;
+    std::size_t rows = 0;
+    for (std::string line; std::getline(lines, line) && line.rfind("     ", 0) != 0 && !line.empty(); ++rows)
+      widths.insert(pipesim::detail::columns(line));
+    CHECK(rows == 1 + p.ranked.size());
+    CHECK(widths.size() == 1);
+  }
+}
+
+TEST_CASE("the plan's language comes from the input's \"language\" and is checked") {
+  const std::string ok = example("small-dense.json");
+  const pipesim::Plan zh = pipesim::plan(pipesim::parse_plan_input(with(ok, "/language", "zh-CN")));
+  CHECK(zh.input.language == "zh-CN");
+  CHECK(json(zh.reasons) == pipesim::plan_from_json(ok, "zh-CN")["recommendation"]["reasons"]);
+  CHECK(pipesim::parse_plan_input(ok).language == "en");
+  // The explicit language wins over the input's.
+  CHECK(pipesim::plan_from_json(with(ok, "/language", "zh-CN"), "en") == pipesim::plan_from_json(ok));
+
+  CHECK_THROWS_WITH(pipesim::parse_plan_input(with(ok, "/language", "fr")),
+                    "plan input: language must be one of en, pt-BR, zh-CN, got \"fr\"");
+  CHECK_THROWS_WITH(pipesim::parse_plan_input(with(ok, "/language", 1)),
+                    "plan input: language must be one of en, pt-BR, zh-CN, got 1");
+  CHECK_THROWS_WITH(pipesim::plan_from_json(ok, "pt"), "unknown language 'pt'; languages are en, pt-BR, zh-CN");
+  pipesim::PlanInput in = pipesim::parse_plan_input(ok);
+  in.language = "EN";
+  CHECK_THROWS_WITH(pipesim::plan(in), "unknown language 'EN'; languages are en, pt-BR, zh-CN");
+}
+
+TEST_CASE("pipesim plan --lang explains in that language, over the input's own") {
+  const std::string path = std::string(PIPESIM_DATA_DIR) + "/plan_examples/deepseek-v3.json";
+  const auto pt = pipesim::test::run_cli("plan --input " + path + " --lang pt-BR --format json");
+  REQUIRE(pt.status == 0);
+  const json j = json::parse(pt.out);
+  CHECK(j["language"] == "pt-BR");
+  CHECK(j["recommendation"] == pipesim::plan_from_json(example("deepseek-v3.json"), "pt-BR")["recommendation"]);
+
+  const auto zh = pipesim::test::run_cli("plan --input " + path + " --lang zh-CN");
+  REQUIRE(zh.status == 0);
+  CHECK(zh.out.find("\n推荐：") != std::string::npos);
+  CHECK(zh.out.find("recommended:") == std::string::npos);
+
+  const std::string chinese_input = pipesim::test::write_scratch("plan_zh.json", with(example("deepseek-v3.json"), "/language", "zh-CN"));
+  const auto from_file = pipesim::test::run_cli("plan --input " + chinese_input);
+  CHECK(from_file.out.find("\n推荐：") != std::string::npos);
+  const auto overridden = pipesim::test::run_cli("plan --input " + chinese_input + " --lang en");
+  CHECK(overridden.out.find("\nrecommended: ") != std::string::npos);
+  std::remove(chinese_input.c_str());
+
+  pipesim::test::check_refused("plan --input " + path + " --lang fr", "unknown language 'fr'; languages are en, pt-BR, zh-CN");
 }

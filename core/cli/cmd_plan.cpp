@@ -9,13 +9,16 @@
 namespace pipesim::cli {
 
 auto run_plan(Argv argv) -> int {
-  const Args args("plan", argv, {"input", "format"});
+  const Args args("plan", argv, {"input", "format", "lang"});
   const auto path = args.text("input");
   if (!path) throw Error("plan needs --input FILE.json (or --input - for standard input); see core/data/plan_examples/");
   const std::string format = args.choice_or("format", "text", {"text", "json"});
   const std::string text =
       *path == "-" ? std::string(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>()) : read_file(*path);
-  const Plan result = plan(parse_plan_input(text));
+  PlanInput input = parse_plan_input(text);
+  // --lang wins over the file's "language": the same input file serves every reader.
+  if (const auto lang = args.text("lang")) input.language = *lang;
+  const Plan result = plan(input);
   if (format == "json") std::cout << plan_json(result).dump(2) << "\n";
   else std::cout << render_plan_text(result);
   return 0;

@@ -199,33 +199,11 @@ auto slot_table(const Run& r) -> json {
   return table;
 }
 
-/// East Asian wide characters (CJK, Hangul, full-width forms) take two terminal columns.
-auto is_wide(char32_t c) -> bool {
-  return (c >= 0x1100 && c <= 0x115F) || (c >= 0x2E80 && c <= 0xA4CF) || (c >= 0xAC00 && c <= 0xD7A3) ||
-         (c >= 0xF900 && c <= 0xFAFF) || (c >= 0xFE30 && c <= 0xFE4F) || (c >= 0xFF00 && c <= 0xFF60) ||
-         (c >= 0xFFE0 && c <= 0xFFE6);
-}
-
-/// Display width of UTF-8 text in a terminal: one column per code point, two for wide ones (the
-/// arrows are narrow), so that Chinese tables line up.
-auto columns(const std::string& s) -> std::size_t {
-  std::size_t width = 0;
-  for (std::size_t i = 0; i < s.size();) {
-    const auto lead = static_cast<unsigned char>(s[i]);
-    const std::size_t length = lead < 0x80 ? 1 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4;
-    char32_t c = length == 1 ? lead : lead & (0xFF >> (length + 1));
-    for (std::size_t k = 1; k < length && i + k < s.size(); ++k) c = (c << 6) | (static_cast<unsigned char>(s[i + k]) & 0x3F);
-    width += is_wide(c) ? 2 : 1;
-    i += length;
-  }
-  return width;
-}
-
 /// Chinese text takes a full-width colon.
 auto colon(const Texts& t) -> std::string { return t.lang() == "zh-CN" ? "：" : ":"; }
 
 auto padded(std::string s, std::size_t width) -> std::string {
-  const std::size_t w = columns(s);
+  const std::size_t w = detail::columns(s);
   if (w < width) s.append(width - w, ' ');
   return s;
 }
@@ -573,7 +551,7 @@ auto render_lesson_text(const json& ex) -> std::string {
   if (ex.contains("steps")) {
     out += "\n" + t.common("steps") + colon(t) + "\n";
     std::size_t width = 0;
-    for (const json& s : ex["steps"]) width = std::max(width, columns(s["label"].get<std::string>()));
+    for (const json& s : ex["steps"]) width = std::max(width, detail::columns(s["label"].get<std::string>()));
     for (const json& s : ex["steps"]) {
       const std::string unit = s["unit"].get<std::string>();
       out += "  " + padded(s["label"].get<std::string>(), width) + "  " + s["formula"].get<std::string>() + " = " +

@@ -3,9 +3,12 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <map>
 #include <numeric>
 #include <optional>
 
+#include "detail/embedded.h"
+#include "detail/i18n.h"
 #include "pipesim/error.h"
 #include "pipesim/registry.h"
 #include "pipesim/run.h"
@@ -18,6 +21,12 @@ using nlohmann::json;
 
 // ---------------------------------------------------------------------------------------------------
 // Input: a strict reader, so that a typo in a key or a unit is an error, not a silent default.
+
+auto joined(const std::vector<std::string_view>& words) -> std::string {
+  std::string list;
+  for (std::string_view w : words) list += (list.empty() ? "" : ", ") + std::string(w);
+  return list;
+}
 
 /// Reads the fields of one JSON object; every key must be one of `allowed` (or start with '$', for
 /// comments), every value of the right type and range.
@@ -34,11 +43,8 @@ class Fields {
     if (!object_.is_object()) throw Error("plan input: " + label() + " must be a JSON object");
     for (const auto& item : object_.items()) {
       if (item.key().rfind('$', 0) == 0) continue;
-      if (std::find(allowed.begin(), allowed.end(), item.key()) == allowed.end()) {
-        std::string list;
-        for (std::string_view a : allowed) list += (list.empty() ? "" : ", ") + std::string(a);
-        throw Error("plan input: unknown key " + name(item.key()) + "; allowed keys are " + list);
-      }
+      if (std::find(allowed.begin(), allowed.end(), item.key()) == allowed.end())
+        throw Error("plan input: unknown key " + name(item.key()) + "; allowed keys are " + joined(allowed));
     }
   }
 
@@ -69,6 +75,16 @@ class Fields {
     if (!object_.contains(key)) return fallback;
     if (!object_[key].is_string()) throw Error("plan input: " + name(key) + " must be a string, got " + object_[key].dump());
     return object_[key].get<std::string>();
+  }
+
+  /// A string that must be one of `choices`.
+  [[nodiscard]] auto choice(const std::string& key, std::string fallback, const std::vector<std::string_view>& choices) const
+      -> std::string {
+    if (!object_.contains(key)) return fallback;
+    const json& v = object_[key];
+    if (v.is_string() && std::find(choices.begin(), choices.end(), v.get<std::string>()) != choices.end())
+      return v.get<std::string>();
+    throw Error("plan input: " + name(key) + " must be one of " + joined(choices) + ", got " + v.dump());
   }
 
   [[nodiscard]] auto child(const std::string& key, bool required) const -> std::optional<Path> {
@@ -284,16 +300,66 @@ auto candidate(const Context& ctx, const ScheduleSpec& spec) -> PlanCandidate {
 }
 
 // ---------------------------------------------------------------------------------------------------
-// The recommendation: reasons are sentences around numbers computed above, never canned per input.
+// Words: every sentence the planner writes comes from core/data/planner_text.json, in the plan's
+// language; the numbers in it are computed and written here.
 
+/// For error messages, which stay English: a decimal point whatever the plan's language.
 auto fixed(double v, int decimals) -> std::string {
   char buffer[64];
   std::snprintf(buffer, sizeof buffer, "%.*f", decimals, v);
   return buffer;
 }
-auto pct(double fraction) -> std::string { return fixed(fraction * 100, 1) + "%"; }
-auto gb(double v) -> std::string { return fixed(v, 1) + " GB"; }
-auto duration(double ms) -> std::string { return ms >= 10'000 ? fixed(ms / 1000, 2) + " s" : fixed(ms, 1) + " ms"; }
+
+using Values = std::map<std::string, std::string>;
+
+auto planner_text() -> const json& {
+  static const json text = [] {
+    json parsed = json::parse(detail::embedded_planner_text(), nullptr, false);
+    if (parsed.is_discarded()) throw Error("planner text: core/data/planner_text.json is not valid JSON");
+    return parsed;
+  }();
+  return text;
+}
+
+/// The planner's strings in one language, and numbers written that language's way (pt-BR: 1,5 GB).
+class Words {
+ public:
+  explicit Words(std::string_view lang) : lang_(detail::check_language(lang)) {}
+
+  [[nodiscard]] auto lang() const -> const std::string& { return lang_; }
+  [[nodiscard]] auto reason(const std::string& key, const Values& values) const -> std::string {
+    return say("reasons", key, values);
+  }
+  [[nodiscard]] auto text(const std::string& key, const Values& values = {}) const -> std::string {
+    return say("text", key, values);
+  }
+  [[nodiscard]] auto say(const std::string& section, const std::string& key, const Values& values = {}) const
+      -> std::string {
+    const json& root = planner_text();
+    // A missing key is a bug in core/data/, named like the other course data errors.
+    if (!root.contains(section) || !root.at(section).contains(key))
+      throw Error("course data: planner text has no " + section + "." + key);
+    return detail::fill(detail::pick(root.at(section).at(key), lang_, section + "." + key), values);
+  }
+
+  [[nodiscard]] auto num(double v, int decimals) const -> std::string { return detail::decimal(v, decimals, lang_); }
+  [[nodiscard]] auto pct(double fraction) const -> std::string { return detail::percent(fraction, 1, lang_); }
+  [[nodiscard]] auto gb(double v) const -> std::string { return num(v, 1) + " GB"; }
+  [[nodiscard]] auto billions(double count) const -> std::string { return num(count / 1e9, 1) + "B"; }
+  [[nodiscard]] auto duration(double ms) const -> std::string {
+    return ms >= 10'000 ? num(ms / 1000, 2) + " s" : num(ms, 1) + " ms";
+  }
+  /// "1 copy", "2 copies": `key`_one or `key`_other of the "counts" section.
+  [[nodiscard]] auto count(const std::string& key, double n) const -> std::string {
+    return say("counts", key + (n > 1 ? "_other" : "_one"), {{"n", num(n, 0)}});
+  }
+
+ private:
+  std::string lang_;
+};
+
+// ---------------------------------------------------------------------------------------------------
+// The recommendation: reasons are sentences around numbers computed above, never canned per input.
 
 auto find(const std::vector<PlanCandidate>& list, std::string_view name) -> const PlanCandidate* {
   for (const PlanCandidate& c : list)
@@ -301,112 +367,134 @@ auto find(const std::vector<PlanCandidate>& list, std::string_view name) -> cons
   return nullptr;
 }
 
-void reason_speed(const Plan& p, const PlanCandidate& pick, const PlanCandidate& fastest, std::vector<std::string>& out) {
-  const double cap = p.input.cluster.gpu.memory_gb;
-  if (pick.schedule == fastest.schedule) {
-    std::string line = pick.schedule + " has the shortest iteration of the schedules that fit in " + gb(cap) + ": " +
-                       duration(pick.makespan_ms);
-    for (const PlanCandidate& c : p.ranked)
-      if (c.fits && c.schedule != pick.schedule) {
-        line += ", " + pct(1 - pick.makespan_ms / c.makespan_ms) + " shorter than the next, " + c.schedule + " (" +
-                duration(c.makespan_ms) + ")";
-        break;
-      }
-    out.push_back(line);
-    // Why not the schedules that are just as fast: they cost memory.
-    for (const PlanCandidate& c : p.ranked)
-      if (c.fits && c.schedule != pick.schedule && c.makespan_ms <= pick.makespan_ms * (1 + p.input.assumptions.tolerance) &&
-          c.total_gb > pick.total_gb)
-        out.push_back(c.schedule + " is as fast (within " + pct(c.makespan_ms / pick.makespan_ms - 1) + ") but needs " +
-                      gb(c.total_gb - pick.total_gb) + " more per GPU (" + fixed(c.parameter_copies, 0) +
-                      (c.parameter_copies > 1 ? " parameter copies, " : " parameter copy, ") +
-                      std::to_string(c.peak_activations) + " live activation chunks of " + std::to_string(c.stages) +
-                      " stages)");
-    return;
+void reason_fastest(const Plan& p, const Words& w, const PlanCandidate& pick, std::vector<std::string>& out) {
+  const PlanCandidate* next = nullptr;
+  for (const PlanCandidate& c : p.ranked)
+    if (c.fits && c.schedule != pick.schedule) {
+      next = &c;
+      break;
+    }
+  Values v{{"pick", pick.schedule}, {"capacity", w.gb(p.input.cluster.gpu.memory_gb)},
+           {"makespan", w.duration(pick.makespan_ms)}};
+  if (next != nullptr) {
+    v["gain"] = w.pct(1 - pick.makespan_ms / next->makespan_ms);
+    v["next"] = next->schedule;
+    v["next_makespan"] = w.duration(next->makespan_ms);
   }
-  out.push_back(pick.schedule + " is within " + pct(pick.makespan_ms / fastest.makespan_ms - 1) + " of the fastest, " +
-                fastest.schedule + " (" + duration(pick.makespan_ms) + " vs " + duration(fastest.makespan_ms) +
-                "), and needs " + gb(fastest.total_gb - pick.total_gb) + " less per GPU (" + gb(pick.total_gb) + " vs " +
-                gb(fastest.total_gb) + "); schedules within " + pct(p.input.assumptions.tolerance) +
-                " of the fastest count as equally fast, and the lightest of them wins");
+  out.push_back(w.reason(next != nullptr ? "fastest" : "fastest_alone", v));
+  // Why not the schedules that are just as fast: they cost memory.
+  for (const PlanCandidate& c : p.ranked)
+    if (c.fits && c.schedule != pick.schedule && c.makespan_ms <= pick.makespan_ms * (1 + p.input.assumptions.tolerance) &&
+        c.total_gb > pick.total_gb)
+      out.push_back(w.reason("as_fast_but_heavier", {{"other", c.schedule},
+                                                     {"within", w.pct(c.makespan_ms / pick.makespan_ms - 1)},
+                                                     {"extra", w.gb(c.total_gb - pick.total_gb)},
+                                                     {"parameter_copies", w.count("parameter_copies", c.parameter_copies)},
+                                                     {"chunks", std::to_string(c.peak_activations)},
+                                                     {"stages", std::to_string(c.stages)}}));
 }
 
-void reason_baseline(const Plan& p, const PlanCandidate& pick, std::vector<std::string>& out) {
+void reason_lighter(const Plan& p, const Words& w, const PlanCandidate& pick, const PlanCandidate& fastest,
+                    std::vector<std::string>& out) {
+  out.push_back(w.reason("within_tolerance", {{"pick", pick.schedule},
+                                              {"within", w.pct(pick.makespan_ms / fastest.makespan_ms - 1)},
+                                              {"fastest", fastest.schedule},
+                                              {"makespan", w.duration(pick.makespan_ms)},
+                                              {"fastest_makespan", w.duration(fastest.makespan_ms)},
+                                              {"saved", w.gb(fastest.total_gb - pick.total_gb)},
+                                              {"total", w.gb(pick.total_gb)},
+                                              {"fastest_total", w.gb(fastest.total_gb)},
+                                              {"tolerance", w.pct(p.input.assumptions.tolerance)}}));
+}
+
+void reason_baseline(const Plan& p, const Words& w, const PlanCandidate& pick, std::vector<std::string>& out) {
   const PlanCandidate* base = find(p.ranked, "1f1b");
   if (base == nullptr || base->schedule == pick.schedule) return;
   const double gain = 1 - pick.makespan_ms / base->makespan_ms;
-  out.push_back("against 1f1b: " + (gain >= 0 ? pct(gain) + " shorter" : pct(-gain) + " longer") + " iteration (" +
-                duration(pick.makespan_ms) + " vs " + duration(base->makespan_ms) + "); bubble " +
-                pct(pick.bubble_fraction) + " vs " + pct(base->bubble_fraction) + ", communication overhead " +
-                pct(pick.overhead_fraction) + " vs " + pct(base->overhead_fraction));
+  out.push_back(w.reason(gain >= 0 ? "baseline_shorter" : "baseline_longer",
+                         {{"baseline", base->schedule},
+                          {"gain", w.pct(std::fabs(gain))},
+                          {"makespan", w.duration(pick.makespan_ms)},
+                          {"baseline_makespan", w.duration(base->makespan_ms)},
+                          {"bubble", w.pct(pick.bubble_fraction)},
+                          {"baseline_bubble", w.pct(base->bubble_fraction)},
+                          {"overhead", w.pct(pick.overhead_fraction)},
+                          {"baseline_overhead", w.pct(base->overhead_fraction)}}));
 }
 
-void reason_communication(const Plan& p, const PlanCandidate& pick, std::vector<std::string>& out) {
+void reason_communication(const Plan& p, const Words& w, const PlanCandidate& pick, std::vector<std::string>& out) {
   const ModelCosts& mc = p.model_costs;
   if (mc.a2a_forward_ms <= 0) {
-    if (find(p.ranked, "dualpipe") != nullptr)
-      out.push_back("dense model: no all-to-all to hide, so an F&B pair costs F + B and DualPipe's overlap gains "
-                    "nothing beyond its smaller bubble");
+    if (find(p.ranked, "dualpipe") != nullptr) out.push_back(w.reason("dense_no_overlap", {}));
     return;
   }
   const PlanCandidate* worst = nullptr;
   for (const PlanCandidate& c : p.ranked)
     if (worst == nullptr || c.overhead_fraction > worst->overhead_fraction) worst = &c;
-  std::string line = "all-to-all over " + mc.a2a_link + " takes " + duration(mc.a2a_forward_ms) +
-                     " per micro-batch forward against " + duration(mc.forward_ms) +
-                     " of forward computation (computation:communication = 1:" +
-                     fixed(mc.a2a_forward_ms / mc.forward_ms, 2) + ")";
-  if (pick.overlapped_pairs > 0 && worst != nullptr && worst->schedule != pick.schedule)
-    line += "; a chunk alone cannot hide it, so " + worst->schedule + " spends " + pct(worst->overhead_fraction) +
-            " of its GPU time communicating, while " + pick.schedule + " runs " + std::to_string(pick.overlapped_pairs) +
-            " F&B pairs per iteration (all ranks) that hide it under the other chunk's computation and loses " +
-            pct(pick.overhead_fraction) + " (the exposed rest, plus the SMs lent to communication)";
-  else if (worst != nullptr && worst->schedule != pick.schedule)
-    line += "; " + pick.schedule + " spends " + pct(pick.overhead_fraction) + " of its GPU time communicating, " +
-            worst->schedule + " " + pct(worst->overhead_fraction);
-  else
-    line += "; " + pick.schedule + " spends " + pct(pick.overhead_fraction) + " of its GPU time communicating";
-  out.push_back(line);
+  Values v{{"link", mc.a2a_link},
+           {"a2a", w.duration(mc.a2a_forward_ms)},
+           {"forward", w.duration(mc.forward_ms)},
+           {"ratio", w.num(mc.a2a_forward_ms / mc.forward_ms, 2)},
+           {"pick", pick.schedule},
+           {"overhead", w.pct(pick.overhead_fraction)},
+           {"pairs", std::to_string(pick.overlapped_pairs)}};
+  const bool other_worst = worst != nullptr && worst->schedule != pick.schedule;
+  if (other_worst) {
+    v["worst"] = worst->schedule;
+    v["worst_overhead"] = w.pct(worst->overhead_fraction);
+  }
+  const char* key = !other_worst ? "a2a_alone" : pick.overlapped_pairs > 0 ? "a2a_hidden" : "a2a_compare";
+  out.push_back(w.reason(key, v));
 }
 
-void reason_memory(const Plan& p, const PlanCandidate& pick, std::vector<std::string>& out) {
+void reason_memory(const Plan& p, const Words& w, const PlanCandidate& pick, std::vector<std::string>& out) {
   const double cap = p.input.cluster.gpu.memory_gb;
-  out.push_back(pick.schedule + " needs " + gb(pick.total_gb) + " of " + gb(cap) + " per GPU: " +
-                gb(pick.weights_gb + pick.gradients_gb + pick.optimizer_gb) + " for parameters, gradients and optimizer (" +
-                fixed(pick.parameter_copies, 0) + (pick.parameter_copies > 1 ? " copies" : " copy") + "), " +
-                gb(pick.activations_gb) + " for " + std::to_string(pick.peak_activations) + " live activation chunks");
+  out.push_back(w.reason("memory", {{"pick", pick.schedule},
+                                    {"total", w.gb(pick.total_gb)},
+                                    {"capacity", w.gb(cap)},
+                                    {"parameters", w.gb(pick.weights_gb + pick.gradients_gb + pick.optimizer_gb)},
+                                    {"copies", w.count("copies", pick.parameter_copies)},
+                                    {"activations", w.gb(pick.activations_gb)},
+                                    {"chunks", std::to_string(pick.peak_activations)}}));
   if (pick.parameter_copies > 1) {
     const double copy = (pick.weights_gb + pick.gradients_gb) / pick.parameter_copies;
-    std::string line = "the second parameter copy costs " + gb(copy) + " per GPU (" + pct(copy / cap) + " of memory)";
-    if (p.ep > 1)
-      line += ", small because EP " + std::to_string(p.ep) + " leaves each GPU " +
-              fixed(static_cast<double>(p.input.model.experts) / p.ep, 1) + " of the " +
-              std::to_string(p.input.model.experts) + " routed experts of each MoE layer";
-    out.push_back(line);
+    out.push_back(w.reason(p.ep > 1 ? "second_copy_ep" : "second_copy",
+                           {{"copy", w.gb(copy)},
+                            {"share", w.pct(copy / cap)},
+                            {"ep", std::to_string(p.ep)},
+                            {"per_gpu", w.num(static_cast<double>(p.input.model.experts) / p.ep, 1)},
+                            {"experts", std::to_string(p.input.model.experts)}}));
   }
   for (const PlanCandidate& c : p.ranked)
     if (!c.fits && c.makespan_ms < pick.makespan_ms) {
-      out.push_back(c.schedule + " would be faster (" + duration(c.makespan_ms) + ") but needs " + gb(c.total_gb) +
-                    " > " + gb(cap));
+      out.push_back(w.reason("faster_but_too_big", {{"other", c.schedule},
+                                                    {"makespan", w.duration(c.makespan_ms)},
+                                                    {"total", w.gb(c.total_gb)},
+                                                    {"capacity", w.gb(cap)}}));
       break;
     }
 }
 
+void recommend_when_none_fits(Plan& p, const Words& w) {
+  if (p.ranked.empty()) {
+    p.reasons.push_back(w.reason("none_accepts", {}));
+    return;
+  }
+  const auto lightest = std::min_element(p.ranked.begin(), p.ranked.end(),
+                                         [](const auto& a, const auto& b) { return a.total_gb < b.total_gb; });
+  p.recommended = lightest->schedule;
+  p.reasons.push_back(w.reason("none_fits", {{"capacity", w.gb(p.input.cluster.gpu.memory_gb)},
+                                             {"lightest", lightest->schedule},
+                                             {"total", w.gb(lightest->total_gb)}}));
+}
+
 void recommend(Plan& p) {
+  const Words w(p.input.language);
   std::vector<const PlanCandidate*> fitting;
   for (const PlanCandidate& c : p.ranked)
     if (c.fits) fitting.push_back(&c);
   if (fitting.empty()) {
-    if (p.ranked.empty()) {
-      p.reasons.push_back("no schedule of the registry accepts this configuration");
-      return;
-    }
-    const auto lightest = std::min_element(p.ranked.begin(), p.ranked.end(),
-                                           [](const auto& a, const auto& b) { return a.total_gb < b.total_gb; });
-    p.recommended = lightest->schedule;
-    p.reasons.push_back("no schedule fits in " + gb(p.input.cluster.gpu.memory_gb) + "; " + lightest->schedule +
-                        " needs the least, " + gb(lightest->total_gb) +
-                        ": use smaller micro-batches, more pipeline stages or a larger EP");
+    recommend_when_none_fits(p, w);
     return;
   }
   const PlanCandidate& fastest = *fitting.front();  // ranked: fitting first, fastest first
@@ -415,10 +503,11 @@ void recommend(Plan& p) {
     if (c->makespan_ms <= fastest.makespan_ms * (1 + p.input.assumptions.tolerance) && c->total_gb < pick->total_gb)
       pick = c;
   p.recommended = pick->schedule;
-  reason_speed(p, *pick, fastest, p.reasons);
-  reason_baseline(p, *pick, p.reasons);
-  reason_communication(p, *pick, p.reasons);
-  reason_memory(p, *pick, p.reasons);
+  if (pick == &fastest) reason_fastest(p, w, *pick, p.reasons);
+  else reason_lighter(p, w, *pick, fastest, p.reasons);
+  reason_baseline(p, w, *pick, p.reasons);
+  reason_communication(p, w, *pick, p.reasons);
+  reason_memory(p, w, *pick, p.reasons);
 }
 
 auto costs_json(const Costs& c) -> json {
@@ -431,11 +520,12 @@ auto parse_plan_input(std::string_view json_text) -> PlanInput {
   const json root = json::parse(json_text, nullptr, false);
   if (root.is_discarded())
     throw Error("plan input is not valid JSON; expected an object with \"cluster\", \"model\" and optional \"assumptions\"");
-  const Fields top(root, "", {"cluster", "model", "assumptions"});
+  const Fields top(root, "", {"cluster", "model", "assumptions", "language"});
   PlanInput in;
   in.cluster = read_cluster(*top.child("cluster", true));
   in.model = read_model(*top.child("model", true));
   in.assumptions = read_assumptions(top.child("assumptions", false));
+  in.language = top.choice("language", "en", {detail::course_languages.begin(), detail::course_languages.end()});
   check_consistency(in);
   return in;
 }
@@ -483,6 +573,7 @@ auto model_costs(const PlanInput& in, const ParameterSplit& params) -> ModelCost
 auto plan(const PlanInput& input) -> Plan {
   Plan p;
   p.input = input;
+  p.input.language = detail::check_language(input.language);  // before the work, not after it
   p.parameters = parameter_split(input.model);
   p.model_costs = model_costs(input, p.parameters);
   p.ep = std::max(1, input.model.ep);
@@ -508,7 +599,9 @@ auto plan_json(const Plan& p) -> json {
   const ModelSpec& m = p.input.model;
   const ClusterSpec& c = p.input.cluster;
   const PlanAssumptions& a = p.input.assumptions;
+  const Words w(p.input.language);
   json out;
+  out["language"] = w.lang();
   out["input"] = {
       {"cluster", {{"gpus", c.gpus}, {"gpus_per_node", c.gpus_per_node},
                    {"gpu", {{"name", c.gpu.name}, {"tflops", c.gpu.tflops}, {"memory_gb", c.gpu.memory_gb}}},
@@ -532,7 +625,7 @@ auto plan_json(const Plan& p) -> json {
                            {"a2a_forward_ms", mc.a2a_forward_ms}, {"a2a_backward_ms", mc.a2a_backward_ms},
                            {"a2a_link", mc.a2a_link}, {"pp_send_ms", mc.pp_send_ms},
                            {"activation_gb", mc.activation_bytes / 1e9}}},
-      {"units", "per micro-batch, whole model; a stage of a schedule with S stages gets 1/S (see planner.h)"}};
+      {"units", w.say("json", "units")}};
   out["candidates"] = json::array();
   int rank = 0;
   for (const PlanCandidate& k : p.ranked)
@@ -552,42 +645,87 @@ auto plan_json(const Plan& p) -> json {
   return out;
 }
 
-auto render_plan_text(const Plan& p) -> std::string {
+namespace {
+
+/// The text view's table: a header key of planner_text.json's "text" section (or a literal "#") and a
+/// least width in terminal columns; the first two columns are names and align left.
+struct Column {
+  const char* key;
+  std::size_t width;
+};
+constexpr Column plan_columns[] = {{"#", 4},           {"column_schedule", 16}, {"column_stages", 6},
+                                   {"column_copies", 6}, {"column_makespan", 10}, {"column_bubble", 7},
+                                   {"column_compute", 8}, {"column_comm", 8},     {"column_params", 9},
+                                   {"column_activations", 9}, {"column_total", 9}, {"column_fits", 5}};
+constexpr std::size_t left_aligned = 2;
+
+auto table_cells(const Plan& p, const Words& w) -> std::vector<std::vector<std::string>> {
+  std::vector<std::vector<std::string>> rows(1);
+  for (const Column& c : plan_columns) rows[0].push_back(c.key == std::string_view("#") ? c.key : w.text(c.key));
+  int rank = 0;
+  for (const PlanCandidate& k : p.ranked)
+    rows.push_back({std::to_string(++rank), k.schedule, std::to_string(k.stages), w.num(k.parameter_copies, 0),
+                    w.duration(k.makespan_ms), w.pct(k.bubble_fraction), w.pct(k.compute_fraction),
+                    w.pct(k.overhead_fraction), w.gb(k.weights_gb + k.gradients_gb + k.optimizer_gb),
+                    w.gb(k.activations_gb), w.gb(k.total_gb), w.text(k.fits ? "yes" : "no")});
+  return rows;
+}
+
+/// Padded by display width, not bytes, so that Chinese headers line up with the numbers below.
+auto render_table(const Plan& p, const Words& w) -> std::string {
+  const auto rows = table_cells(p, w);
+  std::vector<std::size_t> widths;
+  for (const Column& c : plan_columns) widths.push_back(c.width);
+  for (const auto& row : rows)
+    for (std::size_t i = 0; i < row.size(); ++i) widths[i] = std::max(widths[i], detail::columns(row[i]));
+  std::string out;
+  for (const auto& row : rows) {
+    for (std::size_t i = 0; i < row.size(); ++i) {
+      const std::string gap(widths[i] - detail::columns(row[i]), ' ');
+      out += (i == 0 ? "" : " ") + (i < left_aligned ? row[i] + gap : gap + row[i]);
+    }
+    out += "\n";
+  }
+  return out;
+}
+
+auto render_summary(const Plan& p, const Words& w) -> std::string {
   const ModelSpec& m = p.input.model;
   const ClusterSpec& c = p.input.cluster;
   const ModelCosts& mc = p.model_costs;
-  std::string out = "plan: " + m.name + " on " + std::to_string(c.gpus) + " x " + c.gpu.name + " (" +
-                    gb(c.gpu.memory_gb) + "), PP " + std::to_string(m.pp) + ", EP " + std::to_string(p.ep) + ", DP " +
-                    std::to_string(p.dp) + ", " + std::to_string(m.micro_batches) + " micro-batches of " +
-                    fixed(mc.tokens, 0) + " tokens\n";
-  out += "parameters " + fixed(p.parameters.total / 1e9, 1) + "B (routed experts " + fixed(p.parameters.routed / 1e9, 1) +
-         "B), active " + fixed(p.parameters.active / 1e9, 1) + "B" + (p.parameters.estimated ? " (estimated from the shape)" : "") +
-         "\n";
-  out += "per micro-batch, whole model: F " + duration(mc.forward_ms) + ", B " + duration(mc.backward_ms) + ", W " +
-         duration(mc.weight_ms) + " of computation";
-  if (mc.a2a_forward_ms > 0)
-    out += "; all-to-all " + duration(mc.a2a_forward_ms) + " forward, " + duration(mc.a2a_backward_ms) + " backward over " +
-           mc.a2a_link;
-  out += "; pipeline send " + duration(mc.pp_send_ms) + "\n\n";
-  char line[256];
-  std::snprintf(line, sizeof line, "%-4s %-16s %6s %6s %10s %7s %8s %8s %9s %9s %9s %5s\n", "#", "schedule", "stages",
-                "copies", "makespan", "bubble", "compute", "comm.", "params", "act.", "total", "fits");
-  out += line;
-  int rank = 0;
-  for (const PlanCandidate& k : p.ranked) {
-    std::snprintf(line, sizeof line, "%-4d %-16s %6d %6.0f %10s %7s %8s %8s %9s %9s %9s %5s\n", ++rank, k.schedule.c_str(),
-                  k.stages, k.parameter_copies, duration(k.makespan_ms).c_str(), pct(k.bubble_fraction).c_str(),
-                  pct(k.compute_fraction).c_str(), pct(k.overhead_fraction).c_str(),
-                  gb(k.weights_gb + k.gradients_gb + k.optimizer_gb).c_str(), gb(k.activations_gb).c_str(),
-                  gb(k.total_gb).c_str(), k.fits ? "yes" : "no");
-    out += line;
-  }
-  for (const auto& [name, why] : p.not_applicable) out += "     " + name + ": not applicable: " + why + "\n";
-  out += "\nrecommended: " + (p.recommended.empty() ? std::string("none") : p.recommended) + "\n";
+  std::string out = w.text("header", {{"model", m.name}, {"gpus", std::to_string(c.gpus)}, {"gpu", c.gpu.name},
+                                      {"memory", w.gb(c.gpu.memory_gb)}, {"pp", std::to_string(m.pp)},
+                                      {"ep", std::to_string(p.ep)}, {"dp", std::to_string(p.dp)},
+                                      {"micro_batches", std::to_string(m.micro_batches)}, {"tokens", w.num(mc.tokens, 0)}});
+  out += "\n" + w.text(p.parameters.estimated ? "parameters_estimated" : "parameters",
+                       {{"total", w.billions(p.parameters.total)}, {"routed", w.billions(p.parameters.routed)},
+                        {"active", w.billions(p.parameters.active)}});
+  out += "\n" + w.text(mc.a2a_forward_ms > 0 ? "costs_moe" : "costs_dense",
+                       {{"forward", w.duration(mc.forward_ms)}, {"backward", w.duration(mc.backward_ms)},
+                        {"weight", w.duration(mc.weight_ms)}, {"a2a_forward", w.duration(mc.a2a_forward_ms)},
+                        {"a2a_backward", w.duration(mc.a2a_backward_ms)}, {"link", mc.a2a_link},
+                        {"send", w.duration(mc.pp_send_ms)}});
+  return out + "\n\n";
+}
+
+}  // namespace
+
+auto render_plan_text(const Plan& p) -> std::string {
+  const Words w(p.input.language);
+  std::string out = render_summary(p, w) + render_table(p, w);
+  for (const auto& [name, why] : p.not_applicable)
+    out += "     " + w.text("not_applicable", {{"schedule", name}, {"why", why}}) + "\n";
+  out += "\n" + w.text("recommended", {{"schedule", p.recommended.empty() ? w.text("none") : p.recommended}}) + "\n";
   for (const std::string& r : p.reasons) out += "  - " + r + "\n";
   return out;
 }
 
 auto plan_from_json(std::string_view json_text) -> json { return plan_json(plan(parse_plan_input(json_text))); }
+
+auto plan_from_json(std::string_view json_text, std::string_view language) -> json {
+  PlanInput input = parse_plan_input(json_text);
+  input.language = std::string(language);  // plan() checks it
+  return plan_json(plan(input));
+}
 
 }  // namespace pipesim

@@ -1,6 +1,9 @@
 #pragma once
 // The planner: from a cluster and a model to per-op costs, one simulation per schedule of the
 // registry, memory per GPU, and a recommendation whose reasons are computed from those numbers.
+// Every sentence it writes (reasons, the text view, the units note) comes from
+// core/data/planner_text.json in the input's language, with the numbers written that language's way;
+// errors about bad input stay English, and a schedule's own refusal is quoted as the engine wrote it.
 //
 // Cost model (per micro-batch of T = seq_len x micro_batch_size tokens, for the whole model; a stage
 // of a schedule with S stages along its path gets 1/S of every term):
@@ -89,6 +92,7 @@ struct PlanInput {
   ClusterSpec cluster;
   ModelSpec model;
   PlanAssumptions assumptions;
+  std::string language = "en";  ///< of the explanations: en, pt-BR or zh-CN (JSON key "language")
 };
 
 /// Where a model's parameters sit: routed experts are divided by EP, the rest is not.
@@ -142,11 +146,12 @@ struct Plan {
   std::vector<PlanCandidate> ranked;     ///< fitting first, then by makespan
   std::vector<std::pair<std::string, std::string>> not_applicable;  ///< schedule, why
   std::string recommended;
-  std::vector<std::string> reasons;      ///< computed from the numbers above
+  std::vector<std::string> reasons;      ///< computed from the numbers above, in input.language
 };
 
-/// Parses the planner's JSON input (see core/data/plan_examples/). Unknown keys, wrong types and
-/// out-of-range values throw Error with one line naming the field and what is allowed.
+/// Parses the planner's JSON input (see core/data/plan_examples/): "cluster", "model", optional
+/// "assumptions" and optional "language" (default "en"). Unknown keys, wrong types and out-of-range
+/// values throw Error with one line naming the field and what is allowed.
 [[nodiscard]] auto parse_plan_input(std::string_view json_text) -> PlanInput;
 
 /// routed, other, active and total parameters, estimated from the shape where not given.
@@ -155,17 +160,23 @@ struct Plan {
 /// The cost model above, for the whole model.
 [[nodiscard]] auto model_costs(const PlanInput& input, const ParameterSplit& parameters) -> ModelCosts;
 
-/// Runs every schedule of the registry (except those given as text) through pipesim::run().
+/// Runs every schedule of the registry (except those given as text) through pipesim::run() and writes
+/// the reasons in input.language. Throws Error on a language other than en, pt-BR or zh-CN.
 [[nodiscard]] auto plan(const PlanInput& input) -> Plan;
 
-/// The plan as JSON: input echo, estimates, ranked candidates, schedules that do not apply, and the
-/// recommendation with its reasons.
+/// The plan as JSON: its "language", input echo, estimates, ranked candidates, schedules that do not
+/// apply, and the recommendation with its reasons.
 [[nodiscard]] auto plan_json(const Plan& plan) -> nlohmann::json;
 
-/// A table a person can read in a terminal, then the recommendation.
+/// A table a person can read in a terminal, then the recommendation, in the plan's language.
 [[nodiscard]] auto render_plan_text(const Plan& plan) -> std::string;
 
-/// One call for the web page: JSON text in, plan_json out. Throws Error on bad input.
+/// One call for the web page: JSON text in, plan_json out, in the input's "language". Throws Error on
+/// bad input.
 [[nodiscard]] auto plan_from_json(std::string_view json_text) -> nlohmann::json;
+
+/// The same in `language` (en, pt-BR or zh-CN), whatever the input's "language" says: the page
+/// passes the language it is shown in.
+[[nodiscard]] auto plan_from_json(std::string_view json_text, std::string_view language) -> nlohmann::json;
 
 }  // namespace pipesim

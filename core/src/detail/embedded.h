@@ -10,4 +10,7 @@ namespace pipesim::detail {
 /// core/data/lesson_text.json, byte for byte.
 [[nodiscard]] auto embedded_lesson_text() -> std::string_view;
 
+/// core/data/planner_text.json, byte for byte.
+[[nodiscard]] auto embedded_planner_text() -> std::string_view;
+
 }  // namespace pipesim::detail

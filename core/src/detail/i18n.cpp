@@ -72,6 +72,29 @@ auto gigabytes(double bytes, std::string_view lang) -> std::string {
   return decimal(gb, gb < 10 ? 2 : 1, lang) + " GB";
 }
 
+namespace {
+
+auto is_wide(char32_t c) -> bool {
+  return (c >= 0x1100 && c <= 0x115F) || (c >= 0x2E80 && c <= 0xA4CF) || (c >= 0xAC00 && c <= 0xD7A3) ||
+         (c >= 0xF900 && c <= 0xFAFF) || (c >= 0xFE30 && c <= 0xFE4F) || (c >= 0xFF00 && c <= 0xFF60) ||
+         (c >= 0xFFE0 && c <= 0xFFE6);
+}
+
+}  // namespace
+
+auto columns(std::string_view s) -> std::size_t {
+  std::size_t width = 0;
+  for (std::size_t i = 0; i < s.size();) {
+    const auto lead = static_cast<unsigned char>(s[i]);
+    const std::size_t length = lead < 0x80 ? 1 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4;
+    char32_t c = length == 1 ? lead : lead & (0xFF >> (length + 1));
+    for (std::size_t k = 1; k < length && i + k < s.size(); ++k) c = (c << 6) | (static_cast<unsigned char>(s[i + k]) & 0x3F);
+    width += is_wide(c) ? 2 : 1;
+    i += length;
+  }
+  return width;
+}
+
 auto billions(double count, int decimals, std::string_view lang) -> std::string {
   std::string out = decimal(count / 1e9, decimals, lang);
   // 70.000B reads as 70B; trailing zeros of the fraction carry no information here.

@@ -1,7 +1,9 @@
 #pragma once
-// The course languages and the few helpers the quiz and the lesson need to speak them: picking a
-// language out of a keyed text, filling {name} placeholders, and writing numbers the local way.
+// The course languages and the few helpers the quiz, the lesson and the planner need to speak them:
+// picking a language out of a keyed text, filling {name} placeholders, writing numbers the local way
+// and measuring text for terminal tables.
 #include <array>
+#include <cstddef>
 #include <map>
 #include <string>
 #include <string_view>
@@ -34,6 +36,10 @@ inline constexpr std::array<std::string_view, 3> course_languages = {"en", "pt-B
 
 /// A byte count in GB (10^9 bytes), three significant digits from 1 GB up: "17.5 GB", "3.41 GB".
 [[nodiscard]] auto gigabytes(double bytes, std::string_view lang) -> std::string;
+
+/// Display width of UTF-8 text in a terminal: one column per code point, two for East Asian wide
+/// ones (CJK, Hangul, full-width forms; the arrows are narrow), so that Chinese tables line up.
+[[nodiscard]] auto columns(std::string_view text) -> std::size_t;
 
 /// A large count in billions with `decimals` digits: 8.75e9 -> "8.75B".
 [[nodiscard]] auto billions(double count, int decimals, std::string_view lang) -> std::string;
