@@ -11,10 +11,15 @@
 #include <vector>
 
 #include "pipesim/custom.h"
+#include "pipesim/export.h"
+#include "pipesim/lesson.h"
+#include "pipesim/planner.h"
+#include "pipesim/quiz.h"
 #include "pipesim/error.h"
 #include "pipesim/measure.h"
 #include "pipesim/overlap.h"
 #include "pipesim/overlap_request.h"
+#include "pipesim/parse.h"
 #include "pipesim/workload.h"
 #include "pipesim/report.h"
 #include "pipesim/run.h"
@@ -56,12 +61,7 @@ auto int_field(const val& obj, const char* key, const char* label, int fallback)
   const std::string type = v.typeOf().as<std::string>();
   double d = NAN;
   if (type == "number") d = v.as<double>();
-  else if (type == "string") {
-    const std::string s = v.as<std::string>();
-    char* end = nullptr;
-    d = s.empty() ? NAN : std::strtod(s.c_str(), &end);
-    if (!s.empty() && end != s.c_str() + s.size()) d = NAN;
-  }
+  else if (type == "string") d = pipesim::parse_finite(v.as<std::string>()).value_or(NAN);
   if (!std::isfinite(d) || std::floor(d) != d || std::fabs(d) > 1e9)
     throw Error(std::string(label) + " must be a whole number, got " + val::global("String")(v).as<std::string>());
   return static_cast<int>(d);
@@ -209,10 +209,8 @@ auto optional_text(const val& obj, const char* key) -> std::optional<std::string
 auto optional_number(const val& obj, const char* key) -> std::optional<double> {
   const auto text = optional_text(obj, key);
   if (!text) return std::nullopt;
-  char* end = nullptr;
-  const double d = text->empty() ? NAN : std::strtod(text->c_str(), &end);
-  if (text->empty() || end != text->c_str() + text->size() || !std::isfinite(d))
-    throw Error(std::string(key) + " must be a number, got " + *text);
+  const auto d = pipesim::parse_finite(*text);
+  if (!d) throw Error(std::string(key) + " must be a number, got " + *text);
   return d;
 }
 
@@ -254,6 +252,49 @@ auto actions(val request) -> val {
   });
 }
 
+/// The run in one of the CLI's export formats: chrome-trace, csv, svg, actions, json.
+auto export_text(val request, std::string format, double us_per_unit) -> val {
+  return guarded([&] {
+    const pipesim::Run run = pipesim::run(request_from(request));
+    std::string text;
+    if (format == "chrome-trace") {
+      pipesim::TraceOptions options;
+      if (us_per_unit > 0) options.us_per_unit = us_per_unit;
+      text = pipesim::to_chrome_trace(run, options);
+    } else if (format == "csv") text = pipesim::to_csv(run);
+    else if (format == "svg") text = pipesim::to_svg(run);
+    else if (format == "actions") text = pipesim::format_actions(run.schedule);
+    else if (format == "json") text = pipesim::to_json(run, pipesim::Detail::full).dump(2) + "\n";
+    else throw Error("export format must be one of chrome-trace|csv|svg|actions|json, got '" + format + "'");
+    val out = val::object();
+    out.set("text", text);
+    return out;
+  });
+}
+
+/// The course's quiz.json (1 pre, 3 check, 2 post), options shuffled from `seed`: `pipesim quiz --course`.
+auto course_quiz(std::string lang, double seed) -> val {
+  return guarded([&] { return from_json(pipesim::course_quiz(lang, static_cast<std::uint64_t>(seed))); });
+}
+
+/// A lesson exercise worked by the engine, every step as data: `pipesim lesson --format json`.
+auto lesson(val request) -> val {
+  return guarded([&] {
+    pipesim::LessonRequest r;
+    r.exercise = int_field(request, "exercise", "exercise", 1);
+    if (const std::string lang = text_field(request, "lang"); !lang.empty()) r.language = lang;
+    if (const std::string cost = text_field(request, "cost"); !cost.empty()) r.costs = pipesim::parse_costs(cost);
+    if (const auto bytes = optional_number(request, "bytesPerParam")) r.bytes_per_param = *bytes;
+    if (const auto memory = optional_number(request, "gpuMemoryGb")) r.gpu_memory_gb = *memory;
+    return from_json(pipesim::lesson_exercise(r));
+  });
+}
+
+/// The planner on a JSON input, explained in `lang` (`pipesim plan --input FILE --format json --lang L`).
+auto plan(std::string input, std::string lang) -> val {
+  return guarded([&] { return from_json(pipesim::plan_from_json(input, lang)); });
+}
+
 auto version() -> std::string { return PIPESIM_VERSION; }
 
 }  // namespace
@@ -265,6 +306,10 @@ EMSCRIPTEN_BINDINGS(pipesim) {
   emscripten::function("schedules", &schedules);
   emscripten::function("overlap", &overlap);
   emscripten::function("actions", &actions);
+  emscripten::function("exportText", &export_text);
+  emscripten::function("courseQuiz", &course_quiz);
+  emscripten::function("lesson", &lesson);
+  emscripten::function("plan", &plan);
   emscripten::function("defaultWorkload", &default_workload);
   emscripten::function("version", &version);
 }

@@ -71,7 +71,11 @@ export interface PipesimModule {
   sweep(request: RunRequestJs, axis: 'micro_batches' | 'ranks', values: number[]): SweepValue | ErrorValue;
   schedules(): any[];
   overlap(request: OverlapRequestJs): any | ErrorValue;
-  actions(request: RunRequestJs): { actions: string } | ErrorValue; // PyTorch action notation // the CLI's `overlap --format json`
+  actions(request: RunRequestJs): { actions: string } | ErrorValue; // PyTorch action notation
+  exportText(request: RunRequestJs, format: 'chrome-trace' | 'csv' | 'svg' | 'actions' | 'json', usPerUnit: number): { text: string } | ErrorValue;
+  courseQuiz(lang: string, seed: number): any | ErrorValue; // the course's quiz.json
+  lesson(request: { exercise: number; lang?: string; cost?: string; bytesPerParam?: number; gpuMemoryGb?: number }): any | ErrorValue;
+  plan(input: string, lang: string): any | ErrorValue; // `pipesim plan --format json --lang L` // the CLI's `overlap --format json`
   defaultWorkload(): Record<string, number>;
   version(): string;
 }

@@ -17,7 +17,7 @@ test('the animation plays, and the scrubber moves it', async () => {
   // At rest the whole pair is drawn; scrubbing to the start empties every component.
   assert.ok((await widthOf(page, 'MLP(F)')) > 0);
   await page.locator('[data-testid=chunk-scrub]').fill('0');
-  assert.equal(await page.textContent('[data-testid=chunk-time]'), 't = 0 us');
+  assert.equal(await page.textContent('[data-testid=chunk-time]'), 't = 0 µs');
   assert.equal(await widthOf(page, 'ATTN(F)'), 0);
   // Half way: attention done, the last components not started.
   await page.locator('[data-testid=chunk-scrub]').fill('500');

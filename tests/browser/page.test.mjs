@@ -143,10 +143,17 @@ test('the state lives in the URL, and URL text is never inserted as markup', asy
 test('a phone-sized screen and the dark theme both render', async () => {
   const { page, problems } = await browser.page('', { width: 390, height: 844, colorScheme: 'dark' });
   assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), 'dark');
+  assert.equal(await text(page, 'theme-toggle'), 'Light theme');
   assert.equal(await text(page, 'makespan'), '66');
+  // On a phone the figure comes before the controls.
+  const [stageTop, controlsTop] = await page.evaluate(() => ['.stage', '.controls'].map((s) => document.querySelector(s).getBoundingClientRect().top));
+  assert.ok(stageTop < controlsTop);
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   assert.ok(overflow <= 1, `page is ${overflow}px wider than the screen`);
   await page.screenshot({ path: join(ARTIFACTS, 'page-phone-dark.png'), fullPage: true });
+  await page.click('[data-testid=theme-toggle]');
+  assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), 'light');
+  assert.equal(await text(page, 'theme-toggle'), 'Dark theme');
   assert.deepEqual(problems, []);
   await page.close();
 });

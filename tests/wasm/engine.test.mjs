@@ -3,6 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { CLI, loadEngine } from './engine.mjs';
 
 const engine = await loadEngine();
@@ -125,4 +126,25 @@ test('the chunk model answers as `pipesim overlap --format json` does', () => {
   const workload = engine.defaultWorkload();
   assert.equal(workload.comm_sms, 20);
   assert.deepEqual(engine.overlap({ workload: JSON.stringify(workload) }), engine.overlap({}));
+});
+
+test('exports, the course quiz, lessons and the planner answer as the CLI does', () => {
+  const req = { schedule: '1f1b', ranks: 4, microBatches: 8, cost: 'F=1,B=2,W=1' };
+  const args = ['simulate', '--schedule', '1f1b', '--ranks', '4', '--micro-batches', '8', '--cost', 'F=1,B=2,W=1', '--format'];
+  for (const format of ['chrome-trace', 'csv', 'svg', 'actions', 'json']) {
+    const native = cli([...args, format]);
+    assert.equal(native.status, 0, native.err);
+    assert.equal(engine.exportText(req, format, 0).text, native.out, format);
+  }
+  assert.match(engine.exportText(req, 'pdf', 0).error, /export format must be one of/);
+  const quiz = cli(['quiz', '--course', '--lang', 'pt-BR', '--seed', '7']);
+  assert.deepEqual(engine.courseQuiz('pt-BR', 7), JSON.parse(quiz.out));
+  const lesson = cli(['lesson', '--exercise', '1', '--format', 'json', '--cost', 'F=1,B=2,W=1,FB=2.5']);
+  assert.deepEqual(engine.lesson({ exercise: 1, cost: 'F=1,B=2,W=1,FB=2.5' }), JSON.parse(lesson.out));
+  const example = new URL('../../core/data/plan_examples/deepseek-v3.json', import.meta.url);
+  for (const lang of ['en', 'zh-CN']) {
+    const plan = cli(['plan', '--input', example.pathname, '--format', 'json', '--lang', lang]);
+    assert.deepEqual(engine.plan(readFileSync(example, 'utf8'), lang), JSON.parse(plan.out));
+  }
+  assert.match(engine.plan('{', 'en').error, /JSON/);
 });

@@ -2,7 +2,7 @@
 import './styles.css';
 import { App } from './app/app';
 import { loadEngine } from './engine/engine';
-import { detectLang, setLang } from './i18n';
+import { detectLang, setLang, t } from './i18n';
 
 const html = document.documentElement;
 html.dataset.theme = localStorage.getItem('pipesim:theme') ?? (matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light');
@@ -29,7 +29,7 @@ async function main(): Promise<void> {
     root.dataset.state = 'failed';
     const box = document.getElementById('error')!;
     box.hidden = false;
-    box.textContent = `The simulation engine could not start: ${(e as Error).message}`;
+    box.textContent = `${t('error.engineStart')} ${(e as Error).message}`;
     throw e;
   }
 }

@@ -5,10 +5,14 @@ import { EngineError, type Engine, type RunRequest } from '../engine/engine';
 import { applyTranslations, lang, LANGS, onLangChange, setLang, t, type Key, type Lang } from '../i18n';
 import { ChartsPanel } from '../views/charts_panel';
 import { ChunkPanel } from '../views/chunk_panel';
+import { ExercisesPanel } from '../views/exercises_panel';
+import { PlannerPanel } from '../views/planner_panel';
+import { QuizPanel } from '../views/quiz_panel';
 import { ComparePanel, type CompareEntry } from '../views/compare_panel';
 import { MemoryPanel } from '../views/memory_panel';
 import { TimelinePanel } from '../views/timeline_panel';
 import { Controls } from './controls';
+import { scheduleTitle } from './describe';
 import { renderReadouts } from './readouts';
 import type { RunView } from './run';
 import { readState, VIEWS, writeState, type AppState, type ViewName } from './state';
@@ -19,11 +23,14 @@ export class App {
   private state: AppState;
   private controls!: Controls;
   private readonly panels: Record<ViewName, { element: HTMLElement }>;
-  private readonly timeline = new TimelinePanel();
+  private readonly timeline: TimelinePanel;
   private readonly compare: ComparePanel;
   private readonly charts: ChartsPanel;
   private readonly memory = new MemoryPanel();
   private readonly chunk: ChunkPanel;
+  private readonly exercises: ExercisesPanel;
+  private readonly quiz: QuizPanel;
+  private readonly planner: PlannerPanel;
   private primary: RunView | null = null;
   private dirty = new Set<ViewName>(VIEWS);
   private chartTimer = 0;
@@ -33,11 +40,29 @@ export class App {
     private readonly engine: Engine,
   ) {
     this.state = readState(location.search);
+    this.timeline = new TimelinePanel(engine);
     this.compare = new ComparePanel(engine, (names) => this.set({ compare: names }));
     this.charts = new ChartsPanel(engine);
     // "Derive F&B from the chunk model": its costs become the pipeline's, shown on the timeline.
     this.chunk = new ChunkPanel(engine, (cost) => this.set({ cost, view: 'timeline' }));
-    this.panels = { timeline: this.timeline, compare: this.compare, charts: this.charts, memory: this.memory, chunk: this.chunk };
+    this.exercises = new ExercisesPanel(engine);
+    // Live quiz questions use the settings on screen; "show me" opens the view that answers one.
+    this.quiz = new QuizPanel(
+      engine,
+      () => this.primary?.request ?? { schedule: 'dualpipe', ranks: 8, microBatches: 20, cost: 'F=1,B=2,W=1,FB=3' },
+      (view) => this.set({ view: (VIEWS as string[]).includes(view) ? (view as ViewName) : view === 'placement' ? 'memory' : 'timeline' }),
+    );
+    this.planner = new PlannerPanel(engine);
+    this.panels = {
+      timeline: this.timeline,
+      compare: this.compare,
+      charts: this.charts,
+      memory: this.memory,
+      chunk: this.chunk,
+      exercises: this.exercises,
+      quiz: this.quiz,
+      planner: this.planner,
+    };
   }
 
   start(): void {
@@ -46,9 +71,10 @@ export class App {
     const panels = byId('panels', this.root);
     for (const view of VIEWS) panels.append(this.panels[view].element);
     this.bindHeader();
-    byId('engine-version', this.root).textContent = `engine ${this.engine.version}`;
+    byId('engine-version', this.root).textContent = t('app.engineVersion', { version: this.engine.version });
     onLangChange(() => this.relabel());
     applyTranslations(this.root);
+    byId('theme-toggle', this.root).textContent = t(document.documentElement.dataset.theme === 'dark' ? 'ui.themeLight' : 'ui.theme');
     this.update();
     this.root.dataset.state = 'ready';
   }
@@ -126,6 +152,9 @@ export class App {
     if (view === 'timeline') this.timeline.update(this.primary);
     if (view === 'memory') this.memory.update(this.primary);
     if (view === 'chunk') this.chunk.update();
+    if (view === 'exercises') this.exercises.update(this.state.cost);
+    if (view === 'quiz') this.quiz.update();
+    if (view === 'planner') this.planner.update();
     if (view === 'compare') this.compare.update(this.state.schedule, this.state.compare, this.compareEntries());
     if (view === 'charts') {
       // Sweeps run dozens of simulations: coalesce a burst of slider moves into one.
@@ -136,8 +165,7 @@ export class App {
 
   private compareEntries(): CompareEntry[] {
     return [this.state.schedule, ...this.state.compare].map((name) => {
-      const info = this.engine.schedule(name);
-      const title = info?.title ?? name;
+      const title = scheduleTitle(this.engine.schedule(name), name);
       try {
         return { name, title, run: this.run(name) };
       } catch (e) {
@@ -234,6 +262,9 @@ export class App {
 
   private relabel(): void {
     applyTranslations(this.root);
+    byId('engine-version', this.root).textContent = t('app.engineVersion', { version: this.engine.version });
+    const dark = document.documentElement.dataset.theme === 'dark';
+    byId('theme-toggle', this.root).textContent = t(dark ? 'ui.themeLight' : 'ui.theme');
     byId<HTMLSelectElement>('lang-select', this.root).value = lang();
     this.buildTabs();
     this.controls.relabel();

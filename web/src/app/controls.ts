@@ -3,6 +3,7 @@
 import { clear, el } from '../base/dom';
 import type { Engine, ScheduleInfo } from '../engine/engine';
 import { t, type Key } from '../i18n';
+import { scheduleTitle } from './describe';
 import { matchingPreset, PRESETS } from './presets';
 import { formatCost, parseCostLoose, type AppState, type CostValues } from './state';
 
@@ -39,10 +40,13 @@ export class Controls {
   private readonly ranks = sliderField('ranks', 'control.ranks', 1, 32, 1, 'control.ranksHint');
   private readonly microBatches = sliderField('micro-batches', 'control.microBatches', 1, 128, 1, 'control.microBatchesHint');
   private readonly custom = el('textarea', { id: 'custom-schedule', 'data-testid': 'custom-schedule', rows: 8, spellcheck: 'false' });
+  private readonly customFile = el('input', { type: 'file', accept: '.json,.txt,.csv,application/json,text/plain', 'data-testid': 'custom-file', id: 'custom-file' });
   private readonly customField = el('div', { class: 'field' }, [
     el('label', { for: 'custom-schedule', 'data-i18n': 'control.custom', text: t('control.custom') }),
     this.custom,
     el('div', { class: 'hint', 'data-i18n': 'control.customHint', text: t('control.customHint') }),
+    el('label', { for: 'custom-file', class: 'hint', 'data-i18n': 'control.customFile', text: t('control.customFile') }),
+    this.customFile,
   ]);
   private readonly virtualStages = sliderField('virtual-stages', 'control.virtualStages', 1, 8, 1, 'control.virtualStagesHint');
   private readonly costs: Record<keyof CostValues, SliderField> = {
@@ -85,6 +89,13 @@ export class Controls {
     });
     this.schedule.addEventListener('change', () => this.onChange({ schedule: this.schedule.value }));
     this.custom.addEventListener('input', () => this.onChange({ custom: this.custom.value }));
+    // Import: a pipesim Chrome trace, the JSON contract or PyTorch actions, read as the custom schedule.
+    this.customFile.addEventListener('change', async () => {
+      const file = this.customFile.files?.[0];
+      if (!file) return;
+      this.custom.value = await file.text();
+      this.onChange({ custom: this.custom.value });
+    });
     this.bindInteger(this.ranks, 'ranks');
     this.bindInteger(this.microBatches, 'microBatches');
     this.bindInteger(this.virtualStages, 'virtualStages');
@@ -96,7 +107,7 @@ export class Controls {
     this.preset.append(el('option', { value: '', text: t('preset.custom') }));
     for (const p of PRESETS) this.preset.append(el('option', { value: p.id, text: t(p.name as Key) }));
     clear(this.schedule);
-    for (const s of this.engine.schedules) this.schedule.append(el('option', { value: s.name, text: s.title }));
+    for (const s of this.engine.schedules) this.schedule.append(el('option', { value: s.name, text: scheduleTitle(s) }));
   }
 
   private bindInteger(field: SliderField, key: 'ranks' | 'microBatches' | 'virtualStages'): void {
@@ -157,7 +168,9 @@ export class Controls {
     if (info) {
       const summaryKey = `schedule.${info.name}.summary` as Key;
       const summary = t(summaryKey) === summaryKey ? info.summary : t(summaryKey);
-      this.about.append(el('div', { text: summary }), el('div', { class: 'rules', text: `${t('control.rules')}: ${info.constraints}` }));
+      const rulesKey = `schedule.${info.name}.rules` as Key;
+      const rules = t(rulesKey) === rulesKey ? info.constraints : t(rulesKey);
+      this.about.append(el('div', { text: summary }), el('div', { class: 'rules', text: t('control.rules', { rules }) }));
     }
     const isCustom = state.schedule === 'custom';
     this.virtualStages.root.hidden = !info?.uses_virtual_stages || isCustom;

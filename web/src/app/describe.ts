@@ -1,9 +1,18 @@
 // Words for ops and idle gaps, shared by tooltips, keyboard announcements and the data table.
 import { num } from '../base/format';
 import { KINDS, type KindName } from '../engine/engine';
-import { t } from '../i18n';
+import { t, type Key } from '../i18n';
 import type { IdleRef, TimelineGroup } from '../timeline/timeline_view';
 import { phaseMeaning } from './run';
+
+/** A schedule's display name in the page's language (most are proper names and stay as the engine
+ *  writes them; a few carry words: Interleaved, direct concatenation, Custom). */
+export function scheduleTitle(info: { name: string; title: string } | undefined, name = ''): string {
+  if (!info) return name;
+  const key = `schedule.${info.name}.title` as Key;
+  const title = t(key);
+  return title === key ? info.title : title;
+}
 
 export function kindLabel(kind: KindName): string {
   return t(`kind.${kind}` as 'kind.F');
@@ -45,8 +54,8 @@ export function describeOp(g: TimelineGroup, i: number): string[] {
   if (kind === 'FB') {
     return [
       kindLabel('FB'),
-      `${t('op.forwardHalf')}: ${part(s, ops.mb[i], ops.phase[i], ops.stage[i])}`,
-      `${t('op.backwardHalf')}: ${part(s, ops.bMb[i], ops.bPhase[i], ops.bStage[i])}`,
+      t('op.forwardHalf', { part: part(s, ops.mb[i], ops.phase[i], ops.stage[i]) }),
+      t('op.backwardHalf', { part: part(s, ops.bMb[i], ops.bPhase[i], ops.bStage[i]) }),
       `${where} · ${time}`,
     ];
   }

@@ -1,8 +1,8 @@
 // The page's whole state, and its URL form: any view can be shared by copying the address.
 // Values stay as the user typed them; the engine validates them and explains what it refuses.
 
-export type ViewName = 'timeline' | 'compare' | 'charts' | 'memory' | 'chunk';
-export const VIEWS: ViewName[] = ['timeline', 'compare', 'charts', 'memory', 'chunk'];
+export type ViewName = 'timeline' | 'compare' | 'charts' | 'memory' | 'chunk' | 'exercises' | 'quiz' | 'planner';
+export const VIEWS: ViewName[] = ['timeline', 'compare', 'charts', 'memory', 'chunk', 'exercises', 'quiz', 'planner'];
 
 export interface AppState {
   schedule: string;

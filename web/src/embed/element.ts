@@ -5,18 +5,19 @@
 //   <pipesim-timeline schedule="dualpipe" ranks="8" micro-batches="20" cost="F=1,B=2,W=1,FB=3">
 //
 // Attributes: schedule, ranks, micro-batches, virtual-stages, cost, compare ("1f1b,zb-h1"),
-// view ("timeline" | "compare" | "chunk"), theme ("light" | "dark"; absent: follow the page),
+// view ("timeline" | "compare" | "chunk" | "quiz"), theme ("light" | "dark"; absent: follow the page),
 // palette ("cb" for the colour-blind palette), lang ("en" | "pt-BR" | "zh-CN").
 import css from '../styles.css?inline';
 import { clear, el } from '../base/dom';
 import { num, percent } from '../base/format';
 import { EngineError, loadEngine, type Engine, type RunRequest } from '../engine/engine';
 import { detectLang, setLang, t } from '../i18n';
-import { describeIdle, describeOp } from '../app/describe';
+import { describeIdle, describeOp, scheduleTitle } from '../app/describe';
 import { forwardShare, type RunView } from '../app/run';
 import { TimelineView, type TimelineGroup } from '../timeline/timeline_view';
 import { ChunkPanel } from '../views/chunk_panel';
 import { legend } from '../views/legend';
+import { QuizCard } from '../views/quiz_card';
 
 let sheet: CSSStyleSheet | null = null;
 
@@ -74,11 +75,12 @@ export class PipesimTimelineElement extends HTMLElement {
   private async start(): Promise<void> {
     try {
       const lang = this.getAttribute('lang');
-      if (lang) await setLang(detectLang(`?lang=${encodeURIComponent(lang)}`, null, []));
+      // The host page's own <html lang> is not the element's to change.
+      if (lang) await setLang(detectLang(`?lang=${encodeURIComponent(lang)}`, null, []), { updateDocument: false });
       this.engine = await loadEngine();
       this.render();
     } catch (e) {
-      this.showError(`pipesim could not start: ${(e as Error).message}`);
+      this.showError(`${t('error.engineStart')} ${(e as Error).message}`);
     }
   }
 
@@ -114,6 +116,7 @@ export class PipesimTimelineElement extends HTMLElement {
     const view = this.getAttribute('view') ?? (this.getAttribute('compare') ? 'compare' : 'timeline');
     try {
       if (view === 'chunk') return this.renderChunk();
+      if (view === 'quiz') return this.renderQuiz();
       this.renderTimeline(view === 'compare');
     } catch (e) {
       if (!(e instanceof EngineError)) throw e;
@@ -127,7 +130,7 @@ export class PipesimTimelineElement extends HTMLElement {
     const runs = names.map((name) => this.run(name));
     const groups: TimelineGroup[] = runs.map((r) => ({
       key: r.info.name,
-      title: t('compare.groupTitle', { title: r.info.title, makespan: num(r.result.summary.makespan) }),
+      title: t('compare.groupTitle', { title: scheduleTitle(r.info), makespan: num(r.result.summary.makespan) }),
       result: r.result,
       forwardShare: forwardShare(r),
     }));
@@ -146,7 +149,7 @@ export class PipesimTimelineElement extends HTMLElement {
       ` · ${t('readout.formula')} ${s.formula.text} = ${num(s.formula.value)}`,
     ]);
     const title = t('element.title', {
-      schedules: runs.map((r) => r.info.title).join(' · '),
+      schedules: runs.map((r) => scheduleTitle(r.info)).join(' · '),
       ranks: s.ranks,
       micro: s.micro_batches,
     });
@@ -165,6 +168,15 @@ export class PipesimTimelineElement extends HTMLElement {
     clear(this.body);
     this.body.append(this.chunk.element);
     this.chunk.update();
+  }
+
+  private renderQuiz(): void {
+    const quiz = new QuizCard(this.engine!, {
+      storageKey: `pipesim:element-quiz:${this.id || 'default'}`,
+      settings: () => this.request(this.getAttribute('schedule') ?? DEFAULT_REQUEST.schedule),
+    });
+    clear(this.body);
+    this.body.append(quiz.element);
   }
 
   private showError(message: string): void {

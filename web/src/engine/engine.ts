@@ -15,6 +15,8 @@ export type { OpColumns, SimulateValue, SweepValue, ActivationCurve } from './ge
 
 export class EngineError extends Error {}
 
+export type ExportFormat = 'chrome-trace' | 'csv' | 'svg' | 'actions' | 'json';
+
 export interface OverlapSlot {
   chunk: 'F' | 'B';
   component: string;
@@ -112,6 +114,26 @@ export class Engine {
   scheduleText(request: RunRequest, format: 'actions' | 'json'): string {
     if (format === 'actions') return unwrap(this.module.actions(toJs(request))).actions;
     return unwrap(this.module.simulateJson(toJs(request), 'json')).json;
+  }
+
+  /** The run in one of the CLI's export formats. */
+  exportText(request: RunRequest, format: ExportFormat, usPerUnit = 0): string {
+    return unwrap(this.module.exportText(toJs(request), format, usPerUnit)).text;
+  }
+
+  /** The course's quiz.json, as `pipesim quiz --course --lang L --seed S` writes it. */
+  courseQuiz(lang: string, seed: number): unknown {
+    return unwrap(this.module.courseQuiz(lang, seed));
+  }
+
+  /** A lesson exercise worked by the engine (`pipesim lesson --format json`). */
+  lesson(request: { exercise: number; lang?: string; cost?: string; bytesPerParam?: number; gpuMemoryGb?: number }): any {
+    return unwrap(this.module.lesson(request));
+  }
+
+  /** The planner on a JSON input, explained in `lang` (`pipesim plan --format json --lang L`). */
+  plan(input: string, lang: string): any {
+    return unwrap(this.module.plan(input, lang));
   }
 
   defaultWorkload(): Record<string, number> {

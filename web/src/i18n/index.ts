@@ -46,10 +46,15 @@ export function detectLang(search: string, saved: string | null, browser: readon
   return 'en';
 }
 
-export async function setLang(next: Lang): Promise<void> {
+/** Switches every t() to `next`. The page also marks its <html lang> and title; an embedded element
+ *  passes updateDocument: false, since the host page's document is not its own. */
+export async function setLang(next: Lang, { updateDocument = true } = {}): Promise<void> {
   dictionaries[next] ??= await loaders[next]();
   current = next;
-  document.documentElement.lang = next;
+  if (updateDocument) {
+    document.documentElement.lang = next;
+    if (document.title.startsWith('pipesim')) document.title = t('app.title');
+  }
   for (const listener of listeners) listener();
 }
 
@@ -61,5 +66,8 @@ export function onLangChange(listener: () => void): void {
 export function applyTranslations(root: ParentNode): void {
   root.querySelectorAll<HTMLElement>('[data-i18n]').forEach((node) => {
     node.textContent = t(node.dataset.i18n as Key);
+  });
+  root.querySelectorAll<HTMLElement>('[data-i18n-aria-label]').forEach((node) => {
+    node.setAttribute('aria-label', t(node.dataset.i18nAriaLabel as Key));
   });
 }

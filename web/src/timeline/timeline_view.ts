@@ -56,6 +56,8 @@ export class TimelineView {
   readonly element: HTMLElement;
   private readonly canvas: HTMLCanvasElement;
   private readonly ctx: CanvasRenderingContext2D;
+  /** The context being drawn on: the visible canvas, or an export's. */
+  private target: CanvasRenderingContext2D;
   private readonly tooltip: HTMLElement;
   private readonly live: HTMLElement;
   private groups: TimelineGroup[] = [];
@@ -74,6 +76,7 @@ export class TimelineView {
     const ctx = this.canvas.getContext('2d');
     if (!ctx) throw new Error('canvas 2D context unavailable');
     this.ctx = ctx;
+    this.target = ctx;
     this.bindEvents();
     new ResizeObserver(() => this.requestRender()).observe(this.element);
   }
@@ -168,33 +171,54 @@ export class TimelineView {
 
   private render(): void {
     const width = Math.max(320, this.element.clientWidth);
+    this.paint(this.canvas, this.ctx, width, window.devicePixelRatio || 1, true);
+  }
+
+  /** The whole timeline (fitted) as a PNG at `scale` x its on-screen size, for slides. */
+  toPng(scale = 2): Promise<Blob> {
+    const canvas = document.createElement('canvas');
+    const ctx = canvas.getContext('2d')!;
+    const saved = this.window;
+    this.window = null;
+    this.paint(canvas, ctx, Math.max(320, this.element.clientWidth), scale, false);
+    this.window = saved;
+    return new Promise((resolve, reject) => canvas.toBlob((b) => (b ? resolve(b) : reject(new Error('PNG encoding failed'))), 'image/png'));
+  }
+
+  private paint(canvas: HTMLCanvasElement, ctx: CanvasRenderingContext2D, width: number, dpr: number, onScreen: boolean): void {
     const height = this.layout();
-    const dpr = window.devicePixelRatio || 1;
-    this.canvas.style.width = `${width}px`;
-    this.canvas.style.height = `${height}px`;
-    this.canvas.width = Math.round(width * dpr);
-    this.canvas.height = Math.round(height * dpr);
-    const ctx = this.ctx;
+    canvas.style.width = `${width}px`;
+    canvas.style.height = `${height}px`;
+    canvas.width = Math.round(width * dpr);
+    canvas.height = Math.round(height * dpr);
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
     const palette = readPalette(this.element);
     ctx.clearRect(0, 0, width, height);
+    if (!onScreen) {
+      ctx.fillStyle = palette.idle; // an exported image needs its own background
+      ctx.fillRect(0, 0, width, height);
+    }
     if (this.groups.length === 0) return;
     const scale = this.scale(width);
-    // Stable hooks for tests and tools: where time and rows are on the canvas (CSS pixels).
-    Object.assign(this.canvas.dataset, {
-      t0: String(scale.t0),
-      t1: String(scale.t1),
-      px0: String(scale.px0),
-      px1: String(scale.px1),
-      axis: String(AXIS),
-      rowHeight: String(this.rowHeight()),
-    });
+    if (onScreen)
+      // Stable hooks for tests and tools: where time and rows are on the canvas (CSS pixels).
+      Object.assign(canvas.dataset, {
+        t0: String(scale.t0),
+        t1: String(scale.t1),
+        px0: String(scale.px0),
+        px1: String(scale.px1),
+        axis: String(AXIS),
+        rowHeight: String(this.rowHeight()),
+      });
+    const previous = this.target;
+    this.target = ctx;
     this.drawAxis(palette, scale, height);
     this.groups.forEach((g, gi) => this.drawGroup(palette, scale, g, gi));
+    this.target = previous;
   }
 
   private drawAxis(p: Palette, scale: TimeScale, height: number): void {
-    const ctx = this.ctx;
+    const ctx = this.target;
     const step = niceStep(scale.t1 - scale.t0, Math.max(2, (scale.px1 - scale.px0) / 70));
     ctx.font = `11px ${p.fontMono}`;
     ctx.textBaseline = 'middle';
@@ -212,7 +236,7 @@ export class TimelineView {
   }
 
   private drawGroup(p: Palette, scale: TimeScale, g: TimelineGroup, gi: number): void {
-    const ctx = this.ctx;
+    const ctx = this.target;
     const rows = this.rows.filter((r) => r.group === gi);
     if (rows.length === 0) return;
     if (this.groups.length > 1) {
@@ -234,7 +258,7 @@ export class TimelineView {
     const ops = g.result.ops;
     ctx.save();
     ctx.beginPath();
-    ctx.rect(GUTTER, 0, scale.px1 - GUTTER, this.canvas.height);
+    ctx.rect(GUTTER, 0, scale.px1 - GUTTER, ctx.canvas.height);
     ctx.clip();
     for (let i = 0; i < ops.count; i++) {
       if (ops.end[i] < scale.t0 || ops.start[i] > scale.t1) continue;
@@ -245,7 +269,7 @@ export class TimelineView {
   }
 
   private drawOp(p: Palette, scale: TimeScale, g: TimelineGroup, i: number, row: RowLayout): void {
-    const ctx = this.ctx;
+    const ctx = this.target;
     const ops = g.result.ops;
     const x0 = scale.timeToPx(ops.start[i]);
     const x1 = scale.timeToPx(ops.end[i]);

@@ -6,6 +6,7 @@ import { percent } from '../base/format';
 import type { Engine, RunRequest } from '../engine/engine';
 import { t } from '../i18n';
 import type { RunView } from '../app/run';
+import { scheduleTitle } from '../app/describe';
 import { barChart, lineChart, type Series } from './chart';
 
 const range = (from: number, to: number) => Array.from({ length: Math.max(0, to - from + 1) }, (_, i) => from + i);
@@ -32,7 +33,7 @@ export class ChartsPanel {
     const rankValues = range(1, 32);
     const curve = (request: RunRequest, axis: 'micro_batches' | 'ranks', values: number[]): Series => {
       const sweep = this.engine.sweep(request, axis, values);
-      return { name: this.engine.schedule(request.schedule)?.title ?? request.schedule, color: seriesColor(request.schedule), x: sweep.value, y: sweep.bubbleFraction };
+      return { name: scheduleTitle(this.engine.schedule(request.schedule), request.schedule), color: seriesColor(request.schedule), x: sweep.value, y: sweep.bubbleFraction };
     };
     const requests = runs.map((r) => r.request);
     const card = (titleText: string, hint: string, chart: SVGSVGElement, legendSeries: Series[]) =>
@@ -66,7 +67,7 @@ export class ChartsPanel {
       ),
     );
     const utilisation: Series[] = runs.map((r) => ({
-      name: r.info.title,
+      name: scheduleTitle(r.info),
       color: seriesColor(r.info.name),
       x: r.result.summary.per_rank.map((p: any) => p.rank),
       y: r.result.summary.per_rank.map((p: any) => p.busy / r.result.summary.makespan),

@@ -174,7 +174,7 @@ export class ChunkPanel {
     this.drawn = [];
     let y = 8;
     for (const [titleKey, lanes] of sections) {
-      root.append(svg('text', { x: 4, y: y + 10, class: 'chunk-section', text: `${t(titleKey)} = ${num(lanes.makespan)}${r.unit ? ' ' + r.unit : ''}` }));
+      root.append(svg('text', { x: 4, y: y + 10, class: 'chunk-section', text: `${t(titleKey)} = ${num(round(lanes.makespan))}${unitLabel(r.unit)}` }));
       y += 18;
       (['compute', 'comm'] as const).forEach((lane, k) => {
         const top = y + k * LANE;
@@ -222,7 +222,7 @@ export class ChunkPanel {
   }
 
   private renderNumbers(r: OverlapResult): void {
-    const unit = r.unit ? ` ${r.unit}` : '';
+    const unit = unitLabel(r.unit);
     const card = (label: Key, value: string, testid: string, meta = '') =>
       el('div', { class: 'readout' }, [el('div', { class: 'label', text: t(label) }), el('div', { class: 'value', 'data-testid': testid, text: value }), el('div', { class: 'meta', text: meta })]);
     clear(this.numbers);
@@ -238,8 +238,8 @@ export class ChunkPanel {
       hidden: percent(r.hidden_fraction, 0),
       exposed: num(round(r.exposed_comm)) + unit,
       comm: num(round(commTotal)) + unit,
-      xf: (r.fb / r.f).toFixed(2),
-      xfb: (r.fb / r.sequential).toFixed(2),
+      xf: num(Number((r.fb / r.f).toFixed(2))),
+      xfb: num(Number((r.fb / r.sequential).toFixed(2))),
     });
     clear(this.derivation);
     this.derivation.append(
@@ -273,7 +273,7 @@ export class ChunkPanel {
     this.playhead?.setAttribute('x1', String(x));
     this.playhead?.setAttribute('x2', String(x));
     this.scrub.value = String(Math.round((this.time / this.span) * 1000));
-    const unit = this.result?.unit ? ` ${this.result.unit}` : '';
+    const unit = unitLabel(this.result?.unit ?? '');
     this.clock.textContent = `t = ${num(round(this.time))}${unit}`;
   }
 
@@ -326,6 +326,11 @@ export class ChunkPanel {
   hide(): void {
     this.pause();
   }
+}
+
+/** " µs" for the engine's "us"; nothing for unitless durations. */
+function unitLabel(unit: string): string {
+  return unit ? ` ${unit === 'us' ? 'µs' : unit}` : '';
 }
 
 function round(value: number): number {

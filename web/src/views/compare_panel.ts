@@ -4,7 +4,7 @@ import { seriesColor } from '../base/colors';
 import { num, percent } from '../base/format';
 import type { Engine } from '../engine/engine';
 import { t } from '../i18n';
-import { describeIdle, describeOp } from '../app/describe';
+import { describeIdle, describeOp, scheduleTitle } from '../app/describe';
 import { forwardShare, type RunView } from '../app/run';
 import { TimelineView, type TimelineGroup } from '../timeline/timeline_view';
 
@@ -51,7 +51,7 @@ export class ComparePanel {
         const picked = [...this.picker.querySelectorAll<HTMLInputElement>('input:checked')].map((b) => b.value);
         this.onPick(picked);
       });
-      this.picker.append(el('label', {}, [box, el('span', { class: 'swatch', 'data-color': s.name }), s.title]));
+      this.picker.append(el('label', {}, [box, el('span', { class: 'swatch', 'data-color': s.name }), scheduleTitle(s)]));
     }
     this.picker.querySelectorAll<HTMLElement>('.swatch').forEach((sw) => (sw.style.background = seriesColor(sw.dataset.color!)));
 

@@ -1,9 +1,11 @@
 // The main view: the per-rank timeline of the chosen schedule, its legend, what it shows in words,
 // a per-rank table, and "explain this bubble" on click.
 import { clear, el } from '../base/dom';
+import { download } from '../base/download';
 import { num, percent } from '../base/format';
+import { EngineError, KINDS, type Engine, type ExportFormat } from '../engine/engine';
 import { t } from '../i18n';
-import { describeIdle, describeOp } from '../app/describe';
+import { describeIdle, describeOp, phaseLabel } from '../app/describe';
 import { forwardShare, type RunView } from '../app/run';
 import { TimelineView, type TimelineGroup } from '../timeline/timeline_view';
 import { legend } from './legend';
@@ -15,9 +17,13 @@ export class TimelinePanel {
   private readonly caption = el('p', { class: 'caption' });
   private readonly explain = el('div', { class: 'explain', 'data-testid': 'explain', hidden: true, 'aria-live': 'polite' });
   private readonly table = el('div', { class: 'table-scroll' });
+  private readonly exportError = el('div', { class: 'error', role: 'alert', hidden: true });
+  private readonly tableToggle = el('button', { type: 'button', class: 'ghost', 'aria-expanded': 'false', 'data-testid': 'table-toggle' });
+  private readonly opsTable = el('div', { class: 'table-scroll ops-table', hidden: true });
   private group: TimelineGroup | null = null;
+  private run: RunView | null = null;
 
-  constructor() {
+  constructor(private readonly engine: Engine) {
     this.view = new TimelineView({
       describeOp,
       describeIdle,
@@ -32,12 +38,18 @@ export class TimelinePanel {
     zoomIn.addEventListener('click', () => this.view.zoom(1.5));
     zoomOut.addEventListener('click', () => this.view.zoom(1 / 1.5));
     fit.addEventListener('click', () => this.view.fit());
+    this.tableToggle.textContent = t('timeline.showTable');
+    this.tableToggle.addEventListener('click', () => this.toggleTable());
     this.element = el('section', { class: 'panel', id: 'panel-timeline', role: 'tabpanel' }, [
       el('div', { class: 'toolbar' }, [this.legendHost, el('span', { class: 'spacer' }), zoomOut, zoomIn, fit]),
       this.view.element,
       el('p', { class: 'hint', text: t('timeline.howTo') }),
       this.explain,
+      this.exportBar(),
+      this.exportError,
       this.caption,
+      el('div', { class: 'toolbar' }, [this.tableToggle]),
+      this.opsTable,
       this.table,
     ]);
   }
@@ -48,7 +60,85 @@ export class TimelinePanel {
     this.explain.hidden = false;
   }
 
+  /** Downloads of what is on screen: the engine writes every format but PNG, which is the canvas. */
+  private exportBar(): HTMLElement {
+    const formats: [string, ExportFormat | 'png', string, string][] = [
+      ['SVG', 'svg', 'svg', 'image/svg+xml'],
+      ['PNG 2×', 'png', 'png', 'image/png'],
+      ['CSV', 'csv', 'csv', 'text/csv'],
+      [t('timeline.chromeTrace'), 'chrome-trace', 'trace.json', 'application/json'],
+      ['JSON', 'json', 'json', 'application/json'],
+      [t('timeline.actions'), 'actions', 'txt', 'text/plain'],
+    ];
+    const buttons = formats.map(([label, format, ext, type]) => {
+      const b = el('button', { type: 'button', class: 'ghost', 'data-testid': `export-${format}`, text: label });
+      b.addEventListener('click', () => void this.export(format, ext, type));
+      return b;
+    });
+    return el('div', { class: 'toolbar export-bar' }, [el('span', { class: 'hint', text: t('timeline.export') }), ...buttons]);
+  }
+
+  private async export(format: ExportFormat | 'png', ext: string, type: string): Promise<void> {
+    if (!this.run) return;
+    const name = `pipesim-${this.run.info.name}-${this.run.result.summary.ranks}x${this.run.result.summary.micro_batches}.${ext}`;
+    this.exportError.hidden = true;
+    try {
+      if (format === 'png') download(name, await this.view.toPng(2), type);
+      else download(name, this.engine.exportText(this.run.request, format), type);
+    } catch (e) {
+      if (!(e instanceof EngineError)) throw e;
+      this.exportError.hidden = false;
+      this.exportError.textContent = `${t('error.refused')} ${e.message}`;
+    }
+  }
+
+  private toggleTable(): void {
+    const open = this.opsTable.hidden;
+    this.opsTable.hidden = !open;
+    this.tableToggle.setAttribute('aria-expanded', String(open));
+    this.tableToggle.textContent = t(open ? 'timeline.hideTable' : 'timeline.showTable');
+    if (open) this.fillOpsTable();
+  }
+
+  /** Every op as a row: the screen-reader (and spreadsheet-minded) alternative of the canvas. */
+  private fillOpsTable(): void {
+    clear(this.opsTable);
+    if (!this.run) return;
+    const r = this.run.result;
+    const ops = r.ops;
+    const limit = Math.min(ops.count, 3000);
+    const rows: HTMLElement[] = [];
+    for (let i = 0; i < limit; i++) {
+      const kind = KINDS[ops.kind[i]];
+      const what =
+        kind === 'FB'
+          ? `F${ops.mb[i]} ${phaseLabel(r.summary, ops.phase[i])} + B${ops.bMb[i]} ${phaseLabel(r.summary, ops.bPhase[i])}`
+          : `${kind}${ops.mb[i]} ${phaseLabel(r.summary, ops.phase[i])}`;
+      rows.push(
+        el('tr', {}, [
+          el('td', { text: String(ops.rank[i]) }),
+          el('td', { text: String(i - r.rankBegin[ops.rank[i]]) }),
+          el('td', { text: what.trim() }),
+          el('td', { text: kind === 'FB' ? `${ops.stage[i]} / ${ops.bStage[i]}` : String(ops.stage[i]) }),
+          el('td', { text: num(ops.start[i]) }),
+          el('td', { text: num(ops.end[i]) }),
+        ]),
+      );
+    }
+    const head = ['table.rank', 'table.order', 'table.op', 'table.stage', 'table.start', 'table.end'] as const;
+    this.opsTable.append(
+      el('table', { class: 'data', 'data-testid': 'ops-table' }, [
+        el('caption', { text: t('table.opsCaption', { count: ops.count }) }),
+        el('thead', {}, [el('tr', {}, head.map((k) => el('th', { scope: 'col', text: t(k) })))]),
+        el('tbody', {}, rows),
+      ]),
+    );
+    if (limit < ops.count) this.opsTable.append(el('p', { class: 'hint', text: t('table.truncated', { shown: limit, count: ops.count }) }));
+  }
+
   update(run: RunView): void {
+    this.run = run;
+    if (!this.opsTable.hidden) this.fillOpsTable();
     this.group = { key: run.info.name, title: run.info.title, result: run.result, forwardShare: forwardShare(run) };
     this.view.setGroups([this.group]);
     this.explain.hidden = true;

@@ -1,0 +1,405 @@
+// The quiz: the lesson's sourced question bank (core/data/quiz_bank.json, three languages) and
+// questions computed live by the engine for the current settings, one at a time, with score,
+// explanation, source and a link to the view that shows the answer. Progress lives in localStorage.
+import bank from '../../../core/data/quiz_bank.json';
+import { clear, el } from '../base/dom';
+import { num, percent } from '../base/format';
+import { EngineError, type Engine, type RunRequest } from '../engine/engine';
+import { lang, t, type Key } from '../i18n';
+import { describeOp, scheduleTitle } from '../app/describe';
+import { TimelineView } from '../timeline/timeline_view';
+
+type Localised = Record<string, string>;
+
+interface BankQuestion {
+  id: number;
+  stage: string;
+  view: string;
+  source: string;
+  correct: number;
+  question: Localised;
+  options: Localised[];
+  explanation: Localised;
+}
+
+/** One question as shown: options already in display order. */
+interface Shown {
+  key: string; // stable id for progress: "bank-7" or "live-idles-8-20-F=1,..."
+  text: string;
+  options: string[];
+  correct: number; // index into options
+  explanation: string;
+  source: string;
+  view?: string;
+  /** Live timeline questions are answered by clicking the timeline instead of an option. */
+  timeline?: { request: RunRequest; isAnswer: (op: number, ops: any) => boolean; prompt: string };
+}
+
+interface Progress {
+  seed: number;
+  answers: Record<string, { choice: number; correct: boolean }>;
+}
+
+export interface QuizOptions {
+  /** localStorage key for progress */
+  storageKey: string;
+  /** the settings live questions are computed for */
+  settings?: () => RunRequest;
+  /** opens the view that shows a question's answer (the page's tabs) */
+  showView?: (view: string) => void;
+}
+
+function pick(text: Localised): string {
+  return text[lang()] ?? text.en;
+}
+
+/** A small deterministic generator, so a stored seed reproduces the same option order. */
+function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let r = Math.imul(a ^ (a >>> 15), 1 | a);
+    r = (r + Math.imul(r ^ (r >>> 7), 61 | r)) ^ r;
+    return ((r ^ (r >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function shuffled<T>(items: T[], seed: number): T[] {
+  const out = [...items];
+  const random = mulberry32(seed);
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [out[i], out[j]] = [out[j], out[i]];
+  }
+  return out;
+}
+
+function hash(text: string): number {
+  let h = 2166136261;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 16777619);
+  return h >>> 0;
+}
+
+/** Options in a shuffled order, the correct one tracked. */
+function arrange(options: string[], correct: number, seed: number): { options: string[]; correct: number } {
+  const order = shuffled(options.map((_, i) => i), seed);
+  return { options: order.map((i) => options[i]), correct: order.indexOf(correct) };
+}
+
+export class QuizCard {
+  readonly element: HTMLElement;
+  private readonly head = el('div', { class: 'quiz-head' });
+  private readonly body = el('div', { class: 'quiz-body' });
+  private set: 'bank' | 'live' = 'bank';
+  private index = 0;
+  private progress: Progress;
+
+  constructor(
+    private readonly engine: Engine,
+    private readonly options: QuizOptions,
+  ) {
+    this.progress = this.load();
+    this.element = el('section', { class: 'quiz', 'data-testid': 'quiz', 'aria-live': 'polite' }, [this.head, this.body]);
+    this.render();
+  }
+
+  // ---- progress ----------------------------------------------------------------------------------
+
+  private load(): Progress {
+    try {
+      const saved = JSON.parse(localStorage.getItem(this.options.storageKey) ?? 'null');
+      if (saved && typeof saved.seed === 'number' && saved.answers && typeof saved.answers === 'object') return saved;
+    } catch {
+      // A corrupt entry is replaced below.
+    }
+    return { seed: Math.floor(Math.random() * 2 ** 31), answers: {} };
+  }
+
+  private save(): void {
+    try {
+      localStorage.setItem(this.options.storageKey, JSON.stringify(this.progress));
+    } catch {
+      // Private mode or a full store: the quiz still works, it just forgets.
+    }
+  }
+
+  /** Forgets every answer and reshuffles the options. */
+  reset(): void {
+    this.progress = { seed: Math.floor(Math.random() * 2 ** 31), answers: {} };
+    this.save();
+    this.index = 0;
+    this.render();
+  }
+
+  // ---- questions ---------------------------------------------------------------------------------
+
+  private bankQuestions(): Shown[] {
+    return (bank.questions as BankQuestion[]).map((q) => {
+      const { options, correct } = arrange(q.options.map(pick), q.correct, this.progress.seed + q.id * 7919);
+      return {
+        key: `bank-${q.id}`,
+        text: pick(q.question),
+        options,
+        correct,
+        explanation: pick(q.explanation),
+        source: q.source,
+        view: q.view,
+      };
+    });
+  }
+
+  private liveQuestions(): Shown[] {
+    const settings = this.options.settings?.() ?? { schedule: 'dualpipe', ranks: 8, microBatches: 20, cost: 'F=1,B=2,W=1,FB=3' };
+    const out: Shown[] = [];
+    for (const make of [() => this.idlesLeast(settings), () => this.dualPipeBubble(settings), () => this.firstTwoDirections(settings), () => this.peakActivations(settings)]) {
+      try {
+        const q = make();
+        if (q) out.push(q);
+      } catch (e) {
+        if (!(e instanceof EngineError)) throw e; // a question that does not apply here is left out
+      }
+    }
+    return out;
+  }
+
+  private signature(s: RunRequest): string {
+    return `${s.ranks}-${s.microBatches}-${s.cost}`;
+  }
+
+  /** "Which schedule idles least?": four schedules that accept these sizes, ranked by the engine. */
+  private idlesLeast(s: RunRequest): Shown | null {
+    // The usual suspects first; the others stand in when one refuses these sizes.
+    const candidates = ['dualpipe', '1f1b', 'zb-h1', 'gpipe', 'dualpipev', 'zb-h2', 'zb-v', 'chimera'];
+    const results: { name: string; title: string; fraction: number }[] = [];
+    for (const name of candidates) {
+      if (results.length === 4) break;
+      try {
+        const r = this.engine.simulate({ ...s, schedule: name, virtualStages: 1 });
+        results.push({ name, title: scheduleTitle(this.engine.schedule(name), name), fraction: r.summary.bubble_fraction });
+      } catch (e) {
+        if (!(e instanceof EngineError)) throw e;
+      }
+    }
+    if (results.length < 4) return null;
+    const best = results.reduce((a, b) => (b.fraction < a.fraction ? b : a));
+    if (results.filter((r) => Math.abs(r.fraction - best.fraction) < 1e-12).length > 1) return null; // no single answer
+    const key = `live-idles-${this.signature(s)}`;
+    const { options, correct } = arrange(results.map((r) => r.title), results.indexOf(best), hash(key) + this.progress.seed);
+    return {
+      key,
+      text: t('quiz.live.idles', { ranks: s.ranks, micro: s.microBatches, cost: s.cost }),
+      options,
+      correct,
+      explanation: t('quiz.live.idlesWhy', { list: results.map((r) => `${r.title} ${percent(r.fraction, 1)}`).join(', '), best: best.title }),
+      source: t('quiz.sourceEngine'),
+      view: 'compare',
+    };
+  }
+
+  /** "What is DualPipe's bubble per rank?": the simulated value against the classic formulas. */
+  private dualPipeBubble(s: RunRequest): Shown | null {
+    const r = this.engine.simulate({ ...s, schedule: 'dualpipe', virtualStages: 1 });
+    const c = r.summary.cost;
+    const pp = r.summary.ranks;
+    const answer = r.summary.max_bubble as number;
+    const distractors = [(pp - 1) * (c.F + c.B), (pp - 1) * (c.F + c.B - 2 * c.W), (pp / 2) * (c.F + c.B), answer + pp / 2, answer * 2 + 1]
+      .map((v) => Number(v.toFixed(6)))
+      .filter((v, i, all) => v !== answer && v >= 0 && all.indexOf(v) === i)
+      .slice(0, 3);
+    if (distractors.length < 3) return null;
+    const key = `live-bubble-${this.signature(s)}`;
+    const { options, correct } = arrange([num(answer), ...distractors.map(num)], 0, hash(key) + this.progress.seed);
+    const f = r.summary.formula;
+    return {
+      key,
+      text: t('quiz.live.bubble', { ranks: pp, micro: r.summary.micro_batches, cost: s.cost }),
+      options,
+      correct,
+      explanation: t(f.exact ? 'quiz.live.bubbleWhyExact' : 'quiz.live.bubbleWhyInexact', { answer: num(answer), formula: f.text, worked: f.worked }),
+      source: t('quiz.sourceEngine'),
+      view: 'timeline',
+    };
+  }
+
+  /** "Click the first slot where rank 0 runs both directions at once": answered on a timeline. */
+  private firstTwoDirections(s: RunRequest): Shown | null {
+    let request: RunRequest = { ...s, schedule: 'dualpipe', virtualStages: 1 };
+    try {
+      this.engine.simulate(request);
+    } catch {
+      request = { schedule: 'dualpipe', ranks: 4, microBatches: 8, cost: s.cost, virtualStages: 1 };
+    }
+    const r = this.engine.simulate(request);
+    const ops = r.ops;
+    let first = -1;
+    for (let i = r.rankBegin[0]; i < r.rankBegin[1]; i++)
+      if (ops.kind[i] === 4 && ops.phase[i] !== ops.bPhase[i]) {
+        first = i;
+        break;
+      }
+    if (first < 0) return null;
+    const key = `live-slot-${this.signature(request)}`;
+    return {
+      key,
+      text: t('quiz.live.slot', { ranks: r.summary.ranks, micro: r.summary.micro_batches }),
+      options: [],
+      correct: first,
+      explanation: t('quiz.live.slotWhy', { start: num(ops.start[first]), end: num(ops.end[first]), f: ops.mb[first], b: ops.bMb[first] }),
+      source: t('quiz.sourceSlot'),
+      view: 'timeline',
+      timeline: { request, isAnswer: (op) => op === first, prompt: t('quiz.live.slotPrompt') },
+    };
+  }
+
+  /** "How many activations at peak?": PP + 1 from the engine against PP, 2PP and PP/2 + 1. */
+  private peakActivations(s: RunRequest): Shown | null {
+    const r = this.engine.simulate({ ...s, schedule: 'dualpipe', virtualStages: 1 });
+    const pp = r.summary.ranks as number;
+    const answer = r.summary.peak_activations as number;
+    const distractors = [pp, 2 * pp, pp / 2 + 1, pp - 1, pp + 2].filter((v, i, all) => v !== answer && Number.isInteger(v) && all.indexOf(v) === i).slice(0, 3);
+    const key = `live-peak-${this.signature(s)}`;
+    const { options, correct } = arrange([answer, ...distractors].map(String), 0, hash(key) + this.progress.seed);
+    return {
+      key,
+      text: t('quiz.live.peak', { ranks: pp, micro: r.summary.micro_batches }),
+      options,
+      correct,
+      explanation: t('quiz.live.peakWhy', { answer, pp }),
+      source: t('quiz.sourcePeak'),
+      view: 'memory',
+    };
+  }
+
+  private questions(): Shown[] {
+    return this.set === 'bank' ? this.bankQuestions() : this.liveQuestions();
+  }
+
+  // ---- rendering ---------------------------------------------------------------------------------
+
+  render(): void {
+    const all = this.questions();
+    this.index = Math.min(this.index, Math.max(0, all.length - 1));
+    this.renderHead(all);
+    clear(this.body);
+    if (all.length === 0) {
+      this.body.append(el('p', { class: 'hint', text: t('quiz.none') }));
+      return;
+    }
+    this.body.append(this.renderQuestion(all[this.index], all.length));
+  }
+
+  private score(all: Shown[]): { right: number; answered: number } {
+    let right = 0;
+    let answered = 0;
+    for (const q of all) {
+      const a = this.progress.answers[q.key];
+      if (!a) continue;
+      answered++;
+      if (a.correct) right++;
+    }
+    return { right, answered };
+  }
+
+  private renderHead(all: Shown[]): void {
+    clear(this.head);
+    const tab = (set: 'bank' | 'live', key: Key) => {
+      const b = el('button', { type: 'button', class: set === this.set ? '' : 'ghost', 'aria-pressed': String(set === this.set), 'data-testid': `quiz-set-${set}`, text: t(key) });
+      b.addEventListener('click', () => {
+        this.set = set;
+        this.index = 0;
+        this.render();
+      });
+      return b;
+    };
+    const { right, answered } = this.score(all);
+    const reset = el('button', { type: 'button', class: 'ghost', 'data-testid': 'quiz-reset', text: t('quiz.reset') });
+    reset.addEventListener('click', () => this.reset());
+    this.head.append(
+      el('div', { class: 'quiz-sets' }, [tab('bank', 'quiz.setBank'), tab('live', 'quiz.setLive')]),
+      el('div', { class: 'quiz-score', 'data-testid': 'quiz-score', text: t('quiz.score', { right, answered, total: all.length }) }),
+      reset,
+    );
+  }
+
+  private renderQuestion(q: Shown, total: number): HTMLElement {
+    const answer = this.progress.answers[q.key];
+    const card = el('div', { class: 'quiz-card', 'data-question': q.key });
+    card.append(
+      el('div', { class: 'quiz-count', text: t('quiz.count', { n: this.index + 1, total }) }),
+      el('h4', { class: 'quiz-question', 'data-testid': 'quiz-question', text: q.text }),
+    );
+    if (q.timeline) card.append(this.renderTimelineAnswer(q, answer));
+    else {
+      const list = el('div', { class: 'quiz-options', role: 'group', 'aria-label': q.text });
+      q.options.forEach((text, i) => {
+        const state = !answer ? '' : i === q.correct ? 'is-correct' : i === answer.choice ? 'is-wrong' : '';
+        const button = el('button', { type: 'button', class: `quiz-option ${state}`, 'data-testid': 'quiz-option', 'data-index': i, disabled: !!answer, text });
+        button.addEventListener('click', () => this.answer(q, i));
+        list.append(button);
+      });
+      card.append(list);
+    }
+    if (answer) card.append(this.renderFeedback(q, answer.correct));
+    const prev = el('button', { type: 'button', class: 'ghost', disabled: this.index === 0, text: t('quiz.previous') });
+    const next = el('button', { type: 'button', class: 'ghost', disabled: this.index >= total - 1, 'data-testid': 'quiz-next', text: t('quiz.next') });
+    const retry = el('button', { type: 'button', class: 'ghost', hidden: !answer, 'data-testid': 'quiz-retry', text: t('quiz.retry') });
+    prev.addEventListener('click', () => this.go(-1));
+    next.addEventListener('click', () => this.go(1));
+    retry.addEventListener('click', () => {
+      delete this.progress.answers[q.key];
+      this.save();
+      this.render();
+    });
+    card.append(el('div', { class: 'quiz-nav' }, [prev, retry, next]));
+    return card;
+  }
+
+  private renderFeedback(q: Shown, correct: boolean): HTMLElement {
+    const box = el('div', { class: `quiz-feedback ${correct ? 'is-correct' : 'is-wrong'}`, 'data-testid': 'quiz-feedback' }, [
+      el('strong', { text: t(correct ? 'quiz.right' : 'quiz.wrong') }),
+      el('p', { text: q.explanation }),
+      el('p', { class: 'hint', text: t('quiz.source', { source: q.source }) }),
+    ]);
+    if (q.view && this.options.showView) {
+      const link = el('button', { type: 'button', class: 'ghost', 'data-testid': 'quiz-show', text: t('quiz.show', { view: t(`tab.${q.view}` as Key) }) });
+      link.addEventListener('click', () => this.options.showView!(q.view!));
+      box.append(link);
+    }
+    return box;
+  }
+
+  private renderTimelineAnswer(q: Shown, answer: { choice: number; correct: boolean } | undefined): HTMLElement {
+    const r = this.engine.simulate(q.timeline!.request);
+    const group = { key: 'quiz', title: '', result: r, forwardShare: r.summary.cost.F / (r.summary.cost.F + r.summary.cost.B) };
+    const view = new TimelineView({
+      describeOp,
+      describeIdle: () => [t('idle.title')],
+      rankLabel: (n) => t('timeline.rank', { n }),
+      ariaLabel: q.timeline!.prompt,
+      onCellClick: (cell) => {
+        if (!this.progress.answers[q.key]) this.answer(q, cell.op);
+      },
+    });
+    view.setGroups([group]);
+    if (answer) view.setHighlight((_, op) => op === q.correct || op === answer.choice);
+    return el('div', { class: 'quiz-timeline' }, [el('p', { class: 'hint', text: q.timeline!.prompt }), view.element]);
+  }
+
+  private answer(q: Shown, choice: number): void {
+    const correct = q.timeline ? q.timeline.isAnswer(choice, null) : choice === q.correct;
+    this.progress.answers[q.key] = { choice, correct };
+    this.save();
+    this.render();
+  }
+
+  private go(step: number): void {
+    this.index += step;
+    this.render();
+  }
+
+  /** The course's quiz.json (1 pre, 3 check, 2 post) in the current language, from the engine. */
+  courseExport(): string {
+    const quiz = this.engine.courseQuiz(lang(), this.progress.seed);
+    return JSON.stringify(quiz, null, 2) + '\n';
+  }
+}
