@@ -50,6 +50,13 @@ inline auto run_cli(const std::string& args) -> CliResult {
   return r;
 }
 
+/// How many times `what` occurs in `text`.
+inline auto count_occurrences(const std::string& text, const std::string& what) -> int {
+  int n = 0;
+  for (std::size_t pos = text.find(what); pos != std::string::npos; pos = text.find(what, pos + 1)) ++n;
+  return n;
+}
+
 /// Bad input: no output, one line "pipesim: error: MESSAGE" on stderr, exit status 2.
 inline void check_refused(const std::string& args, const std::string& message) {
   INFO("pipesim " << args);

@@ -12,6 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "cli_run.h"
 #include "helpers.h"
 #include "pipesim/custom.h"
 #include "pipesim/error.h"
@@ -307,11 +308,7 @@ auto well_formed(const std::string& xml, std::string& why) -> bool {
   return roots == 1 || (why = "no root element", false);
 }
 
-auto count(const std::string& text, const std::string& what) -> int {
-  int n = 0;
-  for (std::size_t pos = text.find(what); pos != std::string::npos; pos = text.find(what, pos + 1)) ++n;
-  return n;
-}
+using pipesim::test::count_occurrences;
 
 }  // namespace
 
@@ -488,11 +485,11 @@ TEST_CASE("the SVG is well-formed standalone XML with one row label per rank and
     INFO(why);
     CHECK(svg.find("<svg xmlns=\"http://www.w3.org/2000/svg\"") != std::string::npos);
     for (const char* forbidden : {"<style", "<script", "href", "url(", "<foreignObject"}) CHECK(svg.find(forbidden) == std::string::npos);
-    for (int rank = 0; rank < r.schedule.ranks(); ++rank) CHECK(count(svg, ">rank " + std::to_string(rank) + "</text>") == 1);
-    CHECK(count(svg, ">rank " + std::to_string(r.schedule.ranks()) + "</text>") == 0);
+    for (int rank = 0; rank < r.schedule.ranks(); ++rank) CHECK(count_occurrences(svg, ">rank " + std::to_string(rank) + "</text>") == 1);
+    CHECK(count_occurrences(svg, ">rank " + std::to_string(r.schedule.ranks()) + "</text>") == 0);
     const auto fbs = std::count_if(r.schedule.ops.begin(), r.schedule.ops.end(), [](const Op& op) { return op.kind == OpKind::FB; });
     // The pair's border, plus the legend's swatch when the schedule has pairs.
-    CHECK(count(svg, "fill=\"none\" stroke=\"#111111\"") == (fbs > 0 ? fbs + 1 : 0));
+    CHECK(count_occurrences(svg, "fill=\"none\" stroke=\"#111111\"") == (fbs > 0 ? fbs + 1 : 0));
   });
 }
 

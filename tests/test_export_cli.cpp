@@ -14,11 +14,7 @@ namespace {
 auto cli(const std::string& args) -> pipesim::test::CliResult { return pipesim::test::run_cli(args); }
 using pipesim::test::write_scratch;
 
-auto count(const std::string& text, const std::string& what) -> int {
-  int n = 0;
-  for (std::size_t pos = text.find(what); pos != std::string::npos; pos = text.find(what, pos + 1)) ++n;
-  return n;
-}
+using pipesim::test::count_occurrences;
 
 }  // namespace
 
@@ -54,13 +50,13 @@ TEST_CASE("pipesim simulate --format csv and --format svg") {
   const auto csv = cli("simulate --schedule 1f1b --ranks 4 --micro-batches 8 --format csv");
   REQUIRE(csv.status == 0);
   CHECK(csv.out.rfind("rank,index,op,mb,phase,stage,b_mb,b_phase,b_stage,start,end,duration\r\n0,0,F,0,0,0,,,,0,1,1\r\n", 0) == 0);
-  CHECK(count(csv.out, "\r\n") == 1 + 4 * 16);
+  CHECK(count_occurrences(csv.out, "\r\n") == 1 + 4 * 16);
   const auto svg = cli("simulate --format svg");
   REQUIRE(svg.status == 0);
   CHECK(svg.out.rfind("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg ", 0) == 0);
   CHECK(svg.out.find("</svg>\n") == svg.out.size() - 7);
-  CHECK(count(svg.out, ">rank 7</text>") == 1);  // the row labels of ranks 0 .. 7
-  CHECK(count(svg.out, ">rank 8</text>") == 0);
+  CHECK(count_occurrences(svg.out, ">rank 7</text>") == 1);  // the row labels of ranks 0 .. 7
+  CHECK(count_occurrences(svg.out, ">rank 8</text>") == 0);
 }
 
 TEST_CASE("pipesim simulate refuses traces and trace options it cannot use with one line and exit 2") {

@@ -20,11 +20,7 @@ using nlohmann::json;
 using Values = std::map<std::string, std::string>;
 
 auto lesson_text() -> const json& {
-  static const json text = [] {
-    json parsed = json::parse(detail::embedded_lesson_text(), nullptr, false);
-    if (parsed.is_discarded()) throw Error("lesson text: core/data/lesson_text.json is not valid JSON");
-    return parsed;
-  }();
+  static const json text = detail::parse_embedded<json>(detail::embedded_lesson_text(), "lesson text: core/data/lesson_text.json");
   return text;
 }
 

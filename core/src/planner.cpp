@@ -313,11 +313,8 @@ auto fixed(double v, int decimals) -> std::string {
 using Values = std::map<std::string, std::string>;
 
 auto planner_text() -> const json& {
-  static const json text = [] {
-    json parsed = json::parse(detail::embedded_planner_text(), nullptr, false);
-    if (parsed.is_discarded()) throw Error("planner text: core/data/planner_text.json is not valid JSON");
-    return parsed;
-  }();
+  static const json text =
+      detail::parse_embedded<json>(detail::embedded_planner_text(), "planner text: core/data/planner_text.json");
   return text;
 }
 

@@ -136,8 +136,7 @@ auto quiz_bank() -> const json& {
   // Parsed once; the embedded text is checked here so that a broken data file fails loudly at first use
   // (and in the test suite) instead of rendering a half-empty quiz.
   static const json bank = [] {
-    json parsed = json::parse(detail::embedded_quiz_bank(), nullptr, false);
-    if (parsed.is_discarded()) throw Error("quiz bank: core/data/quiz_bank.json is not valid JSON");
+    json parsed = detail::parse_embedded<json>(detail::embedded_quiz_bank(), "quiz bank: core/data/quiz_bank.json");
     validate_quiz_bank(parsed);
     return parsed;
   }();

@@ -1,8 +1,20 @@
 #pragma once
 // The course data of core/data/, compiled in by core/cmake/embed_data.cmake at build time.
+#include <string>
 #include <string_view>
 
+#include "pipesim/error.h"
+
 namespace pipesim::detail {
+
+/// Parses one of the compiled-in files as `Json` (nlohmann::json or ordered_json). A broken file is a
+/// mistake in core/data/; it fails loudly at first use, and in the test suite, naming `what`.
+template <typename Json>
+[[nodiscard]] auto parse_embedded(std::string_view text, std::string_view what) -> Json {
+  Json parsed = Json::parse(text, nullptr, false);
+  if (parsed.is_discarded()) throw Error(std::string(what) + " is not valid JSON");
+  return parsed;
+}
 
 /// core/data/quiz_bank.json, byte for byte.
 [[nodiscard]] auto embedded_quiz_bank() -> std::string_view;
