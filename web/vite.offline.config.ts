@@ -34,7 +34,7 @@ export default defineConfig({
     emptyOutDir: true,
     target: 'es2022',
     modulePreload: false,
-    chunkSizeWarningLimit: 1200, // one file on purpose: the engine's .wasm is inside it
+    chunkSizeWarningLimit: 2500, // one file on purpose: the engine's .wasm is inside it
     rollupOptions: { output: { codeSplitting: false } },
   },
 });
