@@ -61,3 +61,17 @@ test('a pasted custom schedule is simulated, and a deadlocking one is refused wi
   assert.deepEqual(problems, []);
   await page.close();
 });
+
+test('the charts put every schedule that accepts the sizes on a bubble-against-memory plot', async () => {
+  const { page, problems } = await browser.page('?view=charts&schedule=dualpipe&ranks=8&micro-batches=16&cost=F=1,B=2,W=1,FB=3');
+  await page.waitForSelector('#panel-charts [data-point]');
+  const points = await page.$$eval('#panel-charts [data-point]', (gs) => Object.fromEntries(gs.map((g) => [g.dataset.point, g.querySelector('title').textContent])));
+  // 8 ranks x 16 micro-batches: DualPipe holds 9 of 8 stages at peak (1.13), bubble 6 / 54 (11%);
+  // 1F1B holds 8 of 8 (1), bubble 21 / 69 (30%). Chimera accepts 16 (a multiple of 8).
+  assert.equal(points.DualPipe, 'DualPipe: 1.13, 11%');
+  assert.equal(points['1F1B'], '1F1B: 1, 30%');
+  for (const name of ['GPipe', 'ZB-H1', 'ZB-H2', 'ZB-V', 'DualPipeV', 'Interleaved 1F1B', 'Chimera (direct concatenation)'])
+    assert.ok(points[name], `${name} plotted`);
+  assert.deepEqual(problems, []);
+  await page.close();
+});

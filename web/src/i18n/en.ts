@@ -204,6 +204,10 @@ export const en = {
   'charts.utilisation': 'Utilisation per rank',
   'charts.utilisationHint': 'Busy time / makespan for each rank.',
   'charts.rank': 'rank',
+  'charts.pareto': 'Bubble against activation memory ({ranks} ranks, {micro} micro-batches)',
+  'charts.paretoHint':
+    'Every schedule that accepts these sizes. Memory is the peak of live activations per GPU in units of one micro-batch through the whole model: DualPipe holds (PP+1)/PP, 1F1B 1. Down and to the left is better.',
+  'charts.activationAxis': 'peak activations per GPU (× one micro-batch through the whole model)',
 
   'memory.title': 'Activations alive over time',
   'memory.hint':

@@ -222,6 +222,10 @@ export const ptBR = {
   'charts.utilisation': 'Utilização por rank',
   'charts.utilisationHint': 'Tempo ocupado / makespan de cada rank.',
   'charts.rank': 'rank',
+  'charts.pareto': 'Bolha contra memória de ativações ({ranks} ranks, {micro} micro-batches)',
+  'charts.paretoHint':
+    'Todo escalonamento que aceita estes tamanhos. A memória é o pico de ativações vivas por GPU, em unidades de um micro-batch pelo modelo inteiro: o DualPipe guarda (PP+1)/PP, o 1F1B 1. Mais para baixo e para a esquerda é melhor.',
+  'charts.activationAxis': 'pico de ativações por GPU (× um micro-batch pelo modelo inteiro)',
 
   'memory.title': 'Ativações vivas ao longo do tempo',
   'memory.hint':

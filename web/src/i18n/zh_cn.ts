@@ -208,6 +208,10 @@ export const zhCN = {
   'charts.utilisation': '每个 rank 的利用率',
   'charts.utilisationHint': '每个 rank 的忙碌时间 / makespan。',
   'charts.rank': 'rank',
+  'charts.pareto': '气泡与激活显存的权衡（{ranks} 个 rank，{micro} 个微批次）',
+  'charts.paretoHint':
+    '所有接受这些规模的调度。显存为每个 GPU 上同时驻留激活的峰值，单位是一个微批次流经整个模型的激活：DualPipe 为 (PP+1)/PP，1F1B 为 1。越靠左下越好。',
+  'charts.activationAxis': '每个 GPU 的激活峰值（× 一个微批次流经整个模型）',
 
   'memory.title': '随时间驻留的激活',
   'memory.hint': '一个微批次在某个阶段的激活，从其前向开始时驻留，直到其反向结束（B；拆分时为 W）。圆点标出每个 rank 的峰值。',

@@ -100,3 +100,43 @@ export function barChart(spec: ChartSpec): SVGSVGElement {
   });
   return root;
 }
+
+export interface ScatterPoint {
+  label: string;
+  color: string;
+  x: number;
+  y: number;
+}
+
+/** One labelled point per item, for trade-offs such as bubble against memory. */
+export function scatterChart(spec: Omit<ChartSpec, 'series'> & { points: ScatterPoint[] }): SVGSVGElement {
+  const root = svg('svg', { class: 'chart', viewBox: `0 0 ${W} ${H}`, role: 'img', 'aria-label': spec.label });
+  root.append(svg('title', { text: spec.label }));
+  const xs = spec.points.map((p) => p.x);
+  const ys = spec.points.map((p) => p.y);
+  const [x0, x1] = extent(xs, [0, 1]);
+  const [, yMax] = extent(ys, [0, 1]);
+  const pad = (x1 - x0) * 0.08 || 0.5;
+  const { sx, sy } = axes(root, { ...spec, series: [] }, Math.max(0, x0 - pad), x1 + pad, 0, yMax > 0 ? yMax * 1.15 : 1);
+  // Labels go right of their point (left near the edge) and step down when they would cover one
+  // already placed: schedules often land close together.
+  const placed: { x0: number; x1: number; y: number }[] = [];
+  for (const p of [...spec.points].sort((a, b) => b.y - a.y)) {
+    const cx = sx(p.x);
+    const cy = sy(p.y);
+    const width = p.label.length * 6.2;
+    const left = cx + 7 + width > W - M.right;
+    const x0 = left ? cx - 7 - width : cx + 7;
+    let y = cy - 7;
+    while (placed.some((b) => Math.abs(b.y - y) < 12 && x0 < b.x1 && x0 + width > b.x0)) y += 12;
+    placed.push({ x0, x1: x0 + width, y });
+    root.append(
+      svg('g', { 'data-point': p.label }, [
+        svg('circle', { cx: cx.toFixed(1), cy: cy.toFixed(1), r: 5, fill: p.color }),
+        svg('text', { x: (left ? cx - 7 : cx + 7).toFixed(1), y: y.toFixed(1), 'text-anchor': left ? 'end' : 'start', text: p.label }),
+        svg('title', { text: `${p.label}: ${(spec.xFormat ?? String)(p.x)}, ${(spec.yFormat ?? String)(p.y)}` }),
+      ]),
+    );
+  }
+  return root;
+}

@@ -2,12 +2,13 @@
 // schedules on screen, and each rank's utilisation.
 import { clear, el } from '../base/dom';
 import { seriesColor } from '../base/colors';
-import { percent } from '../base/format';
+import { num, percent } from '../base/format';
 import type { Engine, RunRequest } from '../engine/engine';
 import { t } from '../i18n';
 import type { RunView } from '../app/run';
 import { scheduleTitle } from '../app/describe';
-import { barChart, lineChart, type Series } from './chart';
+import { barChart, lineChart, scatterChart, type ScatterPoint, type Series } from './chart';
+import { EngineError } from '../engine/engine';
 
 const range = (from: number, to: number) => Array.from({ length: Math.max(0, to - from + 1) }, (_, i) => from + i);
 
@@ -66,6 +67,22 @@ export class ChartsPanel {
         byRanks,
       ),
     );
+    const tradeOff = this.tradeOff(primary);
+    this.grid.append(
+      card(
+        t('charts.pareto', { ranks, micro }),
+        t('charts.paretoHint'),
+        scatterChart({
+          label: t('charts.pareto', { ranks, micro }),
+          xLabel: t('charts.activationAxis'),
+          yLabel: t('readout.bubbleFraction'),
+          points: tradeOff,
+          xFormat: (v) => num(Number(v.toFixed(2))),
+          yFormat: (v) => percent(v, 0),
+        }),
+        [],
+      ),
+    );
     const utilisation: Series[] = runs.map((r) => ({
       name: scheduleTitle(r.info),
       color: seriesColor(r.info.name),
@@ -80,5 +97,22 @@ export class ChartsPanel {
         utilisation,
       ),
     );
+  }
+
+  /** Every schedule that accepts these sizes: its bubble against its activation memory per GPU, in
+   *  micro-batches through the whole model (peak stage-activations / stages along the path), so that
+   *  DualPipe's PP + 1 stages and DualPipeV's half-size stages compare fairly. */
+  private tradeOff(request: RunRequest): ScatterPoint[] {
+    const points: ScatterPoint[] = [];
+    for (const info of this.engine.schedules) {
+      if (info.name === 'custom') continue;
+      try {
+        const s = this.engine.simulate({ ...request, schedule: info.name, virtualStages: info.uses_virtual_stages ? Math.max(2, request.virtualStages ?? 2) : 1 }).summary;
+        points.push({ label: scheduleTitle(info), color: seriesColor(info.name), x: s.peak_activations / s.stages, y: s.bubble_fraction });
+      } catch (e) {
+        if (!(e instanceof EngineError)) throw e; // a schedule that refuses these sizes has no point
+      }
+    }
+    return points;
   }
 }
