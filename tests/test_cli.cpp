@@ -1,5 +1,11 @@
 // The `pipesim` command as a user runs it: output formats, and one clear line plus exit 2 on bad input.
 #include <catch2/catch.hpp>
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -24,6 +30,7 @@ TEST_CASE("simulate --format json follows the documented contract") {
   CHECK(j["ranks"] == 8);
   CHECK(j["stages"] == 8);
   CHECK(j["micro_batches"] == 20);
+  CHECK(j["phases"] == "direction");
   CHECK(j["cost"] == nlohmann::json{{"F", 1}, {"B", 2}, {"W", 1}, {"FB", 3}, {"comm", 0}});
   CHECK(j["makespan"] == 66);
   CHECK(j["bubble_fraction"].get<double>() == Approx(6.0 / 66));
@@ -99,9 +106,79 @@ TEST_CASE("bad input prints one line saying what is wrong and what is allowed, a
   check_refused("simulat", "unknown command 'simulat'; commands are simulate, list, overlap, quiz, lesson, plan, help");
 }
 
-TEST_CASE("help prints usage and exits 0, no arguments prints usage and exits 2") {
+TEST_CASE("help prints usage and exits 0; no arguments is bad input: one line, exit 2") {
   const Result help = cli("help");
   CHECK(help.status == 0);
   CHECK(help.out.find("pipesim simulate") != std::string::npos);
-  CHECK(cli("").status == 2);
+  check_refused("", "no command given; commands are simulate, list, overlap, quiz, lesson, plan (pipesim help shows their "
+                    "options)");
+}
+
+TEST_CASE("a directory given as an input file is refused as one, not read as empty text") {
+  const std::string dir = pipesim::test::scratch_path("input_dir");
+  std::filesystem::create_directory(dir);
+  const std::string message = "cannot read file '" + dir + "': it is a directory";
+  check_refused("simulate --schedule-file " + dir, message);
+  check_refused("plan --input " + dir, message);
+  check_refused("overlap --workload " + dir, message);
+  check_refused("simulate --schedule-file - < " + dir, "cannot read standard input: it is a directory");
+  check_refused("plan --input - < " + dir, "cannot read standard input: it is a directory");
+  std::filesystem::remove(dir);
+}
+
+TEST_CASE("output that cannot be written is a failure: one line, exit 1") {
+  if (!std::filesystem::exists("/dev/full")) {
+    WARN("no /dev/full here: the write-failure test is skipped");
+    return;
+  }
+  const std::string message = "pipesim: error: cannot write the output: " + std::string(std::strerror(ENOSPC)) + "\n";
+  // Large output fails while it is written, small output only when it is flushed at the end.
+  for (const char* args : {"simulate --format json", "simulate --schedule 1f1b --ranks 64 --micro-batches 256 --format csv",
+                           "list", "help"}) {
+    INFO("pipesim " << args << " > /dev/full");
+    const Result r = cli(std::string(args) + " > /dev/full");
+    CHECK(r.status == 1);
+    CHECK(r.err == message);
+  }
+}
+
+namespace {
+
+/// Checks every value `shown` gives against `real` at the same place. An "ops" list shows a few ops:
+/// each must be one of the real ops, as it is.
+void check_shown(const nlohmann::json& shown, const nlohmann::json& real, const std::string& path) {
+  INFO(path);
+  if (shown.is_object()) {
+    REQUIRE(real.is_object());
+    for (const auto& [key, value] : shown.items()) {
+      REQUIRE(real.contains(key));
+      check_shown(value, real[key], path + "." + key);
+    }
+  } else if (shown.is_array() && path.size() >= 4 && path.substr(path.size() - 4) == ".ops") {
+    for (const auto& op : shown) CHECK(std::find(real.begin(), real.end(), op) != real.end());
+  } else if (shown.is_array()) {
+    REQUIRE(real.is_array());
+    REQUIRE(shown.size() <= real.size());
+    for (std::size_t k = 0; k < shown.size(); ++k) check_shown(shown[k], real[k], path + "[" + std::to_string(k) + "]");
+  } else {
+    CHECK(shown == real);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("README's JSON contract example is what simulate --format json prints for Fig. 5") {
+  std::ifstream in(std::string(PIPESIM_SOURCE_DIR) + "/README.md");
+  REQUIRE(in);
+  const std::string readme((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const auto section = readme.find("### JSON contract");
+  REQUIRE(section != std::string::npos);
+  const auto begin = readme.find("```json\n", section);
+  REQUIRE(begin != std::string::npos);
+  const auto end = readme.find("\n```", begin + 8);
+  REQUIRE(end != std::string::npos);
+  const auto shown = nlohmann::json::parse(readme.substr(begin + 8, end - begin - 8));
+  const Result r = cli("simulate --format json");
+  REQUIRE(r.status == 0);
+  check_shown(shown, nlohmann::json::parse(r.out), "");
 }

@@ -50,3 +50,24 @@ TEST_CASE("format_number prints the shortest exact decimal") {
   CHECK(pipesim::format_number(100) == "100");
   CHECK(pipesim::format_costs(pipesim::default_costs()) == "F=1,B=2,W=1,FB=3,comm=0");
 }
+
+TEST_CASE("costs stay in a range where every sum of a run is finite and normal") {
+  CHECK_THROWS_WITH(parse_costs("F=5e-324,B=0,W=0"), "cost F must be 0 or between 0.000001 and 1000000000000, got 5e-324");
+  CHECK_THROWS_WITH(parse_costs("F=1e308,B=1e308"), Catch::StartsWith("cost F must be 0 or between 0.000001 and 1000000000000"));
+  CHECK_THROWS_WITH(parse_costs("F=0,B=0,W=0"), "costs F and B cannot both be 0: a pipeline with no work has no timeline");
+  CHECK_THROWS_WITH(parse_costs("F=1e-6,B=1e-6,W=0,FB=1e-4"), Catch::Contains("must lie in [max(F,B), F+B]"));
+  CHECK_NOTHROW(parse_costs("F=0,B=2,W=1"));
+  CHECK_NOTHROW(parse_costs("F=1e12,B=1e12,W=0"));
+  CHECK(parse_costs("F=0.1,B=0.2,W=0.1").fb == 0.1 + 0.2);  // F + B itself is always inside the range
+}
+
+TEST_CASE("a cost given twice is refused, whatever its spelling") {
+  CHECK_THROWS_WITH(parse_costs("F=1,F=2"), "cost F is given twice");
+  CHECK_THROWS_WITH(parse_costs("FB=3,F&B=2.5"), "cost F&B is given twice");
+  CHECK_THROWS_WITH(parse_costs("comm=1,c=2"), "cost c is given twice");
+}
+
+TEST_CASE("an error message stays one printable line whatever the user typed") {
+  CHECK(std::string(pipesim::Error("bad token 'a\nb\x1b[2J'").what()) == "bad token 'a\\nb\\x1b[2J'");
+  CHECK_THROWS_WITH(parse_costs("F=1\n2"), "cost F must be a number, got '1\\n2'");
+}

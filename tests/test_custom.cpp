@@ -1,16 +1,11 @@
 // Custom schedules: PyTorch action notation and the JSON contract read back as schedules, round trips
 // of every built-in schedule, and one-line errors that name the line and token at fault.
 #include <catch2/catch.hpp>
-
-#include "cli_run.h"
-#include <cstdio>
-#include <fstream>
-#include <sstream>
 #include <string>
-#include <sys/wait.h>
 
 #include <nlohmann/json.hpp>
 
+#include "cli_run.h"
 #include "helpers.h"
 #include "pipesim/custom.h"
 #include "pipesim/error.h"
@@ -220,4 +215,31 @@ TEST_CASE("pipesim simulate refuses custom schedules it cannot use with one line
           "custom needs the schedule as text (--schedule-file PATH): JSON as `simulate --format json` writes it, or "
           "PyTorch actions such as 0F0,0B0");
   std::remove(deadlock.c_str());
+}
+
+TEST_CASE("a JSON schedule on one path must give each chunk the phase its stage has on its rank") {
+  const std::string bad = R"({"micro_batches": 1, "per_rank": [
+    {"ops": [{"op": "F", "mb": 0, "phase": 99, "stage": 0}, {"op": "B", "mb": 0, "phase": 0, "stage": 0}]},
+    {"ops": [{"op": "F", "mb": 0, "phase": 0, "stage": 1}, {"op": "B", "mb": 0, "phase": 0, "stage": 1}]}]})";
+  CHECK_THROWS_WITH(parse_custom_schedule(bad),
+                    "rank 0, op 0 (F0.99): phase 99 does not match stage 0, which is number 0 of the stages rank 0 holds "
+                    "(on one path the phase is that number)");
+  // Exports of every single-path schedule carry the right phases, so they read back unchanged.
+  for (const char* name : {"zb-v", "dualpipev"}) {
+    const RunRequest request{name, {4, 8, 1}, default_costs()};
+    CHECK_NOTHROW(parse_custom_schedule(to_json(pipesim::run(request), Detail::full).dump()));
+  }
+}
+
+TEST_CASE("the JSON says what phase means, read off the layout, for built-in and imported schedules") {
+  const auto phases = [](const Run& r) { return to_json(r, Detail::summary)["phases"].get<std::string>(); };
+  const auto unit = [](const char* name, int v) { return pipesim::run(RunRequest{name, {4, 8, v}, default_costs()}); };
+  CHECK(phases(unit("1f1b", 1)) == "none");
+  CHECK(phases(unit("dualpipe", 1)) == "direction");
+  CHECK(phases(unit("chimera", 1)) == "direction");
+  CHECK(phases(unit("zb-v", 1)) == "leg");
+  CHECK(phases(unit("dualpipev", 1)) == "leg");
+  CHECK(phases(unit("interleaved-1f1b", 2)) == "chunk");
+  // A ZB-V imported from PyTorch actions is still a V.
+  CHECK(phases(run_custom(format_actions(build_schedule("zb-v", {4, 8, 1})))) == "leg");
 }

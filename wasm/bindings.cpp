@@ -6,6 +6,8 @@
 #include <emscripten/val.h>
 
 #include <cmath>
+#include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -55,6 +57,18 @@ auto guarded(Body body) -> val {
   }
 }
 
+/// A JavaScript value as text, as String(v) gives it: what a user would type after the CLI's option,
+/// so the core's parse_whole_in / parse_number_in refuse it in the CLI's words.
+auto js_text(const val& v) -> std::string { return val::global("String")(v).as<std::string>(); }
+
+/// What a value is, for a message that expected another kind: "a number", "an object", "null".
+auto js_kind(const val& v) -> std::string {
+  if (v.isNull()) return "null";
+  const std::string type = v.typeOf().as<std::string>();
+  if (type == "undefined") return type;
+  return (type == "object" ? "an " : "a ") + type;
+}
+
 auto int_field(const val& obj, const char* key, const char* label, int fallback) -> int {
   const val v = obj[key];
   if (v.isUndefined() || v.isNull()) return fallback;
@@ -65,6 +79,13 @@ auto int_field(const val& obj, const char* key, const char* label, int fallback)
   if (!std::isfinite(d) || std::floor(d) != d || std::fabs(d) > 1e9)
     throw Error(std::string(label) + " must be a whole number, got " + val::global("String")(v).as<std::string>());
   return static_cast<int>(d);
+}
+
+/// A string argument. Parameters are taken as JavaScript values, not std::string, so that a number or
+/// an object is refused with {error} instead of throwing a binding error past `guarded`.
+auto text_arg(const val& v, const char* name) -> std::string {
+  if (v.typeOf().as<std::string>() != "string") throw Error(std::string(name) + " must be a string, got " + js_kind(v));
+  return v.as<std::string>();
 }
 
 auto text_field(const val& obj, const char* key) -> std::string {
@@ -153,8 +174,9 @@ auto simulate(val request) -> val {
 }
 
 /// The CLI's JSON text for the same request (`detail` "json" or "summary"), for parity checks.
-auto simulate_json(val request, std::string detail) -> val {
+auto simulate_json(val request, val detail_arg) -> val {
   return guarded([&] {
+    const std::string detail = text_arg(detail_arg, "detail");
     const pipesim::Run run = pipesim::run(request_from(request));
     val out = val::object();
     out.set("json", pipesim::to_json(run, detail == "json" ? pipesim::Detail::full : pipesim::Detail::summary).dump(2));
@@ -162,11 +184,22 @@ auto simulate_json(val request, std::string detail) -> val {
   });
 }
 
-auto sweep(val request, std::string axis, val values) -> val {
+/// The values of a sweep: an array of whole numbers, its length checked before any element is read.
+auto sweep_values(const val& values) -> std::vector<int> {
+  if (!val::global("Array").call<bool>("isArray", values))
+    throw Error("sweep values must be an array of whole numbers like [16, 18, 20], got " + js_kind(values));
+  const auto n = static_cast<std::size_t>(values["length"].as<double>());
+  pipesim::check_sweep_size(n);
+  std::vector<int> xs;
+  xs.reserve(n);
+  for (std::size_t i = 0; i < n; ++i) xs.push_back(int_field(values, std::to_string(i).c_str(), "sweep value", 0));
+  return xs;
+}
+
+auto sweep(val request, val axis_arg, val values) -> val {
   return guarded([&] {
-    std::vector<int> xs;
-    const int n = values["length"].as<int>();
-    for (int i = 0; i < n; ++i) xs.push_back(int_field(values, std::to_string(i).c_str(), "sweep value", 0));
+    const std::string axis = text_arg(axis_arg, "sweep axis");
+    const std::vector<int> xs = sweep_values(values);
     const auto points = pipesim::sweep(request_from(request), pipesim::parse_sweep_axis(axis), xs);
     std::vector<int> value, peak;
     std::vector<unsigned char> valid, exact;
@@ -252,16 +285,28 @@ auto actions(val request) -> val {
   });
 }
 
+/// Microseconds per cost unit for a trace: 0 (or undefined) is the CLI's default, anything else must
+/// lie where --us-per-unit does and is refused in its words, whatever the format, so a caller's bad
+/// value shows at once rather than on its first trace.
+auto trace_options(const val& us_per_unit) -> pipesim::TraceOptions {
+  pipesim::TraceOptions options;
+  if (us_per_unit.isUndefined()) return options;
+  const std::string text = js_text(us_per_unit);
+  if (pipesim::parse_finite(text) == 0.0) return options;
+  options.us_per_unit = pipesim::parse_number_in("us-per-unit", text, pipesim::TraceOptions::min_us_per_unit,
+                                                 pipesim::TraceOptions::max_us_per_unit);
+  return options;
+}
+
 /// The run in one of the CLI's export formats: chrome-trace, csv, svg, actions, json.
-auto export_text(val request, std::string format, double us_per_unit) -> val {
+auto export_text(val request, val format_arg, val us_per_unit) -> val {
   return guarded([&] {
+    const std::string format = text_arg(format_arg, "export format");
+    const pipesim::TraceOptions options = trace_options(us_per_unit);
     const pipesim::Run run = pipesim::run(request_from(request));
     std::string text;
-    if (format == "chrome-trace") {
-      pipesim::TraceOptions options;
-      if (us_per_unit > 0) options.us_per_unit = us_per_unit;
-      text = pipesim::to_chrome_trace(run, options);
-    } else if (format == "csv") text = pipesim::to_csv(run);
+    if (format == "chrome-trace") text = pipesim::to_chrome_trace(run, options);
+    else if (format == "csv") text = pipesim::to_csv(run);
     else if (format == "svg") text = pipesim::to_svg(run);
     else if (format == "actions") text = pipesim::format_actions(run.schedule);
     else if (format == "json") text = pipesim::to_json(run, pipesim::Detail::full).dump(2) + "\n";
@@ -273,8 +318,13 @@ auto export_text(val request, std::string format, double us_per_unit) -> val {
 }
 
 /// The course's quiz.json (1 pre, 3 check, 2 post), options shuffled from `seed`: `pipesim quiz --course`.
-auto course_quiz(std::string lang, double seed) -> val {
-  return guarded([&] { return from_json(pipesim::course_quiz(lang, static_cast<std::uint64_t>(seed))); });
+/// The seed is checked as `--seed` is: a page may hand over NaN, -1 or 2**53 from storage.
+auto course_quiz(val lang_arg, val seed) -> val {
+  return guarded([&] {
+    const std::string lang = text_arg(lang_arg, "lang");
+    const int checked = pipesim::parse_whole_in("seed", js_text(seed), 0, pipesim::max_quiz_seed);
+    return from_json(pipesim::course_quiz(lang, static_cast<std::uint64_t>(checked)));
+  });
 }
 
 /// A lesson exercise worked by the engine, every step as data: `pipesim lesson --format json`.
@@ -291,8 +341,8 @@ auto lesson(val request) -> val {
 }
 
 /// The planner on a JSON input, explained in `lang` (`pipesim plan --input FILE --format json --lang L`).
-auto plan(std::string input, std::string lang) -> val {
-  return guarded([&] { return from_json(pipesim::plan_from_json(input, lang)); });
+auto plan(val input, val lang) -> val {
+  return guarded([&] { return from_json(pipesim::plan_from_json(text_arg(input, "plan input"), text_arg(lang, "lang"))); });
 }
 
 auto version() -> std::string { return PIPESIM_VERSION; }

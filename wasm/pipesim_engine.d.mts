@@ -68,12 +68,16 @@ export interface OverlapRequestJs {
 export interface PipesimModule {
   simulate(request: RunRequestJs): SimulateValue | ErrorValue;
   simulateJson(request: RunRequestJs, detail: 'json' | 'summary'): { json: string } | ErrorValue;
+  // At most 512 values; a non-array is refused with {error}.
   sweep(request: RunRequestJs, axis: 'micro_batches' | 'ranks', values: number[]): SweepValue | ErrorValue;
   schedules(): any[];
   overlap(request: OverlapRequestJs): any | ErrorValue;
   actions(request: RunRequestJs): { actions: string } | ErrorValue; // PyTorch action notation
+  // usPerUnit: microseconds per cost unit in a chrome-trace; 0 means the CLI's default, 1000; anything
+  // else must lie in [0.001, 1e9] as --us-per-unit does, else {error} (checked for every format).
   exportText(request: RunRequestJs, format: 'chrome-trace' | 'csv' | 'svg' | 'actions' | 'json', usPerUnit: number): { text: string } | ErrorValue;
-  courseQuiz(lang: string, seed: number): any | ErrorValue; // the course's quiz.json
+  // The course's quiz.json; seed is a whole number from 0 to 2147483647 as `quiz --seed`, else {error}.
+  courseQuiz(lang: string, seed: number): any | ErrorValue;
   lesson(request: { exercise: number; lang?: string; cost?: string; bytesPerParam?: number; gpuMemoryGb?: number }): any | ErrorValue;
   plan(input: string, lang: string): any | ErrorValue; // `pipesim plan --format json --lang L` // the CLI's `overlap --format json`
   defaultWorkload(): Record<string, number>;

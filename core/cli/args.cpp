@@ -1,13 +1,13 @@
 #include "args.h"
 
 #include <algorithm>
+#include <array>
 #include <cerrno>
-#include <cmath>
-#include <cstdlib>
+#include <cstdio>
+#include <cstring>
 #include <fstream>
-#include <sstream>
+#include <iostream>
 
-#include "pipesim/costs.h"
 #include "pipesim/error.h"
 #include "pipesim/parse.h"
 
@@ -68,25 +68,12 @@ auto Args::text_or(std::string_view name, std::string fallback) const -> std::st
 
 auto Args::integer_or(std::string_view name, int fallback, int lo, int hi) const -> int {
   const auto t = text(name);
-  if (!t) return fallback;
-  const std::string range = "a whole number from " + std::to_string(lo) + " to " + std::to_string(hi);
-  char* end = nullptr;
-  errno = 0;
-  const long long v = t->empty() ? 0 : std::strtoll(t->c_str(), &end, 10);
-  if (t->empty() || end != t->c_str() + t->size() || errno == ERANGE)
-    throw Error("--" + std::string(name) + " must be " + range + ", got '" + *t + "'");
-  if (v < lo || v > hi) throw Error("--" + std::string(name) + " must be " + range + ", got " + *t);
-  return static_cast<int>(v);
+  return t ? parse_whole_in("--" + std::string(name), *t, lo, hi) : fallback;
 }
 
 auto Args::number_or(std::string_view name, double fallback, double lo, double hi) const -> double {
   const auto t = text(name);
-  if (!t) return fallback;
-  const std::string range = "a number from " + format_number(lo) + " to " + format_number(hi);
-  const auto v = parse_finite(*t);
-  if (!v) throw Error("--" + std::string(name) + " must be " + range + ", got '" + *t + "'");
-  if (*v < lo || *v > hi) throw Error("--" + std::string(name) + " must be " + range + ", got " + *t);
-  return *v;
+  return t ? parse_number_in("--" + std::string(name), *t, lo, hi) : fallback;
 }
 
 auto Args::choice_or(std::string_view name, std::string fallback, std::vector<std::string_view> choices) const
@@ -98,12 +85,37 @@ auto Args::choice_or(std::string_view name, std::string fallback, std::vector<st
   return *t;
 }
 
+namespace {
+
+auto cannot_read(const std::string& what, int code) -> Error {
+  return Error("cannot read " + what + ": " + (code == EISDIR ? "it is a directory" : std::strerror(code)));
+}
+
+/// All of `in`, or Error naming `what` with the reason: opening a directory succeeds on Linux and only
+/// the read fails (EISDIR), which an unchecked read would turn into an empty text.
+auto read_all(std::istream& in, const std::string& what) -> std::string {
+  std::string text;
+  std::array<char, 1 << 16> buffer{};
+  errno = 0;
+  while (in.read(buffer.data(), buffer.size()) || in.gcount() > 0)
+    text.append(buffer.data(), static_cast<std::size_t>(in.gcount()));
+  if (in.bad()) throw cannot_read(what, errno);
+  return text;
+}
+
+}  // namespace
+
 auto read_file(const std::string& path) -> std::string {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw Error("cannot read file '" + path + "'");
-  std::ostringstream os;
-  os << in.rdbuf();
-  return os.str();
+  return read_all(in, "file '" + path + "'");
+}
+
+auto read_stdin() -> std::string {
+  std::string text = read_all(std::cin, "standard input");
+  // std::cin reads through C's stdin, whose failed read (`< /tmp`) looks like the end of input to it.
+  if (std::ferror(stdin) != 0) throw cannot_read("standard input", errno);
+  return text;
 }
 
 }  // namespace pipesim::cli

@@ -32,7 +32,10 @@ class Args {
   std::map<std::string, std::string, std::less<>> values_;
 };
 
-/// Reads a whole file; throws Error naming the path when it cannot.
+/// Reads a whole file; throws Error naming the path (and why, e.g. "it is a directory") when it cannot.
 [[nodiscard]] auto read_file(const std::string& path) -> std::string;
+
+/// Reads all of standard input, checked like read_file.
+[[nodiscard]] auto read_stdin() -> std::string;
 
 }  // namespace pipesim::cli

@@ -1,5 +1,4 @@
 #include <iostream>
-#include <iterator>
 
 #include "args.h"
 #include "commands.h"
@@ -13,8 +12,7 @@ auto run_plan(Argv argv) -> int {
   const auto path = args.text("input");
   if (!path) throw Error("plan needs --input FILE.json (or --input - for standard input); see core/data/plan_examples/");
   const std::string format = args.choice_or("format", "text", {"text", "json"});
-  const std::string text =
-      *path == "-" ? std::string(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>()) : read_file(*path);
+  const std::string text = *path == "-" ? read_stdin() : read_file(*path);
   PlanInput input = parse_plan_input(text);
   // --lang wins over the file's "language": the same input file serves every reader.
   if (const auto lang = args.text("lang")) input.language = *lang;

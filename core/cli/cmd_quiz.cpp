@@ -14,7 +14,7 @@ auto run_quiz(Argv argv) -> int {
     throw Error("quiz needs exactly one of --course (the course's quiz.json) or --bank (every question)");
   if (args.has("course")) {
     const std::string lang = args.text_or("lang", "en");
-    const int seed = args.integer_or("seed", 1, 0, 2'147'483'647);
+    const int seed = args.integer_or("seed", 1, 0, max_quiz_seed);
     std::cout << course_quiz(lang, static_cast<std::uint64_t>(seed)).dump(2) << "\n";
     return 0;
   }

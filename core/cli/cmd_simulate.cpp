@@ -1,6 +1,5 @@
 #include <cstdio>
 #include <iostream>
-#include <sstream>
 
 #include <unistd.h>
 
@@ -29,13 +28,7 @@ void read_custom_schedule(const Args& args, RunRequest& request) {
     if (args.has(option))
       throw Error("--" + std::string(option) + " comes from the schedule file with --schedule " + request.schedule);
   if (!path) return;  // run() explains that the schedule text is missing
-  if (*path == "-") {
-    std::ostringstream text;
-    text << std::cin.rdbuf();
-    request.custom_schedule = text.str();
-  } else {
-    request.custom_schedule = read_file(*path);
-  }
+  request.custom_schedule = *path == "-" ? read_stdin() : read_file(*path);
 }
 
 }  // namespace
@@ -54,7 +47,8 @@ auto run_simulate(Argv argv) -> int {
   const std::string format =
       args.choice_or("format", "text", {"text", "json", "summary", "actions", "chrome-trace", "csv", "svg"});
   if (args.has("us-per-unit") && format != "chrome-trace") throw Error("--us-per-unit applies only to --format chrome-trace");
-  const TraceOptions trace{args.number_or("us-per-unit", TraceOptions{}.us_per_unit, 0.001, 1e9)};
+  const TraceOptions trace{args.number_or("us-per-unit", TraceOptions{}.us_per_unit, TraceOptions::min_us_per_unit,
+                                          TraceOptions::max_us_per_unit)};
   const std::string color = args.choice_or("color", "auto", {"auto", "always", "never"});
 
   const Run run = pipesim::run(request);

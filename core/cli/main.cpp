@@ -1,6 +1,9 @@
 // pipesim: compute, simulate and measure pipeline-parallel training schedules.
+#include <cerrno>
+#include <cstring>
 #include <exception>
 #include <iostream>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -45,7 +48,8 @@ usage:
   pipesim help
       This text.
 
-Bad input prints one line starting with "pipesim: error:" and exits with status 2.
+Bad input prints one line starting with "pipesim: error:" and exits with status 2; output that cannot
+be written (a full disk) prints such a line and exits with status 1.
 )";
 
 struct Command {
@@ -62,25 +66,46 @@ const Command commands[] = {
     {"plan", pipesim::cli::run_plan},
 };
 
+auto command_names() -> std::string {
+  std::string names;
+  for (const Command& c : commands) names += (names.empty() ? "" : ", ") + std::string(c.name);
+  return names;
+}
+
+auto run_command(const std::vector<std::string_view>& args) -> int {
+  if (args.empty())
+    throw pipesim::Error("no command given; commands are " + command_names() + " (pipesim help shows their options)");
+  if (args[0] == "help" || args[0] == "--help" || args[0] == "-h") {
+    std::cout << usage;
+    return 0;
+  }
+  for (const Command& c : commands)
+    if (c.name == args[0]) return c.run(pipesim::cli::Argv(args).subspan(1));
+  throw pipesim::Error("unknown command '" + std::string(args[0]) + "'; commands are " + command_names() + ", help");
+}
+
+/// Output that never arrived (a full disk, /dev/full) is a failure of the run, not bad input: exit 1.
+/// The flush writes what is still buffered; errno then holds the reason of the write that failed,
+/// whether it was this one or an earlier one that left the stream bad.
+auto finish_output(int status) -> int {
+  if (std::cout.flush()) return status;
+  const int code = errno;
+  if (status != 0) return status;  // the command has already said what went wrong
+  std::cerr << "pipesim: error: cannot write the output: " << (code != 0 ? std::strerror(code) : "the write failed")
+            << "\n";
+  return 1;
+}
+
 }  // namespace
 
-int main(int argc, char** argv) {
+auto main(int argc, char** argv) -> int {
   const std::vector<std::string_view> args(argv + 1, argv + argc);
-  if (args.empty() || args[0] == "help" || args[0] == "--help" || args[0] == "-h") {
-    std::cout << usage;
-    return args.empty() ? 2 : 0;
-  }
+  int status = 0;
   try {
-    for (const Command& c : commands)
-      if (c.name == args[0]) return c.run(pipesim::cli::Argv(args).subspan(1));
-    std::string known;
-    for (const Command& c : commands) known += (known.empty() ? "" : ", ") + std::string(c.name);
-    throw pipesim::Error("unknown command '" + std::string(args[0]) + "'; commands are " + known + ", help");
-  } catch (const pipesim::Error& e) {
+    status = run_command(args);
+  } catch (const std::exception& e) {  // pipesim::Error and anything the standard library throws
     std::cerr << "pipesim: error: " << e.what() << "\n";
-    return 2;
-  } catch (const std::exception& e) {
-    std::cerr << "pipesim: error: " << e.what() << "\n";
-    return 2;
+    status = 2;
   }
+  return finish_output(status);
 }

@@ -5,6 +5,8 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <set>
+#include <string_view>
 #include <string>
 
 #include "detail/text.h"
@@ -39,16 +41,20 @@ auto default_costs() -> Costs { return Costs{}; }
 auto parse_costs(std::string_view text) -> Costs {
   Costs costs;
   bool fb_given = false;
+  std::set<std::string> seen;
   for (const detail::Assignment& a : detail::split_assignments(text)) {
     if (!a.has_value)
       throw Error("cost '" + std::string(a.item) + "' must be KEY=VALUE with KEY one of F, B, W, FB, comm");
-    const std::string key = detail::lower(a.key);
+    std::string key = detail::lower(a.key);
+    if (key == "f&b") key = "fb";
+    if (key == "c") key = "comm";
+    if (!seen.insert(key).second) throw Error("cost " + std::string(a.key) + " is given twice");
     const std::string_view value_text = a.value;
     if (key == "f") costs.f = parse_cost_value("F", value_text);
     else if (key == "b") costs.b = parse_cost_value("B", value_text);
     else if (key == "w") costs.w = parse_cost_value("W", value_text);
-    else if (key == "fb" || key == "f&b") { costs.fb = parse_cost_value("FB", value_text); fb_given = true; }
-    else if (key == "comm" || key == "c") costs.comm = parse_cost_value("comm", value_text);
+    else if (key == "fb") { costs.fb = parse_cost_value("FB", value_text); fb_given = true; }
+    else if (key == "comm") costs.comm = parse_cost_value("comm", value_text);
     else throw Error("unknown cost '" + std::string(a.key) + "'; known costs are F, B, W, FB, comm");
   }
   if (!fb_given) costs.fb = costs.f + costs.b;
@@ -57,9 +63,17 @@ auto parse_costs(std::string_view text) -> Costs {
 }
 
 void validate_costs(const Costs& c) {
+  // Bounds keep every sum of a run finite and every duration a normal number: a subnormal or an
+  // overflowing cost would turn the timeline into zeros or infinities.
+  constexpr double smallest = 1e-6;
+  constexpr double largest = 1e12;
   const auto check_non_negative = [](const char* name, double v) {
     if (!std::isfinite(v) || v < 0)
       throw Error(std::string("cost ") + name + " must be a finite number >= 0, got " + format_number(v));
+    // FB is bounded by F and B below.
+    if (std::string_view(name) != "FB" && v != 0 && (v < smallest || v > largest))
+      throw Error(std::string("cost ") + name + " must be 0 or between " + format_number(smallest) + " and " +
+                  format_number(largest) + ", got " + format_number(v));
   };
   check_non_negative("F", c.f);
   check_non_negative("B", c.b);
@@ -69,10 +83,11 @@ void validate_costs(const Costs& c) {
   if (c.w > c.b)
     throw Error("cost W (" + format_number(c.w) + ") must not exceed B (" + format_number(c.b) +
                 "): B is the full backward and contains W");
+  if (c.f + c.b == 0) throw Error("costs F and B cannot both be 0: a pipeline with no work has no timeline");
   const double lo = std::max(c.f, c.b);
   const double hi = c.f + c.b;
-  // A tolerance keeps FB = F + B valid when the sum is not exactly representable.
-  const double eps = 1e-9 * std::max(1.0, hi);
+  // A relative tolerance keeps FB = F + B valid when the sum is not exactly representable.
+  const double eps = 1e-12 * hi;
   if (c.fb < lo - eps || c.fb > hi + eps)
     throw Error("cost FB (" + format_number(c.fb) + ") must lie in [max(F,B), F+B] = [" + format_number(lo) + ", " +
                 format_number(hi) + "]: an overlapped pair takes at least its longer half and at most both");

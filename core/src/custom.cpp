@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "detail/json_fields.h"
 #include "detail/text.h"
 #include "detail/trace_import.h"
 #include "pipesim/error.h"
@@ -169,18 +170,48 @@ auto tokens_of(std::string_view line, int line_no) -> std::vector<std::string_vi
   return out;
 }
 
-/// Sets each chunk's phase to the index of its stage among the stages of its rank, lowest first.
-void assign_phases(Draft& d) {
-  std::map<int, std::vector<int>> stages_of_rank;
-  for (const auto& [key, rank] : d.owner) stages_of_rank[rank].push_back(key.second);  // map order: ascending
-  const auto phase_of = [&](int rank, int stage) {
-    const auto& held = stages_of_rank[rank];
+/// On one path a chunk's phase is the index of its stage among the stages its rank holds, lowest
+/// first: the virtual chunk of an interleaved schedule, the leg of a V, else 0.
+class PathPhases {
+ public:
+  explicit PathPhases(const Draft& d) {
+    for (const auto& [key, rank] : d.owner) stages_of_rank_[rank].push_back(key.second);  // map order: ascending
+  }
+  [[nodiscard]] auto of(int rank, int stage) const -> int {
+    const auto& held = stages_of_rank_.at(rank);
     return static_cast<int>(std::lower_bound(held.begin(), held.end(), stage) - held.begin());
-  };
+  }
+
+ private:
+  std::map<int, std::vector<int>> stages_of_rank_;
+};
+
+/// Action notation has no phases: derive them.
+void assign_phases(Draft& d) {
+  const PathPhases phases(d);
   for (std::size_t r = 0; r < d.per_rank.size(); ++r)
     for (Op& op : d.per_rank[r]) {
-      op.chunk.phase = phase_of(static_cast<int>(r), op.chunk.stage);
-      if (op.kind == OpKind::FB) op.backward.phase = phase_of(static_cast<int>(r), op.backward.stage);
+      op.chunk.phase = phases.of(static_cast<int>(r), op.chunk.stage);
+      if (op.kind == OpKind::FB) op.backward.phase = phases.of(static_cast<int>(r), op.backward.stage);
+    }
+}
+
+/// JSON gives phases: on one path they must agree with the stages they label, or every view would
+/// shade and name the chunk wrongly.
+void check_phases(const Draft& d) {
+  const PathPhases phases(d);
+  for (std::size_t r = 0; r < d.per_rank.size(); ++r)
+    for (std::size_t k = 0; k < d.per_rank[r].size(); ++k) {
+      const Op& op = d.per_rank[r][k];
+      for (const Chunk* c : {&op.chunk, op.kind == OpKind::FB ? &op.backward : nullptr}) {
+        if (c == nullptr) continue;
+        const int expected = phases.of(static_cast<int>(r), c->stage);
+        if (c->phase != expected)
+          throw Error("rank " + std::to_string(r) + ", op " + std::to_string(k) + " (" + describe(op) + "): phase " +
+                      std::to_string(c->phase) + " does not match stage " + std::to_string(c->stage) +
+                      ", which is number " + std::to_string(expected) + " of the stages rank " + std::to_string(r) +
+                      " holds (on one path the phase is that number)");
+      }
     }
 }
 
@@ -222,17 +253,10 @@ auto parse_actions(std::string_view text) -> Schedule {
 
 using nlohmann::json;
 
-/// A whole number in [lo, hi] at `key` of `object`; `fallback` when absent (nullopt: required).
+/// A whole number in [lo, hi] at `key` of `object`, named "WHERE: 'key'" in errors.
 auto whole(const json& object, const char* key, int lo, int hi, std::optional<int> fallback, const std::string& where)
     -> int {
-  const auto it = object.find(key);
-  if (it == object.end()) {
-    if (fallback) return *fallback;
-    throw Error(where + ": '" + key + "' is missing");
-  }
-  if (!it->is_number_integer() || *it < lo || *it > hi)
-    throw Error(where + ": '" + key + "' must be a whole number from " + std::to_string(lo) + " to " + std::to_string(hi));
-  return it->get<int>();
+  return detail::whole_field(object, key, lo, hi, fallback, [&] { return where + ": '" + key + "'"; });
 }
 
 auto json_chunk(const json& op, const std::string& prefix, const std::string& where) -> Chunk {
@@ -296,6 +320,7 @@ auto parse_json(std::string_view text) -> Schedule {
       ops.push_back(op);
     }
   }
+  if (d.directions == 1) check_phases(d);
   return finish(std::move(d), micro_batches, stages);
 }
 

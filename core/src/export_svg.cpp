@@ -130,6 +130,8 @@ auto title_lines(const Run& run) -> std::string {
 auto axis(const Frame& f) -> std::string {
   std::string out;
   const double step = nice_step(f.makespan, f.plot / tick_spacing);
+  // A zero or infinite step would never end the loop; costs are validated, this stays a safeguard.
+  if (!(std::isfinite(step) && step > 0)) return out;
   const double y0 = top - 6;
   for (double t = 0; t <= f.makespan + step * 1e-9; t += step) {
     const double x = f.x(t);

@@ -1,13 +1,22 @@
 // The Chrome trace event format (Perfetto, chrome://tracing) written from a Run, and read back.
 #include <algorithm>
+#include <array>
+#include <charconv>
 #include <cmath>
+#include <functional>
+#include <numeric>
 #include <optional>
+#include <queue>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "detail/export_names.h"
+#include "detail/json_fields.h"
+#include "detail/json_text.h"
 #include "detail/trace_import.h"
 #include "pipesim/error.h"
 #include "pipesim/export.h"
@@ -25,13 +34,96 @@ constexpr const char* compute_category = "compute";
 // same category (Chrome DevTools requires it), and Perfetto keys a flow on (id, category, name).
 constexpr const char* comm_category = "comm";
 
-// Integral values print as integers (3000, not 3000.0), like the JSON contract.
-auto number(double v) -> ordered {
-  if (std::isfinite(v) && std::floor(v) == v && std::fabs(v) < 9.0e15) return static_cast<long long>(v);
-  return v;
-}
+auto number(double v) -> ordered { return detail::json_number(v); }
 
-// ---- names ------------------------------------------------------------------------------------------
+// ---- writing ----------------------------------------------------------------------------------------
+
+/// Writes JSON objects straight into the output text, byte for byte as nlohmann's compact dump()
+/// would. A trace has one event per op and four per transfer (millions at the registry's limits), and
+/// an ordered_json per event costs several times the text it becomes, so no event is ever a tree.
+class JsonWriter {
+ public:
+  explicit JsonWriter(std::string& out) : out_(out) {}
+
+  auto open() -> JsonWriter& {
+    out_ += '{';
+    first_ = true;
+    return *this;
+  }
+  auto open(std::string_view key) -> JsonWriter& {
+    name(key);
+    return open();
+  }
+  auto close() -> JsonWriter& {
+    out_ += '}';
+    first_ = false;
+    return *this;
+  }
+  auto text(std::string_view key, std::string_view value) -> JsonWriter& {
+    name(key);
+    quoted(value);
+    return *this;
+  }
+  auto whole(std::string_view key, long long value) -> JsonWriter& {
+    name(key);
+    std::array<char, 24> digits{};
+    const auto end = std::to_chars(digits.data(), digits.data() + digits.size(), value).ptr;
+    out_.append(digits.data(), end);
+    return *this;
+  }
+  /// A time or cost as the JSON contract writes it: integral values as integers (detail::json_number).
+  auto number(std::string_view key, double value) -> JsonWriter& {
+    const json n = detail::json_number(value);
+    if (n.is_number_integer()) return whole(key, n.get<long long>());
+    name(key);
+    out_ += n.dump();
+    return *this;
+  }
+
+ private:
+  void name(std::string_view key) {
+    if (!first_) out_ += ',';
+    first_ = false;
+    quoted(key);
+    out_ += ':';
+  }
+  /// Names and labels are plain ASCII and go out as they are; anything else takes nlohmann's own
+  /// escaping (and its UTF-8 check), so the bytes stay those of dump().
+  void quoted(std::string_view value) {
+    const bool plain = std::all_of(value.begin(), value.end(), [](char ch) {
+      const auto byte = static_cast<unsigned char>(ch);
+      return byte >= 0x20 && byte < 0x7f && ch != '"' && ch != '\\';
+    });
+    if (!plain) {
+      out_ += json(std::string(value)).dump();
+      return;
+    }
+    out_ += '"';
+    out_ += value;
+    out_ += '"';
+  }
+
+  std::string& out_;
+  bool first_ = true;
+};
+
+/// The trace's event list: one event per line, still one JSON array, so a person can read and grep it.
+class EventList {
+ public:
+  explicit EventList(std::string& out) : out_(out), writer_(out) {}
+
+  /// A writer positioned for the next event, which the caller opens and closes.
+  auto next() -> JsonWriter& {
+    if (count_++ != 0) out_ += ",\n";
+    return writer_;
+  }
+  [[nodiscard]] auto empty() const -> bool { return count_ == 0; }
+
+ private:
+  std::string& out_;
+  JsonWriter writer_;
+  std::size_t count_ = 0;
+};
 
 // ---- transfers --------------------------------------------------------------------------------------
 
@@ -76,6 +168,35 @@ auto find_transfers(const Run& run, const std::vector<int>& rank_of) -> std::vec
   return out;
 }
 
+/// The comm lanes of one rank. Transfers arrive in order of start; each takes the lowest-numbered lane
+/// whose last slice ended strictly before it starts, so slices on a lane neither overlap nor touch.
+/// A lane that is free for one start stays free for every later one, so ended lanes move from a heap
+/// of busy lanes (by end) to a heap of free lanes (by number): O(log lanes) per transfer.
+class RankLanes {
+ public:
+  auto take(double start, double end) -> int {
+    while (!busy_.empty() && busy_.top().first < start) {
+      free_.push(busy_.top().second);
+      busy_.pop();
+    }
+    if (free_.empty()) {
+      busy_.emplace(end, count_);
+      return count_++;
+    }
+    const int lane = free_.top();
+    free_.pop();
+    busy_.emplace(end, lane);
+    return lane;
+  }
+  [[nodiscard]] auto count() const -> int { return count_; }
+
+ private:
+  using Busy = std::pair<double, int>;  // (end, lane)
+  std::priority_queue<Busy, std::vector<Busy>, std::greater<>> busy_;
+  std::priority_queue<int, std::vector<int>, std::greater<>> free_;
+  int count_ = 0;
+};
+
 /// Puts each rank's transfer slices on lanes (threads) where none overlaps or touches another, because
 /// slices of one thread must nest and a flow binds to the slice that encloses its timestamp. Returns
 /// the number of lanes of each rank (at least 1, so every rank shows its communication thread).
@@ -94,15 +215,12 @@ auto assign_lanes(std::vector<Transfer>& transfers, int ranks) -> std::vector<in
     std::stable_sort(slots.begin(), slots.end(), [&](const Slot& a, const Slot& b) {
       return transfers[a.transfer].start < transfers[b.transfer].start;
     });
-    std::vector<double> lane_end;
+    RankLanes rank_lanes;
     for (const Slot& slot : slots) {
       Transfer& t = transfers[slot.transfer];
-      auto lane = std::find_if(lane_end.begin(), lane_end.end(), [&](double e) { return t.start > e; });
-      if (lane == lane_end.end()) lane = lane_end.insert(lane_end.end(), t.end);
-      *lane = t.end;
-      (slot.send ? t.send_lane : t.recv_lane) = static_cast<int>(lane - lane_end.begin());
+      (slot.send ? t.send_lane : t.recv_lane) = rank_lanes.take(t.start, t.end);
     }
-    lanes.push_back(std::max(1, static_cast<int>(lane_end.size())));
+    lanes.push_back(std::max(1, rank_lanes.count()));
   }
   return lanes;
 }
@@ -124,93 +242,136 @@ auto make_tids(int threads_per_rank) -> Tids {
   return tids;
 }
 
-auto metadata(const char* name, int pid, int tid, ordered args) -> ordered {
-  return {{"name", name}, {"ph", "M"}, {"pid", pid}, {"tid", tid}, {"args", std::move(args)}};
+/// A metadata event ("M") naming or ordering a process or thread; `key` is "name" or "sort_index".
+void metadata(EventList& events, const char* name, int pid, int tid, const char* key, const std::string& value) {
+  events.next().open().text("name", name).text("ph", "M").whole("pid", pid).whole("tid", tid).open("args").text(key, value)
+      .close().close();
 }
 
-void add_metadata(std::vector<ordered>& events, const std::vector<int>& comm_lanes, const Tids& tids) {
+void metadata(EventList& events, const char* name, int pid, int tid, const char* key, int value) {
+  events.next().open().text("name", name).text("ph", "M").whole("pid", pid).whole("tid", tid).open("args").whole(key, value)
+      .close().close();
+}
+
+void add_metadata(EventList& events, const std::vector<int>& comm_lanes, const Tids& tids) {
   for (int r = 0; r < static_cast<int>(comm_lanes.size()); ++r) {
-    events.push_back(metadata("process_name", r, tids.compute(r), {{"name", "rank " + std::to_string(r)}}));
-    events.push_back(metadata("process_sort_index", r, tids.compute(r), {{"sort_index", r}}));
-    events.push_back(metadata("thread_name", r, tids.compute(r), {{"name", "compute"}}));
-    events.push_back(metadata("thread_sort_index", r, tids.compute(r), {{"sort_index", 0}}));
+    metadata(events, "process_name", r, tids.compute(r), "name", "rank " + std::to_string(r));
+    metadata(events, "process_sort_index", r, tids.compute(r), "sort_index", r);
+    metadata(events, "thread_name", r, tids.compute(r), "name", "compute");
+    metadata(events, "thread_sort_index", r, tids.compute(r), "sort_index", 0);
     for (int lane = 0; lane < comm_lanes[static_cast<std::size_t>(r)]; ++lane) {
       const std::string name = lane == 0 ? "comm" : "comm " + std::to_string(lane + 1);
-      events.push_back(metadata("thread_name", r, tids.comm(r, lane), {{"name", name}}));
-      events.push_back(metadata("thread_sort_index", r, tids.comm(r, lane), {{"sort_index", lane + 1}}));
+      metadata(events, "thread_name", r, tids.comm(r, lane), "name", name);
+      metadata(events, "thread_sort_index", r, tids.comm(r, lane), "sort_index", lane + 1);
     }
   }
 }
 
-void add_chunk(ordered& args, const char* prefix, const Chunk& c) {
+void add_chunk(JsonWriter& args, const char* prefix, const Chunk& c) {
   const std::string p(prefix);
-  args[p + "mb"] = c.mb;
-  args[p + "phase"] = c.phase;
-  args[p + "stage"] = c.stage;
+  args.whole(p + "mb", c.mb).whole(p + "phase", c.phase).whole(p + "stage", c.stage);
 }
 
-/// A complete event ("X") over [start, end] in cost units.
-auto slice(const std::string& name, const char* category, double start, double end, double scale, int pid, int tid,
-           ordered args) -> ordered {
-  return {{"name", name},           {"cat", category},  {"ph", "X"},   {"ts", number(start * scale)},
-          {"dur", number((end - start) * scale)}, {"pid", pid}, {"tid", tid}, {"args", std::move(args)}};
+/// Opens a complete event ("X") over [start, end] in cost units; the caller writes its args and closes
+/// both objects.
+auto open_slice(EventList& events, const std::string& name, const char* category, double start, double end, double scale,
+                int pid, int tid) -> JsonWriter& {
+  return events.next()
+      .open()
+      .text("name", name)
+      .text("cat", category)
+      .text("ph", "X")
+      .number("ts", start * scale)
+      .number("dur", (end - start) * scale)
+      .whole("pid", pid)
+      .whole("tid", tid)
+      .open("args");
 }
 
-void add_compute(std::vector<ordered>& events, const Run& run, double scale, const Tids& tids) {
+void add_compute(EventList& events, const Run& run, double scale, const Tids& tids) {
   const Schedule& s = run.schedule;
   const std::string word = detail::phase_word(s);
   for (int r = 0; r < s.ranks(); ++r)
     for (int i = s.rank_begin[r]; i < s.rank_begin[r + 1]; ++i) {
       const auto ui = static_cast<std::size_t>(i);
       const Op& op = s.ops[ui];
-      ordered args = {{"kind", std::string(kind_name(op.kind))}};
+      const double start = run.timeline.start[ui];
+      const double end = run.timeline.end[ui];
+      JsonWriter& args = open_slice(events, detail::op_name(op, word), compute_category, start, end, scale, r, tids.compute(r));
+      args.text("kind", kind_name(op.kind));
       add_chunk(args, "", op.chunk);
       if (op.kind == OpKind::FB) add_chunk(args, "b_", op.backward);
-      args["rank"] = r;
-      args["index"] = i - s.rank_begin[r];
-      args["start"] = number(run.timeline.start[ui]);
-      args["end"] = number(run.timeline.end[ui]);
-      events.push_back(slice(detail::op_name(op, word), compute_category, run.timeline.start[ui], run.timeline.end[ui], scale, r,
-                             tids.compute(r), std::move(args)));
+      args.whole("rank", r).whole("index", i - s.rank_begin[r]).number("start", start).number("end", end).close().close();
     }
 }
 
-auto flow(const char* phase, const std::string& name, long long id, double ts, int pid, int tid) -> ordered {
-  return {{"name", name}, {"cat", comm_category}, {"ph", phase}, {"id", id}, {"ts", number(ts)}, {"pid", pid}, {"tid", tid}};
+/// A flow event ("s" or "f"), left open for an optional binding point.
+auto open_flow(EventList& events, const char* phase, const std::string& name, long long id, double ts, int pid, int tid)
+    -> JsonWriter& {
+  return events.next()
+      .open()
+      .text("name", name)
+      .text("cat", comm_category)
+      .text("ph", phase)
+      .whole("id", id)
+      .number("ts", ts)
+      .whole("pid", pid)
+      .whole("tid", tid);
 }
+
+/// The args of both slices of a transfer.
+struct TransferArgs {
+  std::string flow_name;
+  std::string producer;
+  std::string consumer;
+
+  void write(JsonWriter& args, const Transfer& t, long long id) const {
+    args.text("transfer", flow_name)
+        .whole("from_rank", t.from)
+        .whole("to_rank", t.to)
+        .text("producer", producer)
+        .text("consumer", consumer)
+        .whole("flow", id)
+        .number("start", t.start)
+        .number("end", t.end)
+        .close()
+        .close();
+  }
+};
 
 // A flow binds to the slice on top of its thread's stack when a viewer reads it (Perfetto), or to the
 // slice whose closed interval holds its timestamp (chrome://tracing). Lanes keep every transfer slice
 // alone on its thread over [start, end], and at equal timestamps Perfetto reads slices before flow
 // events, so the "s" lands on its send and the "f" at the transfer's end on its recv.
-void add_transfers(std::vector<ordered>& events, const Run& run, const std::vector<Transfer>& transfers, double scale,
+void add_transfers(EventList& events, const Run& run, const std::vector<Transfer>& transfers, double scale,
                    const Tids& tids) {
   const Schedule& s = run.schedule;
   const std::string word = detail::phase_word(s);
   for (std::size_t k = 0; k < transfers.size(); ++k) {
     const Transfer& t = transfers[k];
     const auto id = static_cast<long long>(k) + 1;
-    const std::string what = detail::op_name(s.ops[static_cast<std::size_t>(t.producer)], word);
-    const std::string flow_name = t.gradient ? "gradient" : "activation";
-    const ordered args = {{"transfer", flow_name},
-                          {"from_rank", t.from},
-                          {"to_rank", t.to},
-                          {"producer", what},
-                          {"consumer", detail::op_name(s.ops[static_cast<std::size_t>(t.consumer)], word)},
-                          {"flow", id},
-                          {"start", number(t.start)},
-                          {"end", number(t.end)}};
+    const TransferArgs args{t.gradient ? "gradient" : "activation",
+                            detail::op_name(s.ops[static_cast<std::size_t>(t.producer)], word),
+                            detail::op_name(s.ops[static_cast<std::size_t>(t.consumer)], word)};
     const int send_tid = tids.comm(t.from, t.send_lane);
     const int recv_tid = tids.comm(t.to, t.recv_lane);
-    events.push_back(slice("send " + what + " to rank " + std::to_string(t.to), comm_category, t.start, t.end, scale,
-                           t.from, send_tid, args));
-    events.push_back(flow("s", flow_name, id, t.start * scale, t.from, send_tid));
-    events.push_back(slice("recv " + what + " from rank " + std::to_string(t.from), comm_category, t.start, t.end, scale,
-                           t.to, recv_tid, args));
-    ordered arrival = flow("f", flow_name, id, t.end * scale, t.to, recv_tid);
-    arrival["bp"] = "e";  // bind to the enclosing recv slice, not to the next slice that starts
-    events.push_back(std::move(arrival));
+    args.write(open_slice(events, "send " + args.producer + " to rank " + std::to_string(t.to), comm_category, t.start,
+                          t.end, scale, t.from, send_tid),
+               t, id);
+    open_flow(events, "s", args.flow_name, id, t.start * scale, t.from, send_tid).close();
+    args.write(open_slice(events, "recv " + args.producer + " from rank " + std::to_string(t.from), comm_category,
+                          t.start, t.end, scale, t.to, recv_tid),
+               t, id);
+    // bp "e": bind to the enclosing recv slice, not to the next slice that starts
+    open_flow(events, "f", args.flow_name, id, t.end * scale, t.to, recv_tid).text("bp", "e").close();
   }
+}
+
+/// An upper bound of the trace's size for typical names and times, reserved up front: the text then
+/// never moves while it grows, and reserved pages that stay untouched cost no memory.
+auto expected_size(std::size_t ops, std::size_t transfers, const std::vector<int>& lanes) -> std::size_t {
+  const auto metadata_events = 4 * lanes.size() + 2 * static_cast<std::size_t>(std::accumulate(lanes.begin(), lanes.end(), 0));
+  return 1024 + 128 * metadata_events + 256 * ops + 1024 * transfers;
 }
 
 auto other_data(const Run& run, double scale) -> ordered {
@@ -240,15 +401,7 @@ constexpr const char* not_ours =
 /// A whole number in [lo, hi] at `key` of otherData.
 /// `fallback` when absent; nullopt: required.
 auto other_whole(const json& other, const char* key, int lo, int hi, std::optional<int> fallback) -> int {
-  const auto it = other.find(key);
-  if (it == other.end()) {
-    if (fallback) return *fallback;
-    throw Error(std::string("pipesim trace: otherData.") + key + " is missing");
-  }
-  if (!it->is_number_integer() || *it < lo || *it > hi)
-    throw Error(std::string("pipesim trace: otherData.") + key + " must be a whole number from " + std::to_string(lo) +
-                " to " + std::to_string(hi));
-  return it->get<int>();
+  return detail::whole_field(other, key, lo, hi, fallback, [&] { return std::string("pipesim trace: otherData.") + key; });
 }
 
 /// One compute event of the trace, before it is put in its rank's order.
@@ -303,14 +456,15 @@ auto to_chrome_trace(const Run& run, const TraceOptions& options) -> std::string
   std::stable_sort(transfers.begin(), transfers.end(), [](const Transfer& a, const Transfer& b) { return a.start < b.start; });
   const std::vector<int> lanes = assign_lanes(transfers, s.ranks());
   const Tids tids = make_tids(1 + *std::max_element(lanes.begin(), lanes.end()));
-  std::vector<ordered> events;
-  events.reserve(s.ops.size() + 4 * transfers.size() + 8 * lanes.size());
+  std::string out;
+  out.reserve(expected_size(s.ops.size(), transfers.size(), lanes));
+  out += "{\"traceEvents\":[\n";
+  EventList events(out);
   add_metadata(events, lanes, tids);
   add_compute(events, run, scale, tids);
   add_transfers(events, run, transfers, scale, tids);
-  // One event per line: still one JSON object, but a person can read and grep it.
-  std::string out = "{\"traceEvents\":[\n";
-  for (std::size_t k = 0; k < events.size(); ++k) out += events[k].dump() + (k + 1 < events.size() ? ",\n" : "\n");
+  if (!events.empty()) out += "\n";
+  // otherData is a few fields: a tree is the simplest way to write it.
   out += "],\n\"displayTimeUnit\":\"ms\",\n\"otherData\":" + other_data(run, scale).dump() + "}\n";
   return out;
 }

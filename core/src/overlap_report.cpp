@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <sstream>
 
+#include "detail/json_text.h"
 #include "detail/short_number.h"
 #include "pipesim/overlap.h"
 
@@ -16,11 +17,7 @@ using detail::short_number;
 
 constexpr int timeline_columns = 96;
 
-// Integral values print as integers (12, not 12.0), like the schedule JSON.
-auto number(double v) -> json {
-  if (std::isfinite(v) && std::floor(v) == v && std::fabs(v) < 9.0e15) return static_cast<long long>(v);
-  return v;
-}
+auto number(double v) -> json { return detail::json_number(v); }
 
 auto pass_name(Pass p) -> const char* { return p == Pass::forward ? "F" : "B"; }
 auto lane_name(Lane l) -> const char* { return l == Lane::compute ? "compute" : "comm"; }

@@ -1,10 +1,13 @@
 #include "pipesim/parse.h"
 
+#include <cerrno>
 #include <cmath>
 #include <cstdlib>
 #include <string>
 
 #include "detail/text.h"
+#include "pipesim/costs.h"
+#include "pipesim/error.h"
 
 namespace pipesim {
 
@@ -15,6 +18,26 @@ auto parse_finite(std::string_view text) -> std::optional<double> {
   const double value = std::strtod(s.c_str(), &end);
   if (end != s.c_str() + s.size() || !std::isfinite(value)) return std::nullopt;
   return value;
+}
+
+auto parse_whole_in(const std::string& name, std::string_view text, int lo, int hi) -> int {
+  const std::string s(text);
+  const std::string range = "a whole number from " + std::to_string(lo) + " to " + std::to_string(hi);
+  char* end = nullptr;
+  errno = 0;
+  const long long v = s.empty() ? 0 : std::strtoll(s.c_str(), &end, 10);
+  if (s.empty() || end != s.c_str() + s.size() || errno == ERANGE)
+    throw Error(name + " must be " + range + ", got '" + s + "'");
+  if (v < lo || v > hi) throw Error(name + " must be " + range + ", got " + s);
+  return static_cast<int>(v);
+}
+
+auto parse_number_in(const std::string& name, std::string_view text, double lo, double hi) -> double {
+  const std::string range = "a number from " + format_number(lo) + " to " + format_number(hi);
+  const auto v = parse_finite(text);
+  if (!v) throw Error(name + " must be " + range + ", got '" + std::string(text) + "'");
+  if (*v < lo || *v > hi) throw Error(name + " must be " + range + ", got " + std::string(text));
+  return *v;
 }
 
 }  // namespace pipesim

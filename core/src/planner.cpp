@@ -7,6 +7,7 @@
 #include <numeric>
 #include <optional>
 
+#include "detail/json_text.h"
 #include "detail/embedded.h"
 #include "detail/i18n.h"
 #include "pipesim/error.h"
@@ -54,10 +55,10 @@ class Fields {
     if (!object_.contains(key)) return fallback ? *fallback : missing(key, range);
     const json& v = object_[key];
     const bool whole = v.is_number_integer() || (v.is_number_float() && std::floor(v.get<double>()) == v.get<double>());
-    if (!whole) throw Error("plan input: " + name(key) + " must be " + range + ", got " + v.dump());
+    if (!whole) throw Error("plan input: " + name(key) + " must be " + range + ", got " + detail::describe_json(v));
     const double d = v.get<double>();
     if (d < static_cast<double>(lo) || d > static_cast<double>(hi))
-      throw Error("plan input: " + name(key) + " must be " + range + ", got " + v.dump());
+      throw Error("plan input: " + name(key) + " must be " + range + ", got " + detail::describe_json(v));
     return static_cast<int>(d);
   }
 
@@ -67,13 +68,13 @@ class Fields {
     if (!object_.contains(key)) return fallback ? *fallback : missing(key, range);
     const json& v = object_[key];
     if (!v.is_number() || !std::isfinite(v.get<double>()) || v.get<double>() < lo || v.get<double>() > hi)
-      throw Error("plan input: " + name(key) + " must be " + range + ", got " + v.dump());
+      throw Error("plan input: " + name(key) + " must be " + range + ", got " + detail::describe_json(v));
     return v.get<double>();
   }
 
   [[nodiscard]] auto text(const std::string& key, std::string fallback) const -> std::string {
     if (!object_.contains(key)) return fallback;
-    if (!object_[key].is_string()) throw Error("plan input: " + name(key) + " must be a string, got " + object_[key].dump());
+    if (!object_[key].is_string()) throw Error("plan input: " + name(key) + " must be a string, got " + detail::describe_json(object_[key]));
     return object_[key].get<std::string>();
   }
 
@@ -84,7 +85,7 @@ class Fields {
     const json& v = object_[key];
     if (v.is_string() && std::find(choices.begin(), choices.end(), v.get<std::string>()) != choices.end())
       return v.get<std::string>();
-    throw Error("plan input: " + name(key) + " must be one of " + joined(choices) + ", got " + v.dump());
+    throw Error("plan input: " + name(key) + " must be one of " + joined(choices) + ", got " + detail::describe_json(v));
   }
 
   [[nodiscard]] auto child(const std::string& key, bool required) const -> std::optional<Path> {

@@ -1,5 +1,6 @@
 #include <cmath>
 
+#include "detail/json_text.h"
 #include "pipesim/report.h"
 
 namespace pipesim {
@@ -8,11 +9,7 @@ namespace {
 
 using nlohmann::json;
 
-// Integral values print as integers (66, not 66.0) so the contract reads like the figures.
-auto number(double v) -> json {
-  if (std::isfinite(v) && std::floor(v) == v && std::fabs(v) < 9.0e15) return static_cast<long long>(v);
-  return v;
-}
+auto number(double v) -> json { return detail::json_number(v); }
 
 auto chunk_fields(json& out, const char* prefix, const Chunk& c) {
   const std::string p(prefix);
@@ -44,6 +41,18 @@ auto formula_json(const Formula& f) -> json {
           {"condition", f.condition}, {"source", f.source}, {"basis", f.over_span ? "span" : "makespan"}};
 }
 
+/// What `phase` means in this schedule, read off its layout: the direction of a two-way schedule, the
+/// leg of a V (rank r holds stages r and 2p-1-r), the virtual chunk of a looped placement, or nothing.
+auto phase_meaning(const Schedule& s) -> const char* {
+  if (s.layout.directions == 2) return "direction";
+  const int stages = s.layout.stages;
+  if (stages <= s.ranks()) return "none";
+  bool v_shaped = stages == 2 * s.ranks();
+  for (int stage = 0; v_shaped && stage < stages; ++stage)
+    v_shaped = s.layout.rank_of(0, stage) == s.layout.rank_of(0, stages - 1 - stage);
+  return v_shaped ? "leg" : "chunk";
+}
+
 }  // namespace
 
 auto to_json(const Run& run, Detail detail) -> json {
@@ -55,6 +64,7 @@ auto to_json(const Run& run, Detail detail) -> json {
   out["ranks"] = s.ranks();
   out["stages"] = s.layout.stages;
   out["directions"] = s.layout.directions;
+  out["phases"] = phase_meaning(s);
   out["micro_batches"] = s.params.micro_batches;
   out["virtual_stages"] = s.params.virtual_stages;
   out["cost"] = costs_json(run.costs);

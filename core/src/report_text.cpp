@@ -1,5 +1,6 @@
 // The terminal view: one row per rank, one column pair per time unit, like DeepSeek's Fig. 5.
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cctype>
 #include <numeric>
@@ -17,16 +18,22 @@ constexpr int max_line_width = 120;
 // The largest time step that divides every duration, so cells line up exactly; 0 if none is found
 // with a denominator up to 1000 (then the view is drawn to scale instead).
 auto exact_quantum(const Run& run) -> double {
+  // The durations of the kinds this schedule uses, and the send latency: a handful of values.
+  std::array<bool, op_kind_count> used{};
+  for (const Op& op : run.schedule.ops) used[static_cast<std::size_t>(op.kind)] = true;
   std::vector<double> values{run.costs.comm};
-  for (const Op& op : run.schedule.ops) values.push_back(run.costs.duration(op.kind));
-  std::sort(values.begin(), values.end());
-  values.erase(std::unique(values.begin(), values.end()), values.end());
+  for (std::size_t k = 0; k < used.size(); ++k)
+    if (used[k]) values.push_back(run.costs.duration(static_cast<OpKind>(k)));
   for (long long denominator = 1; denominator <= 1000; ++denominator) {
     long long g = 0;
     bool integral = true;
     for (double v : values) {
       const double scaled = v * static_cast<double>(denominator);
-      if (std::fabs(scaled - std::round(scaled)) > 1e-9 * std::max(1.0, scaled)) { integral = false; break; }
+      // Past 2^53 a double holds no fraction to test, and llround could overflow.
+      if (scaled > 9.0e15 || std::fabs(scaled - std::round(scaled)) > 1e-9 * std::max(1.0, scaled)) {
+        integral = false;
+        break;
+      }
       g = std::gcd(g, std::llround(scaled));
     }
     if (integral && g > 0) return static_cast<double>(g) / static_cast<double>(denominator);

@@ -10,8 +10,13 @@ auto parse_sweep_axis(std::string_view name) -> SweepAxis {
   throw Error("sweep axis must be micro_batches or ranks, got '" + std::string(name) + "'");
 }
 
+void check_sweep_size(std::size_t points) {
+  if (points > max_sweep_points)
+    throw Error("a sweep takes at most " + std::to_string(max_sweep_points) + " points (got " + std::to_string(points) + ")");
+}
+
 auto sweep(const RunRequest& request, SweepAxis axis, const std::vector<int>& values) -> std::vector<SweepPoint> {
-  if (values.size() > 512) throw Error("a sweep takes at most 512 points (got " + std::to_string(values.size()) + ")");
+  check_sweep_size(values.size());
   std::vector<SweepPoint> points;
   points.reserve(values.size());
   for (int value : values) {

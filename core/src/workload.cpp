@@ -11,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "detail/json_text.h"
 #include "detail/short_number.h"
 #include "pipesim/error.h"
 
@@ -56,12 +57,7 @@ auto find_field(const std::string& name) -> const Field* {
   return nullptr;
 }
 
-// The JSON text as it appeared, shortened so the error stays one line.
-auto shown(const nlohmann::json& value) -> std::string {
-  std::string text = value.dump();
-  if (text.size() > 40) text = text.substr(0, 37) + "...";
-  return text;
-}
+auto shown(const nlohmann::json& value) -> std::string { return detail::describe_json(value); }
 
 auto checked_value(const Field& f, const nlohmann::json& value) -> double {
   const std::string name = f.name;

@@ -148,3 +148,59 @@ test('exports, the course quiz, lessons and the planner answer as the CLI does',
   }
   assert.match(engine.plan('{', 'en').error, /JSON/);
 });
+
+// Values a page may hand over unchecked (NaN, negatives, 2 ** 53, the wrong type) come back as
+// {error} in the CLI's words, the option named without its dashes, and the module stays usable.
+const asWasm = (err, option) => err.replace(`--${option} `, `${option} `);
+
+test('courseQuiz checks its seed as `quiz --seed` does', () => {
+  for (const seed of [-1, 2.5, NaN, Infinity, 2 ** 31, 2 ** 53, 1e21]) {
+    const native = cli(['quiz', '--course', '--seed', String(seed)]);
+    assert.equal(native.status, 2, String(seed));
+    assert.equal(`pipesim: error: ${engine.courseQuiz('en', seed).error}\n`, asWasm(native.err, 'seed'));
+  }
+  assert.equal(engine.courseQuiz('en', undefined).error, "seed must be a whole number from 0 to 2147483647, got 'undefined'");
+  for (const seed of [0, 2 ** 31 - 1]) {
+    const native = cli(['quiz', '--course', '--seed', String(seed)]);
+    assert.deepEqual(engine.courseQuiz('en', seed), JSON.parse(native.out));
+  }
+});
+
+test('sweep refuses values that are not an array, or too many, with {error}', () => {
+  const req = { schedule: '1f1b', ranks: 2 };
+  for (const values of [undefined, null, 16, '16,18', { length: 2, 0: 16, 1: 18 }, { length: 1e9 }]) {
+    assert.match(engine.sweep(req, 'micro_batches', values).error, /^sweep values must be an array of whole numbers/);
+  }
+  assert.equal(engine.sweep(req, 'micro_batches', new Array(513).fill(4)).error, 'a sweep takes at most 512 points (got 513)');
+  assert.equal(engine.sweep(req, 'micro_batches', new Array(512).fill(4)).value.length, 512);
+  assert.equal(engine.sweep(req, 'micro_batches', [4, 'x']).error, 'sweep value must be a whole number, got x');
+});
+
+test('exportText takes 0 as the default scale and refuses what --us-per-unit refuses', () => {
+  const req = { schedule: '1f1b', ranks: 4, microBatches: 8, cost: 'F=1,B=2,W=1,comm=0.5' };
+  const args = ['simulate', '--schedule', '1f1b', '--ranks', '4', '--micro-batches', '8', '--cost', 'F=1,B=2,W=1,comm=0.5',
+    '--format', 'chrome-trace'];
+  const byDefault = cli(args);
+  assert.equal(engine.exportText(req, 'chrome-trace', 0).text, byDefault.out);
+  for (const scale of [0.001, 2.5, 1e9]) {
+    assert.equal(engine.exportText(req, 'chrome-trace', scale).text, cli([...args, '--us-per-unit', String(scale)]).out);
+  }
+  for (const scale of [-1, 0.0005, 2e9, NaN, Infinity]) {
+    const native = cli([...args, '--us-per-unit', String(scale)]);
+    assert.equal(native.status, 2, String(scale));
+    const wasm = engine.exportText(req, 'chrome-trace', scale);
+    assert.equal(`pipesim: error: ${wasm.error}\n`, asWasm(native.err, 'us-per-unit'));
+  }
+  assert.equal(engine.exportText(req, 'csv', 0).text, cli([...args.slice(0, -1), 'csv']).out);
+  assert.equal(engine.simulate({ schedule: '1f1b', ranks: 4, microBatches: 8 }).summary.makespan, 33);
+});
+
+test('an argument of the wrong JavaScript type is an {error}, not a thrown binding error', () => {
+  assert.equal(engine.plan(42, 'en').error, 'plan input must be a string, got a number');
+  assert.equal(engine.plan('{}', null).error, 'lang must be a string, got null');
+  assert.equal(engine.courseQuiz({}, 1).error, 'lang must be a string, got an object');
+  assert.equal(engine.exportText({}, 7, 0).error, 'export format must be a string, got a number');
+  assert.equal(engine.sweep({}, ['ranks'], [1]).error, 'sweep axis must be a string, got an object');
+  assert.equal(engine.simulateJson({}, undefined).error, 'detail must be a string, got undefined');
+  assert.equal(engine.simulate({ schedule: '1f1b', ranks: 4, microBatches: 8 }).summary.makespan, 33); // still usable
+});

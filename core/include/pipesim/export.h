@@ -13,6 +13,10 @@ struct TraceOptions {
   /// are abstract; 1000 makes one unit one millisecond, which is how the trace viewers label it
   /// (displayTimeUnit "ms"), so a trace of F=1 reads as F = 1 ms.
   double us_per_unit = 1000;
+  /// The range the CLI's --us-per-unit and the WebAssembly exportText accept: beyond it a trace's
+  /// timestamps either round to nothing or stop being exact integers in a double.
+  static constexpr double min_us_per_unit = 0.001;
+  static constexpr double max_us_per_unit = 1e9;
 };
 
 /// The Chrome trace event JSON object of a run: one process per rank (pid = rank, "rank r"), each with

@@ -1,6 +1,7 @@
 #pragma once
 // Reading numbers typed by people, the same way everywhere (CLI options, cost lists, WebAssembly).
 #include <optional>
+#include <string>
 #include <string_view>
 
 namespace pipesim {
@@ -8,5 +9,14 @@ namespace pipesim {
 /// The whole of `text`, spaces around it ignored, as a finite number: "2.5", " 3 ", "1e3".
 /// nullopt for "", "2x", "inf" or "nan".
 [[nodiscard]] auto parse_finite(std::string_view text) -> std::optional<double>;
+
+/// `text` as a whole number in [lo, hi]. Otherwise throws Error "NAME must be a whole number from LO to
+/// HI, got ...", quoting `text` when it is no whole number at all. The CLI (NAME "--seed") and the
+/// WebAssembly module (NAME "seed") share it, so both refuse a value in the same words.
+[[nodiscard]] auto parse_whole_in(const std::string& name, std::string_view text, int lo, int hi) -> int;
+
+/// `text` as a finite number in [lo, hi]; otherwise throws Error "NAME must be a number from LO to HI,
+/// got ...", worded like parse_whole_in.
+[[nodiscard]] auto parse_number_in(const std::string& name, std::string_view text, double lo, double hi) -> double;
 
 }  // namespace pipesim

@@ -25,6 +25,10 @@ namespace pipesim {
 /// "options" (4), "correct", "explanation"}]}. Throws Error on an unknown language.
 [[nodiscard]] auto quiz_bank_in(std::string_view lang) -> nlohmann::ordered_json;
 
+/// The seeds `pipesim quiz --seed` and the WebAssembly courseQuiz accept: those a JavaScript page can
+/// draw and store as a 31-bit integer.
+inline constexpr int max_quiz_seed = 2'147'483'647;
+
 /// The course's quiz.json, exactly the shape its site renders:
 /// {"lesson": "19-dualpipe-parallelism", "title", "questions": [{"stage", "question", "options" (4),
 /// "correct" (0-indexed), "explanation"}]} with 6 questions, 1 pre, 3 check, 2 post, in that order,

@@ -1,5 +1,6 @@
 #pragma once
 // Bubble curves: one request re-run with one parameter swept, for the charts of the page.
+#include <cstddef>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -9,6 +10,9 @@
 namespace pipesim {
 
 enum class SweepAxis { micro_batches, ranks };
+
+/// The most points one sweep runs: a chart needs far fewer, and each point is a whole simulation.
+inline constexpr std::size_t max_sweep_points = 512;
 
 /// Throws Error unless `name` is "micro_batches" or "ranks" (also accepts "micro-batches").
 [[nodiscard]] auto parse_sweep_axis(std::string_view name) -> SweepAxis;
@@ -26,8 +30,13 @@ struct SweepPoint {
   std::string error;          ///< why the point is invalid
 };
 
-/// Runs `request` once per value of the axis. Invalid points are kept (valid = false) so a curve can
-/// show gaps where a schedule's rules exclude a size (e.g. DualPipe at odd micro-batch counts).
+/// Throws Error when a sweep of `points` values would exceed max_sweep_points; callers that gather the
+/// values themselves check before they do.
+void check_sweep_size(std::size_t points);
+
+/// Runs `request` once per value of the axis (at most max_sweep_points, else Error). Invalid points are
+/// kept (valid = false) so a curve can show gaps where a schedule's rules exclude a size (e.g. DualPipe
+/// at odd micro-batch counts).
 [[nodiscard]] auto sweep(const RunRequest& request, SweepAxis axis, const std::vector<int>& values)
     -> std::vector<SweepPoint>;
 
