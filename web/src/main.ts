@@ -1,30 +1,33 @@
 // Entry point of the page: theme and language first (no flash), then the engine, then the app.
 import './styles.css';
 import { App } from './app/app';
+import { load } from './base/storage';
 import { loadEngine } from './engine/engine';
 import { detectLang, setLang, t } from './i18n';
 
 const html = document.documentElement;
-html.dataset.theme = localStorage.getItem('pipesim:theme') ?? (matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light');
-html.dataset.palette = localStorage.getItem('pipesim:palette') ?? 'default';
+html.dataset.theme = load('pipesim:theme') ?? (matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light');
+html.dataset.palette = load('pipesim:palette') ?? 'default';
 
 // ?embed=1: the page without its chrome, for an iframe; it reports its height to the parent page.
 const embedded = new URLSearchParams(location.search).get('embed') === '1';
 if (embedded) html.classList.add('embed');
 
-function reportHeight(): void {
-  const post = () => parent.postMessage({ type: 'pipesim:resize', height: document.documentElement.scrollHeight }, '*');
-  new ResizeObserver(post).observe(document.body);
+function reportHeight(root: HTMLElement): void {
+  // The app's own height, not the document's: that one never drops below the frame, so the frame
+  // could grow but never shrink.
+  const post = () => parent.postMessage({ type: 'pipesim:resize', height: Math.ceil(root.getBoundingClientRect().height) + 8 }, '*');
+  new ResizeObserver(post).observe(root);
   post();
 }
 
 async function main(): Promise<void> {
   const root = document.getElementById('app')!;
-  await setLang(detectLang(location.search, localStorage.getItem('pipesim:lang'), navigator.languages));
+  await setLang(detectLang(location.search, load('pipesim:lang'), navigator.languages));
   try {
     const engine = await loadEngine();
     new App(root, engine).start();
-    if (embedded && parent !== window) reportHeight();
+    if (embedded && parent !== window) reportHeight(root);
   } catch (e) {
     root.dataset.state = 'failed';
     const box = document.getElementById('error')!;

@@ -2,7 +2,8 @@
 // view; a configuration the engine refuses shows its reason and leaves the last valid drawing, greyed.
 import { byId, clear, el } from '../base/dom';
 import { EngineError, type Engine, type RunRequest } from '../engine/engine';
-import { applyTranslations, lang, LANGS, onLangChange, setLang, t, type Key, type Lang } from '../i18n';
+import { store } from '../base/storage';
+import { applyTranslations, lang, LANGS, t, type Key, type Lang } from '../i18n';
 import { ChartsPanel } from '../views/charts_panel';
 import { ChunkPanel } from '../views/chunk_panel';
 import { ExercisesPanel } from '../views/exercises_panel';
@@ -72,7 +73,6 @@ export class App {
     for (const view of VIEWS) panels.append(this.panels[view].element);
     this.bindHeader();
     byId('engine-version', this.root).textContent = t('app.engineVersion', { version: this.engine.version });
-    onLangChange(() => this.relabel());
     applyTranslations(this.root);
     byId('theme-toggle', this.root).textContent = t(document.documentElement.dataset.theme === 'dark' ? 'ui.themeLight' : 'ui.theme');
     this.update();
@@ -94,7 +94,11 @@ export class App {
     const from = this.state.schedule === 'custom' ? 'dualpipe' : this.state.schedule;
     try {
       const twoWay = this.primary?.result.summary.directions === 2;
-      return this.engine.scheduleText(this.request(from), twoWay ? 'json' : 'actions');
+      if (!twoWay) return this.engine.scheduleText(this.request(from), 'actions');
+      // Action notation has no directions: give the JSON, without times, one rank per line.
+      const full = JSON.parse(this.engine.scheduleText(this.request(from), 'json'));
+      const rank = (r: any) => JSON.stringify({ ops: r.ops.map(({ start: _s, end: _e, ...op }: any) => op) });
+      return `{"directions": 2, "micro_batches": ${full.micro_batches}, "per_rank": [\n${full.per_rank.map(rank).join(',\n')}\n]}\n`;
     } catch {
       return this.engine.scheduleText({ schedule: '1f1b', ranks: 4, microBatches: 8, cost: 'F=1,B=2,W=1' }, 'actions');
     }
@@ -134,15 +138,19 @@ export class App {
       this.primary = this.run(this.state.schedule);
       this.showError(null);
       renderReadouts(byId('readouts', this.root), this.primary);
-      byId('readouts', this.root).classList.remove('is-stale');
+      this.setStale(false);
       this.renderActive();
     } catch (e) {
       if (!(e instanceof EngineError)) throw e;
       this.showError(e.message);
-      byId('readouts', this.root).classList.add('is-stale');
-      this.timeline.view.setStale(true);
-      this.compare.view.setStale(true);
+      // Every view keeps showing the last accepted configuration, greyed out, as the message says.
+      this.setStale(true);
+      this.renderActive();
     }
+  }
+
+  private setStale(stale: boolean): void {
+    for (const id of ['readouts', 'panels']) byId(id, this.root).classList.toggle('is-stale', stale);
   }
 
   private renderActive(): void {
@@ -176,12 +184,16 @@ export class App {
   }
 
   private chartRuns(): RunView[] {
-    return this.compareEntries().flatMap((e) => (e.run ? [e.run] : []));
+    // A custom schedule has fixed sizes: it has no curve over micro-batches or ranks.
+    return this.compareEntries().flatMap((e) => (e.run && e.name !== 'custom' ? [e.run] : []));
   }
 
   private showError(message: string | null): void {
     const box = byId('error', this.root);
     this.controls.markInvalid(message);
+    // An alert is announced when it changes: rewriting the same text on every keystroke would repeat it.
+    if (box.dataset.message === (message ?? '')) return;
+    box.dataset.message = message ?? '';
     clear(box);
     box.hidden = message === null;
     if (message === null) return;
@@ -238,37 +250,28 @@ export class App {
     };
     theme.addEventListener('click', () => {
       html.dataset.theme = html.dataset.theme === 'dark' ? 'light' : 'dark';
-      localStorage.setItem('pipesim:theme', html.dataset.theme);
+      store('pipesim:theme', html.dataset.theme);
       redraw();
     });
     palette.checked = html.dataset.palette === 'cb';
     palette.addEventListener('change', () => {
       html.dataset.palette = palette.checked ? 'cb' : 'default';
-      localStorage.setItem('pipesim:palette', html.dataset.palette);
+      store('pipesim:palette', html.dataset.palette);
       redraw();
     });
     select.value = lang();
-    select.addEventListener('change', async () => {
+    // A new language reloads the page with ?lang=: the state is in the URL, and every view is then
+    // built in the new language rather than patched string by string.
+    select.addEventListener('change', () => {
       const next = select.value as Lang;
       if (!LANGS.includes(next)) return;
-      localStorage.setItem('pipesim:lang', next);
+      store('pipesim:lang', next);
       const q = new URLSearchParams(location.search);
       q.set('lang', next);
-      history.replaceState(null, '', '?' + q.toString().replace(/%2C/g, ',').replace(/%3D/g, '='));
-      await setLang(next);
+      location.replace('?' + q.toString().replace(/%2C/g, ',').replace(/%3D/g, '='));
     });
     theme.textContent = t(html.dataset.theme === 'dark' ? 'ui.themeLight' : 'ui.theme');
   }
 
-  private relabel(): void {
-    applyTranslations(this.root);
-    byId('engine-version', this.root).textContent = t('app.engineVersion', { version: this.engine.version });
-    const dark = document.documentElement.dataset.theme === 'dark';
-    byId('theme-toggle', this.root).textContent = t(dark ? 'ui.themeLight' : 'ui.theme');
-    byId<HTMLSelectElement>('lang-select', this.root).value = lang();
-    this.buildTabs();
-    this.controls.relabel();
-    this.dirty = new Set(VIEWS);
-    this.update();
-  }
+
 }

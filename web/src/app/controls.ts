@@ -2,12 +2,13 @@
 // Every edit reports at once; values go to the engine as typed, so it can say what it refuses.
 import { clear, el } from '../base/dom';
 import type { Engine, ScheduleInfo } from '../engine/engine';
+import { num } from '../base/format';
 import { t, type Key } from '../i18n';
 import { scheduleTitle } from './describe';
 import { matchingPreset, PRESETS } from './presets';
-import { formatCost, parseCostLoose, type AppState, type CostValues } from './state';
+import { CUSTOM_IN_URL_LIMIT, formatCost, parseCostLoose, type AppState, type CostValues } from './state';
 
-type Change = (patch: Partial<AppState>, note?: string) => void;
+type Change = (patch: Partial<AppState>) => void;
 
 interface SliderField {
   root: HTMLElement;
@@ -16,7 +17,7 @@ interface SliderField {
   note?: HTMLElement;
 }
 
-function sliderField(id: string, labelKey: Key, min: number, max: number, step: number, hintKey?: Key): SliderField {
+function sliderField(id: string, labelKey: Key, min: number, max: number, step: number | 'any', hintKey?: Key): SliderField {
   const range = el('input', { type: 'range', min, max, step, 'aria-labelledby': `${id}-label`, 'data-testid': `${id}-range` });
   const input = el('input', { type: 'number', id, min, step, 'data-testid': id, inputmode: 'decimal' });
   const note = el('div', { class: 'note', hidden: true });
@@ -36,27 +37,31 @@ function setIfIdle(input: HTMLInputElement, value: string): void {
 export class Controls {
   private readonly preset = el('select', { id: 'preset', 'data-testid': 'preset' });
   private readonly schedule = el('select', { id: 'schedule', 'data-testid': 'schedule' });
-  private readonly about = el('div', { class: 'schedule-about', 'aria-live': 'polite' });
+  private readonly about = el('div', { class: 'schedule-about' });
   private readonly ranks = sliderField('ranks', 'control.ranks', 1, 32, 1, 'control.ranksHint');
   private readonly microBatches = sliderField('micro-batches', 'control.microBatches', 1, 128, 1, 'control.microBatchesHint');
   private readonly custom = el('textarea', { id: 'custom-schedule', 'data-testid': 'custom-schedule', rows: 8, spellcheck: 'false' });
+  private readonly customTooLong = el('div', { class: 'note', hidden: true, text: t('control.customTooLong') });
   private readonly customFile = el('input', { type: 'file', accept: '.json,.txt,.csv,application/json,text/plain', 'data-testid': 'custom-file', id: 'custom-file' });
   private readonly customField = el('div', { class: 'field' }, [
     el('label', { for: 'custom-schedule', 'data-i18n': 'control.custom', text: t('control.custom') }),
     this.custom,
     el('div', { class: 'hint', 'data-i18n': 'control.customHint', text: t('control.customHint') }),
+    this.customTooLong,
     el('label', { for: 'custom-file', class: 'hint', 'data-i18n': 'control.customFile', text: t('control.customFile') }),
     this.customFile,
   ]);
   private readonly virtualStages = sliderField('virtual-stages', 'control.virtualStages', 1, 8, 1, 'control.virtualStagesHint');
   private readonly costs: Record<keyof CostValues, SliderField> = {
-    F: sliderField('cost-f', 'control.costF', 0, 6, 0.25),
-    B: sliderField('cost-b', 'control.costB', 0, 12, 0.25),
-    W: sliderField('cost-w', 'control.costW', 0, 6, 0.25),
-    FB: sliderField('cost-fb', 'control.costFB', 0, 18, 0.25, 'control.costFBHint'),
-    comm: sliderField('cost-comm', 'control.costComm', 0, 4, 0.05),
+    F: sliderField('cost-f', 'control.costF', 0, 6, 'any'),
+    B: sliderField('cost-b', 'control.costB', 0, 12, 'any'),
+    W: sliderField('cost-w', 'control.costW', 0, 6, 'any'),
+    FB: sliderField('cost-fb', 'control.costFB', 0, 18, 'any', 'control.costFBHint'),
+    comm: sliderField('cost-comm', 'control.costComm', 0, 4, 'any'),
   };
   private state: AppState | null = null;
+  /** The cost setting the F&B note was written for; any other change hides it. */
+  private noteFor = '';
 
   constructor(
     private readonly host: HTMLElement,
@@ -121,10 +126,11 @@ export class Controls {
     });
   }
 
-  /** F&B must stay within [max(F,B), F+B]: when F or B moves it out, it follows and says so. */
+  /** F&B must stay within [max(F,B), F+B]: when a slider moves F or B, F&B follows and says so.
+   *  Typed text goes to the engine as typed, so half-typed numbers never drag F&B along. */
   private bindCost(key: keyof CostValues): void {
     const field = this.costs[key];
-    const apply = (raw: string) => {
+    const apply = (raw: string, follow: boolean) => {
       if (!this.state) return;
       const current = parseCostLoose(this.state.cost);
       const value = Number(raw);
@@ -137,24 +143,25 @@ export class Controls {
       const noCredit = Math.abs(current.FB - (current.F + current.B)) < 1e-9;
       const next: CostValues = { ...current, [key]: value };
       let note: string | undefined;
-      if (key === 'F' || key === 'B') {
+      if (follow && (key === 'F' || key === 'B')) {
         const lo = Math.max(next.F, next.B);
         const hi = next.F + next.B;
         if (noCredit) next.FB = hi;
         else if (next.FB < lo || next.FB > hi) {
           next.FB = Math.min(hi, Math.max(lo, next.FB));
-          note = t('control.fbAdjusted', { lo, hi });
+          note = t('control.fbAdjusted', { lo: num(lo), hi: num(hi) });
         }
       }
       this.costs.FB.note!.hidden = !note;
       if (note) this.costs.FB.note!.textContent = note;
+      this.noteFor = note ? formatCost(next) : '';
       this.onChange({ cost: formatCost(next) });
     };
     field.range.addEventListener('input', () => {
       field.input.value = field.range.value;
-      apply(field.range.value);
+      apply(field.range.value, true);
     });
-    field.input.addEventListener('input', () => apply(field.input.value));
+    field.input.addEventListener('input', () => apply(field.input.value, false));
   }
 
   /** Shows `state` without disturbing a field the user is typing in. */
@@ -162,7 +169,9 @@ export class Controls {
     this.state = state;
     const preset = matchingPreset(state);
     this.preset.value = preset ? preset.id : '';
-    if ([...this.schedule.options].some((o) => o.value === state.schedule)) this.schedule.value = state.schedule;
+    // A name the engine does not know selects nothing: the error box says what the known ones are.
+    this.schedule.value = state.schedule;
+    if (this.schedule.value !== state.schedule) this.schedule.selectedIndex = -1;
     const info: ScheduleInfo | undefined = this.engine.schedule(state.schedule);
     clear(this.about);
     if (info) {
@@ -182,6 +191,7 @@ export class Controls {
     this.ranks.root.querySelector<HTMLElement>('.hint')!.hidden = !twoWay;
     this.microBatches.root.querySelector<HTMLElement>('.hint')!.hidden = !twoWay;
     if (isCustom && document.activeElement !== this.custom && this.custom.value !== state.custom) this.custom.value = state.custom;
+    this.customTooLong.hidden = !isCustom || state.custom.length <= CUSTOM_IN_URL_LIMIT;
     for (const [field, value] of [
       [this.ranks, state.ranks],
       [this.microBatches, state.microBatches],
@@ -191,13 +201,15 @@ export class Controls {
       if (value !== '' && Number.isFinite(Number(value))) field.range.value = value;
     }
     const c = parseCostLoose(state.cost);
+    // Bounds before values: a range input clamps a value to the bounds it has when it is set.
+    this.costs.FB.range.min = String(Math.max(c.F, c.B));
+    this.costs.FB.range.max = String(c.F + c.B);
     for (const key of Object.keys(this.costs) as (keyof CostValues)[]) {
       const field = this.costs[key];
       setIfIdle(field.input, String(c[key]));
       field.range.value = String(c[key]);
     }
-    this.costs.FB.range.min = String(Math.max(c.F, c.B));
-    this.costs.FB.range.max = String(c.F + c.B);
+    if (state.cost !== this.noteFor) this.costs.FB.note!.hidden = true;
   }
 
   /** Marks the field the engine's message is about, for screen readers and the eye. */
@@ -212,9 +224,5 @@ export class Controls {
       flag(this.costs[key].input, !!message && new RegExp(`^cost ${key}\\b`).test(message));
   }
 
-  relabel(): void {
-    const s = this.state;
-    this.fillSelects();
-    if (s) this.sync(s);
-  }
+
 }

@@ -68,7 +68,7 @@ export function describeIdle(g: TimelineGroup, idle: IdleRef): string[] {
   const begin = g.result.rankBegin[idle.rank];
   const end = g.result.rankBegin[idle.rank + 1];
   const next = idle.nextOp;
-  const gapStart = next === -1 ? ops.end[end - 1] : next > begin ? ops.end[next - 1] : 0;
+  const gapStart = next === -1 ? (end > begin ? ops.end[end - 1] : 0) : next > begin ? ops.end[next - 1] : 0;
   const gapEnd = next === -1 ? g.result.summary.makespan : ops.start[next];
   const lines = [t('idle.title'), t('idle.span', { rank: idle.rank, from: num(gapStart), to: num(gapEnd), length: num(gapEnd - gapStart) })];
   if (next === -1) {

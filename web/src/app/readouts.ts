@@ -37,7 +37,7 @@ export function renderReadouts(host: HTMLElement, run: RunView): void {
       // Sea AI Lab's "zero bubble" is measured over the span: say which number a source uses.
       f.basis === 'span' ? el('div', { class: 'basis', text: t('readout.spanPublished') }) : null,
     ].filter(Boolean) as (Node | string)[]),
-    card('bubble-per-rank', 'readout.bubblePerRank', lo === hi ? num(hi) : `${num(lo)}–${num(hi)}`, [
+    card('bubble-per-rank', 'readout.bubblePerRank', lo === hi ? num(hi) : `${num(lo)}–${num(hi)}`, !f.text ? [] : [
       f.basis === 'span'
         ? t('readout.formulaSpanLine', { value: num(f.value), simulated: num(simulated) })
         : t('readout.formulaLine', { value: num(f.value) }),

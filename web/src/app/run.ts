@@ -8,17 +8,19 @@ export interface RunView {
 }
 
 /** F / (F + B): how much of an F&B cell is drawn as forward (Fig. 5 splits its 3-cell slot 1:2). */
-export function forwardShare(run: RunView): number {
-  const c = run.result.summary.cost;
+export function forwardShareOf(summary: any): number {
+  const c = summary.cost;
   return c.F + c.B > 0 ? c.F / (c.F + c.B) : 0.5;
+}
+
+export function forwardShare(run: RunView): number {
+  return forwardShareOf(run.result.summary);
 }
 
 /** What `phase` means in this run: a direction, a leg of a V, a virtual chunk, or nothing. */
 export type PhaseMeaning = 'direction' | 'leg' | 'chunk' | 'none';
 
+/** The engine reads it off the layout (`phases` in the JSON contract). */
 export function phaseMeaning(summary: any): PhaseMeaning {
-  if (summary.directions === 2) return 'direction';
-  if (summary.virtual_stages > 1) return 'chunk';
-  if (summary.stages === 2 * summary.ranks && summary.schedule !== 'custom') return 'leg';
-  return 'none';
+  return summary.phases as PhaseMeaning;
 }

@@ -27,6 +27,9 @@ export const DEFAULT_STATE: AppState = {
   custom: '',
 };
 
+/** Longest pasted schedule kept in the URL, in characters. */
+export const CUSTOM_IN_URL_LIMIT = 4000;
+
 export interface CostValues {
   F: number;
   B: number;
@@ -65,13 +68,14 @@ export function readState(search: string): AppState {
   const get = (key: string, fallback: string) => q.get(key) ?? fallback;
   const view = get('view', DEFAULT_STATE.view) as ViewName;
   const compare = q.get('compare');
+  const schedule = get('schedule', DEFAULT_STATE.schedule);
   return {
-    schedule: get('schedule', DEFAULT_STATE.schedule),
+    schedule,
     ranks: get('ranks', DEFAULT_STATE.ranks),
     microBatches: get('micro-batches', DEFAULT_STATE.microBatches),
     virtualStages: get('virtual-stages', DEFAULT_STATE.virtualStages),
     cost: get('cost', DEFAULT_STATE.cost),
-    compare: compare === null ? [...DEFAULT_STATE.compare] : compare.split(',').filter(Boolean),
+    compare: (compare === null ? [...DEFAULT_STATE.compare] : [...new Set(compare.split(',').filter(Boolean))]).filter((n) => n !== schedule),
     view: VIEWS.includes(view) ? view : DEFAULT_STATE.view,
     custom: get('custom', ''),
   };
@@ -87,7 +91,8 @@ export function writeState(state: AppState, usesVirtualStages: boolean, extra: U
   q.set('cost', state.cost);
   q.set('compare', state.compare.join(','));
   if (state.view !== 'timeline') q.set('view', state.view);
-  if (state.schedule === 'custom') q.set('custom', state.custom);
+  // A pasted schedule rides in the address only while a link stays shareable (servers refuse ~8 KB).
+  if (state.schedule === 'custom' && state.custom.length <= CUSTOM_IN_URL_LIMIT) q.set('custom', state.custom);
   for (const [k, v] of extra) if (!q.has(k)) q.set(k, v);
   // Keep commas and '=' readable in shared links.
   return '?' + q.toString().replace(/%2C/g, ',').replace(/%3D/g, '=');

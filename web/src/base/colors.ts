@@ -47,13 +47,39 @@ export function fillFor(p: Palette, kind: KindName, phase: number): string {
   return p.backward[shade];
 }
 
-/** Dark or light text, whichever reads better on `fill` (a #rrggbb colour). */
+/** sRGB channels of a CSS colour: #rgb, #rrggbb, or rgb()/rgba() as getComputedStyle writes them. */
+function channels(colour: string): [number, number, number] | null {
+  const hex = /^#([0-9a-f]{3}|[0-9a-f]{6})$/i.exec(colour.trim());
+  if (hex) {
+    const h = hex[1].length === 3 ? [...hex[1]].map((c) => c + c).join('') : hex[1];
+    const n = parseInt(h, 16);
+    return [(n >> 16) & 255, (n >> 8) & 255, n & 255];
+  }
+  const rgb = /^rgba?\(\s*([\d.]+)[ ,]+([\d.]+)[ ,]+([\d.]+)/i.exec(colour.trim());
+  return rgb ? [Number(rgb[1]), Number(rgb[2]), Number(rgb[3])] : null;
+}
+
+/** WCAG relative luminance. */
+function luminance([r, g, b]: [number, number, number]): number {
+  const lin = (c: number) => {
+    const s = c / 255;
+    return s <= 0.04045 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
+  };
+  return 0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b);
+}
+
+function contrast(a: number, b: number): number {
+  return (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+}
+
+/** Dark or light text, whichever has the higher WCAG contrast on `fill`. */
 export function textFor(p: Palette, fill: string): string {
-  const m = /^#?([0-9a-f]{6})$/i.exec(fill);
-  if (!m) return p.textOnLight;
-  const n = parseInt(m[1], 16);
-  const lum = (0.2126 * ((n >> 16) & 255) + 0.7152 * ((n >> 8) & 255) + 0.0722 * (n & 255)) / 255;
-  return lum < 0.55 ? p.textOnDark : p.textOnLight;
+  const c = channels(fill);
+  if (!c) return p.textOnLight;
+  const l = luminance(c);
+  const dark = channels(p.textOnLight)!;
+  const light = channels(p.textOnDark)!;
+  return contrast(l, luminance(light)) > contrast(l, luminance(dark)) ? p.textOnDark : p.textOnLight;
 }
 
 /** A fixed colour per schedule for chart series and compare headers. */

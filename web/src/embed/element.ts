@@ -6,7 +6,7 @@
 //
 // Attributes: schedule, ranks, micro-batches, virtual-stages, cost, compare ("1f1b,zb-h1"),
 // view ("timeline" | "compare" | "chunk" | "quiz"), theme ("light" | "dark"; absent: follow the page),
-// palette ("cb" for the colour-blind palette), lang ("en" | "pt-BR" | "zh-CN").
+// palette ("cb" for the colour-blind palette), lang ("en" | "pt-BR" | "zh-CN"; one language per page).
 import css from '../styles.css?inline';
 import { clear, el } from '../base/dom';
 import { num, percent } from '../base/format';
@@ -52,6 +52,7 @@ export class PipesimTimelineElement extends HTMLElement {
   private queued = false;
   private timeline: TimelineView | null = null;
   private chunk: ChunkPanel | null = null;
+  private quiz: QuizCard | null = null;
 
   constructor() {
     super();
@@ -64,8 +65,16 @@ export class PipesimTimelineElement extends HTMLElement {
     void this.start();
   }
 
-  attributeChangedCallback(): void {
-    this.schedule();
+  attributeChangedCallback(name: string): void {
+    if (name === 'lang') void this.applyLang().then(() => this.schedule());
+    else this.schedule();
+  }
+
+  /** The language is one per page (the dictionaries are shared): the last element to set it wins. */
+  private async applyLang(): Promise<void> {
+    const lang = this.getAttribute('lang');
+    // The host page's own <html lang> is not the element's to change.
+    if (lang) await setLang(detectLang(`?lang=${encodeURIComponent(lang)}`, null, []), { updateDocument: false });
   }
 
   disconnectedCallback(): void {
@@ -74,9 +83,7 @@ export class PipesimTimelineElement extends HTMLElement {
 
   private async start(): Promise<void> {
     try {
-      const lang = this.getAttribute('lang');
-      // The host page's own <html lang> is not the element's to change.
-      if (lang) await setLang(detectLang(`?lang=${encodeURIComponent(lang)}`, null, []), { updateDocument: false });
+      await this.applyLang();
       this.engine = await loadEngine();
       this.render();
     } catch (e) {
@@ -171,12 +178,16 @@ export class PipesimTimelineElement extends HTMLElement {
   }
 
   private renderQuiz(): void {
-    const quiz = new QuizCard(this.engine!, {
+    // One quiz per element: an attribute change re-renders it in place, keeping the question on screen.
+    this.quiz ??= new QuizCard(this.engine!, {
       storageKey: `pipesim:element-quiz:${this.id || 'default'}`,
       settings: () => this.request(this.getAttribute('schedule') ?? DEFAULT_REQUEST.schedule),
     });
-    clear(this.body);
-    this.body.append(quiz.element);
+    if (this.quiz.element.parentNode !== this.body) {
+      clear(this.body);
+      this.body.append(this.quiz.element);
+    }
+    this.quiz.render();
   }
 
   private showError(message: string): void {

@@ -32,6 +32,7 @@ export const en = {
   'control.customHint':
     'One line per rank of actions such as 0F1, 1I0, 1W0, 2B3, (0F7;7B3)OVERLAP_F_B — stage, kind, micro-batch — or the JSON that --format json writes. It starts as the schedule you were looking at.',
   'control.customFile': 'Or load a file: a pipesim Chrome trace, the JSON, or actions',
+  'control.customTooLong': 'Too long to keep in the address: download the JSON to share this schedule.',
   'control.virtualStages': 'Virtual stages per rank',
   'control.virtualStagesHint': 'Interleaved schedules: rank r holds stages r, r+p, r+2p, …',
   'control.costs': 'Costs per stage',
@@ -127,8 +128,8 @@ export const en = {
   'legend.weight': 'weight gradient (W)',
   'legend.fb': 'overlapped F&B',
   'legend.idle': 'idle',
-  'legend.lightDirection': 'light shade: direction 1',
-  'legend.lightLeg': 'light shade: way back up the V',
+  'legend.lightDirection': 'second shade: direction 1',
+  'legend.lightLeg': 'second shade: way back up the V',
 
   'timeline.rank': 'rank {n}',
   'timeline.export': 'Download:',
@@ -145,9 +146,9 @@ export const en = {
 
   'caption.generic': '{ranks} ranks, {micro} micro-batches. Each row is one rank (GPU); time runs to the right.',
   'caption.dualpipe':
-    'DualPipe feeds micro-batches from both ends: {half} enter at rank 0 (direction 0, dark shades) and {half} at rank {last} (direction 1, light shades). After the warm-up each rank pairs the forward of one direction with the backward of the other in one bordered F&B cell, so the all-to-all of one chunk hides behind the computation of the other (DeepSeek-V3 report §3.2.1). Each rank holds two stages, r and {last}−r: two copies of the model.',
+    'DualPipe feeds micro-batches from both ends: {half} enter at rank 0 (direction 0) and {half} at rank {last} (direction 1, in the second shade of each colour). After the warm-up each rank pairs the forward of one direction with the backward of the other in one bordered F&B cell, so the all-to-all of one chunk hides behind the computation of the other (DeepSeek-V3 report §3.2.1). Each rank holds two stages, r and {last}−r: two copies of the model.',
   'caption.dualpipev':
-    'DualPipeV folds one copy of a {stages}-stage model into a V over {ranks} ranks: every micro-batch enters at rank 0, goes down (dark shades), turns on rank {last} and comes back (light shades). It is DualPipe cut in half: the first {ranks} ranks of DualPipe with twice the ranks and micro-batches.',
+    'DualPipeV folds one copy of a {stages}-stage model into a V over {ranks} ranks: every micro-batch enters at rank 0, goes down, turns on rank {last} and comes back (in the second shade of each colour). It is DualPipe cut in half: the first {ranks} ranks of DualPipe with twice the ranks and micro-batches.',
   'caption.1f1b':
     '1F1B: after a warm-up of forwards, each rank alternates one forward and one backward, so rank 0 holds at most {ranks} micro-batches. The bubble (PP−1)(F+B) is paid once at the start and once at the end.',
   'caption.gpipe': 'GPipe runs every forward, then every backward: the same bubble as 1F1B, but all {micro} micro-batches’ activations are alive at once.',

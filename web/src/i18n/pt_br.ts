@@ -38,6 +38,7 @@ export const ptBR = {
   'control.customHint':
     'Uma linha por rank, com ações como 0F1, 1I0, 1W0, 2B3, (0F7;7B3)OVERLAP_F_B — estágio, tipo, micro-batch — ou o JSON que --format json gera. Começa com o escalonamento que você estava vendo.',
   'control.customFile': 'Ou carregue um arquivo: um trace do Chrome gerado pelo pipesim, o JSON ou as ações',
+  'control.customTooLong': 'Longo demais para ficar no endereço: baixe o JSON para compartilhar este escalonamento.',
   'control.virtualStages': 'Estágios virtuais por rank',
   'control.virtualStagesHint': 'Escalonamentos intercalados: o rank r guarda os estágios r, r+p, r+2p, …',
   'control.costs': 'Custos por estágio',
@@ -141,8 +142,8 @@ export const ptBR = {
   'legend.weight': 'gradiente dos pesos (W)',
   'legend.fb': 'F&B sobreposto',
   'legend.idle': 'ocioso',
-  'legend.lightDirection': 'tom claro: direção 1',
-  'legend.lightLeg': 'tom claro: volta subindo o V',
+  'legend.lightDirection': 'segundo tom: direção 1',
+  'legend.lightLeg': 'segundo tom: volta subindo o V',
 
   'timeline.rank': 'rank {n}',
   'timeline.export': 'Baixar:',
@@ -160,9 +161,9 @@ export const ptBR = {
 
   'caption.generic': '{ranks} ranks, {micro} micro-batches. Cada linha é um rank (GPU); o tempo corre para a direita.',
   'caption.dualpipe':
-    'O DualPipe alimenta micro-batches pelas duas pontas: {half} entram pelo rank 0 (direção 0, tons escuros) e {half} pelo rank {last} (direção 1, tons claros). Depois do warm-up, cada rank junta o forward de uma direção ao backward da outra numa célula F&B com borda, de modo que o all-to-all de um chunk fica escondido atrás da computação do outro (relatório do DeepSeek-V3, §3.2.1). Cada rank guarda dois estágios, r e {last}−r: duas cópias do modelo.',
+    'O DualPipe alimenta micro-batches pelas duas pontas: {half} entram pelo rank 0 (direção 0) e {half} pelo rank {last} (direção 1, no segundo tom de cada cor). Depois do warm-up, cada rank junta o forward de uma direção ao backward da outra numa célula F&B com borda, de modo que o all-to-all de um chunk fica escondido atrás da computação do outro (relatório do DeepSeek-V3, §3.2.1). Cada rank guarda dois estágios, r e {last}−r: duas cópias do modelo.',
   'caption.dualpipev':
-    'O DualPipeV dobra uma cópia de um modelo de {stages} estágios em V sobre {ranks} ranks: cada micro-batch entra pelo rank 0, desce (tons escuros), faz a volta no rank {last} e retorna (tons claros). É o DualPipe cortado ao meio: os {ranks} primeiros ranks do DualPipe com o dobro de ranks e de micro-batches.',
+    'O DualPipeV dobra uma cópia de um modelo de {stages} estágios em V sobre {ranks} ranks: cada micro-batch entra pelo rank 0, desce, faz a volta no rank {last} e retorna (no segundo tom de cada cor). É o DualPipe cortado ao meio: os {ranks} primeiros ranks do DualPipe com o dobro de ranks e de micro-batches.',
   'caption.1f1b':
     '1F1B: depois de um warm-up de forwards, cada rank alterna um forward e um backward, e assim o rank 0 guarda no máximo {ranks} micro-batches. A bolha (PP−1)(F+B) é paga uma vez no início e outra no fim.',
   'caption.gpipe':

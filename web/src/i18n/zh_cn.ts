@@ -38,6 +38,7 @@ export const zhCN = {
   'control.customHint':
     '每个 rank 一行，写出 0F1、1I0、1W0、2B3、(0F7;7B3)OVERLAP_F_B 这样的动作（阶段、类型、微批次），或者 --format json 输出的 JSON。初始内容是你刚才查看的调度。',
   'control.customFile': '或加载文件：pipesim 导出的 Chrome trace、JSON 或动作列表',
+  'control.customTooLong': '太长，无法放进网址：请下载 JSON 来分享这个调度。',
   'control.virtualStages': '每个 rank 的虚拟阶段数',
   'control.virtualStagesHint': '交错调度：rank r 持有阶段 r、r+p、r+2p、…',
   'control.costs': '每个阶段的代价',
@@ -132,8 +133,8 @@ export const zhCN = {
   'legend.weight': '权重梯度（W）',
   'legend.fb': '重叠的 F&B',
   'legend.idle': '空闲',
-  'legend.lightDirection': '浅色：方向 1',
-  'legend.lightLeg': '浅色：沿 V 形返回',
+  'legend.lightDirection': '第二色调：方向 1',
+  'legend.lightLeg': '第二色调：沿 V 形返回',
 
   'timeline.rank': 'rank {n}',
   'timeline.export': '下载：',
@@ -149,9 +150,9 @@ export const zhCN = {
 
   'caption.generic': '{ranks} 个 rank，{micro} 个微批次。每一行是一个 rank（GPU），时间从左向右推进。',
   'caption.dualpipe':
-    'DualPipe 从两端送入微批次：{half} 个从 rank 0 进入（方向 0，深色），{half} 个从 rank {last} 进入（方向 1，浅色）。预热之后，每个 rank 把一个方向的前向与另一个方向的反向放进同一个带边框的 F&B 格子，使一个 chunk 的 all-to-all 隐藏在另一个 chunk 的计算之后（DeepSeek-V3 报告 §3.2.1）。每个 rank 持有 r 和 {last}−r 两个阶段，即两份模型副本。',
+    'DualPipe 从两端送入微批次：{half} 个从 rank 0 进入（方向 0），{half} 个从 rank {last} 进入（方向 1，用每种颜色的第二色调）。预热之后，每个 rank 把一个方向的前向与另一个方向的反向放进同一个带边框的 F&B 格子，使一个 chunk 的 all-to-all 隐藏在另一个 chunk 的计算之后（DeepSeek-V3 报告 §3.2.1）。每个 rank 持有 r 和 {last}−r 两个阶段，即两份模型副本。',
   'caption.dualpipev':
-    'DualPipeV 把一个 {stages} 阶段模型的单份副本在 {ranks} 个 rank 上折成 V 形：每个微批次从 rank 0 进入，向下走（深色），在 rank {last} 折返后再回来（浅色）。它就是对半切开的 DualPipe：rank 数和微批次数都加倍的 DualPipe 的前 {ranks} 个 rank。',
+    'DualPipeV 把一个 {stages} 阶段模型的单份副本在 {ranks} 个 rank 上折成 V 形：每个微批次从 rank 0 进入，向下走，在 rank {last} 折返后再回来（用每种颜色的第二色调）。它就是对半切开的 DualPipe：rank 数和微批次数都加倍的 DualPipe 的前 {ranks} 个 rank。',
   'caption.1f1b':
     '1F1B：经过一段前向预热后，每个 rank 交替执行一次前向和一次反向，因此 rank 0 最多保留 {ranks} 个微批次。气泡 (PP−1)(F+B) 在开头和结尾各付出一次。',
   'caption.gpipe': 'GPipe 先执行全部前向，再执行全部反向：气泡与 1F1B 相同，但全部 {micro} 个微批次的激活会同时驻留。',

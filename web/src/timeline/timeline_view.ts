@@ -69,7 +69,8 @@ export class TimelineView {
   private drag: { x: number; window: [number, number]; moved: boolean } | null = null;
 
   constructor(private readonly options: TimelineOptions) {
-    this.canvas = el('canvas', { class: 'timeline-canvas', tabindex: 0, role: 'img', 'aria-label': options.ariaLabel });
+    // An application role lets screen readers in browse mode pass the arrow keys through to the cells.
+    this.canvas = el('canvas', { class: 'timeline-canvas', tabindex: 0, role: 'application', 'aria-roledescription': 'timeline', 'aria-label': options.ariaLabel });
     this.tooltip = el('div', { class: 'timeline-tooltip', role: 'tooltip', hidden: true });
     this.live = el('div', { class: 'visually-hidden', 'aria-live': 'polite' });
     this.element = el('div', { class: 'timeline' }, [this.canvas, this.tooltip, this.live]);
@@ -86,13 +87,7 @@ export class TimelineView {
     this.groups = groups;
     if (this.window && Math.abs(this.fullSpan() - oldFull) > 1e-9) this.window = null;
     this.focus = null;
-    this.setStale(false);
     this.requestRender();
-  }
-
-  /** Greys the drawing out: it shows the last valid configuration while the current one is refused. */
-  setStale(stale: boolean): void {
-    this.element.classList.toggle('is-stale', stale);
   }
 
   setHighlight(predicate: ((group: number, op: number) => boolean) | null): void {
@@ -170,7 +165,7 @@ export class TimelineView {
   }
 
   private render(): void {
-    const width = Math.max(320, this.element.clientWidth);
+    const width = Math.max(160, this.element.clientWidth);
     this.paint(this.canvas, this.ctx, width, window.devicePixelRatio || 1, true);
   }
 
@@ -180,7 +175,7 @@ export class TimelineView {
     const ctx = canvas.getContext('2d')!;
     const saved = this.window;
     this.window = null;
-    this.paint(canvas, ctx, Math.max(320, this.element.clientWidth), scale, false);
+    this.paint(canvas, ctx, Math.max(160, this.element.clientWidth), scale, false);
     this.window = saved;
     return new Promise((resolve, reject) => canvas.toBlob((b) => (b ? resolve(b) : reject(new Error('PNG encoding failed'))), 'image/png'));
   }

@@ -4,7 +4,8 @@
 // share one time axis and play as an animation; idle compute in the pair (exposed communication) is
 // hatched. Every number comes from the engine's chunk model.
 import { clear, el, svg } from '../base/dom';
-import { cssVar } from '../base/tokens';
+import { readPalette, textFor, type Palette } from '../base/colors';
+import { cssVar, tokenValue, type Token } from '../base/tokens';
 import { num, percent } from '../base/format';
 import { EngineError, type Engine, type LaneSchedule, type OverlapResult, type OverlapSlot } from '../engine/engine';
 import { t, type Key } from '../i18n';
@@ -29,11 +30,12 @@ const WORKLOAD_FIELDS: { key: string; label: Key; step: number }[] = [
   { key: 'ib_gbps', label: 'chunk.field.ib', step: 5 },
 ];
 
-function fillOf(slot: OverlapSlot): string {
-  if (slot.component === 'pp') return cssVar('pipesim-pp');
-  if (slot.chunk === 'F') return cssVar('pipesim-forward');
-  if (slot.component === 'mlp_w' || slot.component === 'attn_w') return cssVar('pipesim-weight');
-  return cssVar('pipesim-backward');
+/** Fig. 4's colour of a component: forward orange, backward-for-input green, weights blue, PP purple. */
+function tokenOf(slot: OverlapSlot): Token {
+  if (slot.component === 'pp') return 'pipesim-pp';
+  if (slot.chunk === 'F') return 'pipesim-forward';
+  if (slot.component === 'mlp_w' || slot.component === 'attn_w') return 'pipesim-weight';
+  return 'pipesim-backward';
 }
 
 interface Drawn {
@@ -59,6 +61,7 @@ export class ChunkPanel {
   private readonly scrub = el('input', { type: 'range', min: 0, max: 1000, step: 1, value: 1000, 'data-testid': 'chunk-scrub', 'aria-label': t('chunk.scrub') });
   private readonly clock = el('output', { 'data-testid': 'chunk-time' });
   private result: OverlapResult | null = null;
+  private palette: Palette | null = null;
   private drawn: Drawn[] = [];
   private playhead: SVGLineElement | null = null;
   private time = 0;
@@ -140,6 +143,7 @@ export class ChunkPanel {
   private recompute(): void {
     const ratio = Math.pow(2, Number(this.ratio.value));
     this.ratioValue.textContent = ratio >= 1 ? `${num(ratio)} : 1` : `1 : ${num(1 / ratio)}`;
+    this.ratio.setAttribute('aria-valuetext', this.ratioValue.textContent);
     try {
       this.result = this.engine.overlap(this.request());
       this.error.hidden = true;
@@ -154,6 +158,7 @@ export class ChunkPanel {
   }
 
   private render(r: OverlapResult): void {
+    this.palette = readPalette(this.element);
     this.span = Math.max(r.f, r.b, r.fb);
     const sections: [Key, LaneSchedule][] = [
       ['chunk.forwardAlone', r.forward],
@@ -213,10 +218,13 @@ export class ChunkPanel {
   private drawSlot(root: SVGSVGElement, slot: OverlapSlot, top: number, sx: (t: number) => number): void {
     const x0 = sx(slot.start);
     const width = Math.max(0.5, sx(slot.end) - x0);
-    const fill = fillOf(slot);
-    const ghost = svg('rect', { x: x0, y: top + 2, width, height: LANE - 4, fill, 'fill-opacity': 0.22 });
+    const token = tokenOf(slot);
+    const fill = cssVar(token);
+    // The label takes whichever of dark or light text contrasts more with the component's colour.
+    const ink = textFor(this.palette!, tokenValue(getComputedStyle(this.element), token));
+    const ghost = svg('rect', { x: x0, y: top + 2, width, height: LANE - 4, fill, 'fill-opacity': 0.3 });
     const progress = svg('rect', { x: x0, y: top + 2, width, height: LANE - 4, fill, stroke: cssVar('panel'), 'stroke-width': 1 });
-    const label = width > slot.label.length * 6.2 ? svg('text', { x: x0 + width / 2, y: top + LANE / 2, 'text-anchor': 'middle', 'dominant-baseline': 'middle', class: 'chunk-label', text: slot.label }) : null;
+    const label = width > slot.label.length * 6.2 ? svg('text', { x: x0 + width / 2, y: top + LANE / 2, 'text-anchor': 'middle', 'dominant-baseline': 'middle', class: 'chunk-label', fill: ink, text: slot.label }) : null;
     root.append(svg('g', { 'data-component': slot.label }, [ghost, progress, label, svg('title', { text: `${slot.label}: ${num(slot.start)} → ${num(slot.end)}` })]));
     this.drawn.push({ slot, x0, width, progress });
   }
@@ -229,7 +237,7 @@ export class ChunkPanel {
     this.numbers.append(
       card('chunk.f', num(round(r.f)) + unit, 'chunk-f'),
       card('chunk.b', num(round(r.b)) + unit, 'chunk-b'),
-      card('chunk.fb', num(round(r.fb)) + unit, 'chunk-fb', t('chunk.fbMeta', { seq: num(round(r.sequential)) })),
+      card('chunk.fb', num(round(r.fb)) + unit, 'chunk-fb', t('chunk.fbMeta', { seq: num(round(r.sequential)) + unit })),
       card('chunk.exposed', num(round(r.exposed_comm)) + unit, 'chunk-exposed'),
       card('chunk.hidden', percent(r.hidden_fraction, 1), 'hidden-fraction'),
     );

@@ -21,6 +21,7 @@ export class ComparePanel {
   private readonly picker = el('div', { class: 'compare-list', 'data-testid': 'compare-picker' });
   private readonly table = el('div', { class: 'table-scroll' });
   private groups: TimelineGroup[] = [];
+  private pickerFor = '';
 
   constructor(
     private readonly engine: Engine,
@@ -41,12 +42,12 @@ export class ComparePanel {
     ]);
   }
 
-  update(primary: string, chosen: string[], entries: CompareEntry[]): void {
+  private buildPicker(primary: string): void {
+    this.pickerFor = primary;
     clear(this.picker);
     for (const s of this.engine.schedules) {
       if (s.name === primary || s.name === 'custom') continue;
       const box = el('input', { type: 'checkbox', value: s.name, 'data-testid': `compare-${s.name}` });
-      box.checked = chosen.includes(s.name);
       box.addEventListener('change', () => {
         const picked = [...this.picker.querySelectorAll<HTMLInputElement>('input:checked')].map((b) => b.value);
         this.onPick(picked);
@@ -54,7 +55,11 @@ export class ComparePanel {
       this.picker.append(el('label', {}, [box, el('span', { class: 'swatch', 'data-color': s.name }), scheduleTitle(s)]));
     }
     this.picker.querySelectorAll<HTMLElement>('.swatch').forEach((sw) => (sw.style.background = seriesColor(sw.dataset.color!)));
+  }
 
+  update(primary: string, chosen: string[], entries: CompareEntry[]): void {
+    if (this.pickerFor !== primary) this.buildPicker(primary);
+    this.picker.querySelectorAll<HTMLInputElement>('input').forEach((box) => (box.checked = chosen.includes(box.value)));
     this.groups = entries
       .filter((e) => e.run)
       .map((e) => ({
@@ -94,11 +99,11 @@ function compareTable(entries: CompareEntry[]): HTMLElement {
       el('td', { text: s.span !== s.makespan ? `${num(s.makespan)} (${t('compare.span')} ${num(s.span)})` : num(s.makespan) }),
       el('td', { text: percent(s.bubble_fraction, 2) }),
       el('td', { text: num(simulated) + basis }),
-      el('td', {}, [
+      el('td', {}, f.text ? [
         el('code', { text: f.text }),
         ` = ${num(f.value)} `,
         el('span', { class: 'tag', text: f.exact ? t('compare.exact') : t('compare.inexact') }),
-      ]),
+      ] : ['–']),
       el('td', { text: t('compare.stagesOf', { held: stages, total: s.stages }) }),
       el('td', { text: num(s.peak_activations) }),
     ]);

@@ -5,6 +5,7 @@ import { num } from '../base/format';
 import { EngineError, type Engine } from '../engine/engine';
 import { lang, t } from '../i18n';
 import { describeIdle, describeOp } from '../app/describe';
+import { forwardShareOf } from '../app/run';
 import { TimelineView } from '../timeline/timeline_view';
 
 export class ExercisesPanel {
@@ -30,6 +31,7 @@ export class ExercisesPanel {
   }
 
   private render(): void {
+    const typing = document.activeElement === this.bytes || document.activeElement === this.memory ? (document.activeElement as HTMLInputElement) : null;
     clear(this.list);
     for (const exercise of [1, 2, 3, 4]) {
       try {
@@ -43,6 +45,8 @@ export class ExercisesPanel {
         this.list.append(el('article', { class: 'exercise', 'data-testid': `exercise-${exercise}` }, [el('div', { class: 'error', role: 'alert', text: `${t('error.refused')} ${e.message}` })]));
       }
     }
+    // Rebuilding moved the input being typed in, which blurs it: keep typing where the user was.
+    typing?.focus();
   }
 
   private card(x: any): HTMLElement {
@@ -78,7 +82,7 @@ export class ExercisesPanel {
     const inputs = x.inputs;
     const result = this.engine.simulate({ schedule: 'dualpipe', ranks: inputs.ranks, microBatches: inputs.micro_batches, cost: inputs.cost });
     const view = new TimelineView({ describeOp, describeIdle, rankLabel: (n) => t('timeline.rank', { n }), ariaLabel: x.question });
-    view.setGroups([{ key: 'exercise-2', title: '', result, forwardShare: result.summary.cost.F / (result.summary.cost.F + result.summary.cost.B) }]);
+    view.setGroups([{ key: 'exercise-2', title: '', result, forwardShare: forwardShareOf(result.summary) }]);
     const ops = result.ops;
     view.setHighlight((_, i) => first && ops.rank[i] === first.rank && ops.start[i] === first.start && ops.kind[i] === 4);
     const table = el('table', { class: 'data slots', 'data-testid': 'slot-table' }, [

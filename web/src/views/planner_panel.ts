@@ -19,7 +19,7 @@ export class PlannerPanel {
   readonly element: HTMLElement;
   private readonly example = el('select', { id: 'planner-example', 'data-testid': 'planner-example' });
   private readonly input = el('textarea', { id: 'planner-input', rows: 18, spellcheck: 'false', 'data-testid': 'planner-input' });
-  private readonly output = el('div', { class: 'planner-output', 'aria-live': 'polite' });
+  private readonly output = el('div', { class: 'planner-output' });
   private started = false;
 
   constructor(private readonly engine: Engine) {

@@ -3,10 +3,12 @@
 // explanation, source and a link to the view that shows the answer. Progress lives in localStorage.
 import bank from '../../../core/data/quiz_bank.json';
 import { clear, el } from '../base/dom';
+import { load, store } from '../base/storage';
 import { num, percent } from '../base/format';
 import { EngineError, type Engine, type RunRequest } from '../engine/engine';
 import { lang, t, type Key } from '../i18n';
 import { describeOp, scheduleTitle } from '../app/describe';
+import { forwardShareOf } from '../app/run';
 import { TimelineView } from '../timeline/timeline_view';
 
 type Localised = Record<string, string>;
@@ -32,7 +34,7 @@ interface Shown {
   source: string;
   view?: string;
   /** Live timeline questions are answered by clicking the timeline instead of an option. */
-  timeline?: { request: RunRequest; isAnswer: (op: number, ops: any) => boolean; prompt: string };
+  timeline?: { request: RunRequest; isAnswer: (op: number) => boolean; prompt: string };
 }
 
 interface Progress {
@@ -99,7 +101,7 @@ export class QuizCard {
     private readonly options: QuizOptions,
   ) {
     this.progress = this.load();
-    this.element = el('section', { class: 'quiz', 'data-testid': 'quiz', 'aria-live': 'polite' }, [this.head, this.body]);
+    this.element = el('section', { class: 'quiz', 'data-testid': 'quiz' }, [this.head, this.body]);
     this.render();
   }
 
@@ -107,8 +109,8 @@ export class QuizCard {
 
   private load(): Progress {
     try {
-      const saved = JSON.parse(localStorage.getItem(this.options.storageKey) ?? 'null');
-      if (saved && typeof saved.seed === 'number' && saved.answers && typeof saved.answers === 'object') return saved;
+      const saved = JSON.parse(load(this.options.storageKey) ?? 'null');
+      if (saved && Number.isInteger(saved.seed) && saved.seed >= 0 && saved.answers && typeof saved.answers === 'object') return saved;
     } catch {
       // A corrupt entry is replaced below.
     }
@@ -116,11 +118,7 @@ export class QuizCard {
   }
 
   private save(): void {
-    try {
-      localStorage.setItem(this.options.storageKey, JSON.stringify(this.progress));
-    } catch {
-      // Private mode or a full store: the quiz still works, it just forgets.
-    }
+    store(this.options.storageKey, JSON.stringify(this.progress));
   }
 
   /** Forgets every answer and reshuffles the options. */
@@ -326,7 +324,7 @@ export class QuizCard {
     const card = el('div', { class: 'quiz-card', 'data-question': q.key });
     card.append(
       el('div', { class: 'quiz-count', text: t('quiz.count', { n: this.index + 1, total }) }),
-      el('h4', { class: 'quiz-question', 'data-testid': 'quiz-question', text: q.text }),
+      el('h4', { class: 'quiz-question', 'data-testid': 'quiz-question', tabindex: -1, text: q.text }),
     );
     if (q.timeline) card.append(this.renderTimelineAnswer(q, answer));
     else {
@@ -349,20 +347,23 @@ export class QuizCard {
       delete this.progress.answers[q.key];
       this.save();
       this.render();
+      this.body.querySelector<HTMLElement>('[data-testid=quiz-question]')?.focus();
     });
     card.append(el('div', { class: 'quiz-nav' }, [prev, retry, next]));
     return card;
   }
 
   private renderFeedback(q: Shown, correct: boolean): HTMLElement {
-    const box = el('div', { class: `quiz-feedback ${correct ? 'is-correct' : 'is-wrong'}`, 'data-testid': 'quiz-feedback' }, [
+    const box = el('div', { class: `quiz-feedback ${correct ? 'is-correct' : 'is-wrong'}`, 'data-testid': 'quiz-feedback', role: 'status', tabindex: -1 }, [
       el('strong', { text: t(correct ? 'quiz.right' : 'quiz.wrong') }),
       el('p', { text: q.explanation }),
       el('p', { class: 'hint', text: t('quiz.source', { source: q.source }) }),
     ]);
     if (q.view && this.options.showView) {
-      const link = el('button', { type: 'button', class: 'ghost', 'data-testid': 'quiz-show', text: t('quiz.show', { view: t(`tab.${q.view}` as Key) }) });
-      link.addEventListener('click', () => this.options.showView!(q.view!));
+      // The bank's "placement" (which stages a rank holds) is shown on the Memory tab.
+      const view = q.view === 'placement' ? 'memory' : q.view;
+      const link = el('button', { type: 'button', class: 'ghost', 'data-testid': 'quiz-show', text: t('quiz.show', { view: t(`tab.${view}` as Key) }) });
+      link.addEventListener('click', () => this.options.showView!(view));
       box.append(link);
     }
     return box;
@@ -370,7 +371,7 @@ export class QuizCard {
 
   private renderTimelineAnswer(q: Shown, answer: { choice: number; correct: boolean } | undefined): HTMLElement {
     const r = this.engine.simulate(q.timeline!.request);
-    const group = { key: 'quiz', title: '', result: r, forwardShare: r.summary.cost.F / (r.summary.cost.F + r.summary.cost.B) };
+    const group = { key: 'quiz', title: '', result: r, forwardShare: forwardShareOf(r.summary) };
     const view = new TimelineView({
       describeOp,
       describeIdle: () => [t('idle.title')],
@@ -386,15 +387,18 @@ export class QuizCard {
   }
 
   private answer(q: Shown, choice: number): void {
-    const correct = q.timeline ? q.timeline.isAnswer(choice, null) : choice === q.correct;
+    const correct = q.timeline ? q.timeline.isAnswer(choice) : choice === q.correct;
     this.progress.answers[q.key] = { choice, correct };
     this.save();
     this.render();
+    // The rebuilt card replaced the button that had focus: continue from the feedback.
+    this.body.querySelector<HTMLElement>('[data-testid=quiz-feedback]')?.focus();
   }
 
   private go(step: number): void {
     this.index += step;
     this.render();
+    this.body.querySelector<HTMLElement>('[data-testid=quiz-question]')?.focus();
   }
 
   /** The course's quiz.json (1 pre, 3 check, 2 post) in the current language, from the engine. */
