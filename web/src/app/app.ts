@@ -70,7 +70,10 @@ export class App {
     this.controls = new Controls(byId('controls', this.root), this.engine, (patch) => this.set(patch));
     this.buildTabs();
     const panels = byId('panels', this.root);
-    for (const view of VIEWS) panels.append(this.panels[view].element);
+    for (const view of VIEWS) {
+      this.panels[view].element.setAttribute('aria-labelledby', `tab-${view}`);
+      panels.append(this.panels[view].element);
+    }
     this.bindHeader();
     byId('engine-version', this.root).textContent = t('app.engineVersion', { version: this.engine.version });
     applyTranslations(this.root);
@@ -108,9 +111,9 @@ export class App {
     const info = this.engine.schedule(schedule);
     return {
       schedule,
-      ranks: this.state.ranks as unknown as number,
-      microBatches: this.state.microBatches as unknown as number,
-      virtualStages: info?.uses_virtual_stages ? (this.state.virtualStages as unknown as number) : 1,
+      ranks: this.state.ranks,
+      microBatches: this.state.microBatches,
+      virtualStages: info?.uses_virtual_stages ? this.state.virtualStages : 1,
       cost: this.state.cost,
       customSchedule: schedule === 'custom' ? this.state.custom : undefined,
     };
@@ -217,8 +220,10 @@ export class App {
       });
       button.addEventListener('click', () => this.set({ view }));
       button.addEventListener('keydown', (e) => {
-        if (e.key !== 'ArrowRight' && e.key !== 'ArrowLeft') return;
-        const next = VIEWS[(VIEWS.indexOf(view) + (e.key === 'ArrowRight' ? 1 : VIEWS.length - 1)) % VIEWS.length];
+        const moves: Record<string, number> = { ArrowRight: 1, ArrowLeft: VIEWS.length - 1, Home: -VIEWS.indexOf(view), End: VIEWS.length - 1 - VIEWS.indexOf(view) };
+        if (!(e.key in moves)) return;
+        e.preventDefault();
+        const next = VIEWS[(VIEWS.indexOf(view) + moves[e.key] + VIEWS.length) % VIEWS.length];
         this.set({ view: next });
         byId(`tab-${next}`, this.root).focus();
       });

@@ -1,8 +1,11 @@
 // A simulated run as the views see it: the request, the engine's result and what it was asked.
 import type { RunRequest, ScheduleInfo, SimulateValue } from '../engine/engine';
 
+/** A request as the engine read it: sizes are numbers. */
+export type ResolvedRequest = RunRequest & { ranks: number; microBatches: number; virtualStages: number };
+
 export interface RunView {
-  request: RunRequest;
+  request: ResolvedRequest;
   info: ScheduleInfo;
   result: SimulateValue;
 }

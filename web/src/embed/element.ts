@@ -106,9 +106,9 @@ export class PipesimTimelineElement extends HTMLElement {
     const info = this.engine!.schedule(schedule);
     return {
       schedule,
-      ranks: attr('ranks', DEFAULT_REQUEST.ranks) as unknown as number,
-      microBatches: attr('micro-batches', DEFAULT_REQUEST.microBatches) as unknown as number,
-      virtualStages: info?.uses_virtual_stages ? (attr('virtual-stages', 2) as unknown as number) : 1,
+      ranks: attr('ranks', DEFAULT_REQUEST.ranks),
+      microBatches: attr('micro-batches', DEFAULT_REQUEST.microBatches),
+      virtualStages: info?.uses_virtual_stages ? attr('virtual-stages', 2) : 1,
       cost: attr('cost', DEFAULT_REQUEST.cost),
     };
   }
@@ -116,7 +116,8 @@ export class PipesimTimelineElement extends HTMLElement {
   private run(schedule: string): RunView {
     const request = this.request(schedule);
     const result = this.engine!.simulate(request);
-    return { request, info: this.engine!.schedule(schedule)!, result };
+    const s = result.summary;
+    return { request: { ...request, ranks: s.ranks, microBatches: s.micro_batches, virtualStages: s.virtual_stages }, info: this.engine!.schedule(schedule)!, result };
   }
 
   private render(): void {

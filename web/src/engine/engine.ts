@@ -51,11 +51,12 @@ export interface OverlapResult {
   ratio: { compute_to_comm: number; comm_scale: number } | null;
 }
 
+/** Sizes may be text as the user typed it: the engine parses and, if need be, refuses it. */
 export interface RunRequest {
   schedule: string;
-  ranks: number;
-  microBatches: number;
-  virtualStages?: number;
+  ranks: number | string;
+  microBatches: number | string;
+  virtualStages?: number | string;
   cost: string;
   customSchedule?: string;
 }

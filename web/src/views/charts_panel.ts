@@ -5,7 +5,7 @@ import { seriesColor } from '../base/colors';
 import { num, percent } from '../base/format';
 import type { Engine, RunRequest } from '../engine/engine';
 import { t } from '../i18n';
-import type { RunView } from '../app/run';
+import type { ResolvedRequest, RunView } from '../app/run';
 import { scheduleTitle } from '../app/describe';
 import { barChart, lineChart, scatterChart, type ScatterPoint, type Series } from './chart';
 import { EngineError } from '../engine/engine';
@@ -102,12 +102,12 @@ export class ChartsPanel {
   /** Every schedule that accepts these sizes: its bubble against its activation memory per GPU, in
    *  micro-batches through the whole model (peak stage-activations / stages along the path), so that
    *  DualPipe's PP + 1 stages and DualPipeV's half-size stages compare fairly. */
-  private tradeOff(request: RunRequest): ScatterPoint[] {
+  private tradeOff(request: ResolvedRequest): ScatterPoint[] {
     const points: ScatterPoint[] = [];
     for (const info of this.engine.schedules) {
       if (info.name === 'custom') continue;
       try {
-        const s = this.engine.simulate({ ...request, schedule: info.name, virtualStages: info.uses_virtual_stages ? Math.max(2, request.virtualStages ?? 2) : 1 }).summary;
+        const s = this.engine.simulate({ ...request, schedule: info.name, virtualStages: info.uses_virtual_stages ? Math.max(2, request.virtualStages) : 1 }).summary;
         points.push({ label: scheduleTitle(info), color: seriesColor(info.name), x: s.peak_activations / s.stages, y: s.bubble_fraction });
       } catch (e) {
         if (!(e instanceof EngineError)) throw e; // a schedule that refuses these sizes has no point
