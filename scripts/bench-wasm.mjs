@@ -137,6 +137,16 @@ function benchPage(report, a, engine) {
   }
 }
 
+// The native target's case, as the CLI's `simulate --format summary` does it: generate, validate,
+// simulate, measure and write the summary JSON, inside the module (no ops cross into JavaScript).
+function benchTargetCase(report, a, engine) {
+  const section = 'the native target case in WebAssembly: dualpipe 64 x 8192, summary';
+  const request = { schedule: 'dualpipe', ranks: 64, microBatches: 8192 };
+  const ops = JSON.parse(engine.simulateJson(request, 'summary').json).op_count;
+  report.timed('target.dualpipe.64x8192', section, 'dualpipe 64x8192 simulateJson(summary)', ops,
+    timeCalls(() => engine.simulateJson(request, 'summary').json.length, a));
+}
+
 // Exactly the Charts tab's calls (web/src/views/charts_panel.ts) for three schedules at 8 ranks and
 // 20 micro-batches: micro-batches 1..128 (its most, reached from 32 ranks on) and ranks 1..32.
 function benchSweep(report, a, engine) {
@@ -274,6 +284,7 @@ async function runAll(a, factory) {
   await benchInstantiation(report, a, factory);
   const engine = await factory({ wasmBinary: readFileSync(`${a.dir}/pipesim_engine_node.wasm`) });
   benchPage(report, a, engine);
+  benchTargetCase(report, a, engine);
   benchSweep(report, a, engine);
   benchModels(report, a, engine);
   return report;

@@ -10,7 +10,15 @@ const page = await browser.newPage({ viewport: { width: Number(width), height: 9
 page.on('console', (m) => m.type() !== 'log' && console.log(`console ${m.type()}: ${m.text()}`));
 page.on('pageerror', (e) => console.log(`page error: ${e.message}`));
 await page.goto(url);
-await page.waitForSelector('[data-state=ready]', { timeout: 20000 });
+// Ready, and done with any large run or sweep still computing in the background worker (the Charts
+// view starts its sweep a moment after the page is ready, hence the pause before looking).
+await page.waitForSelector('[data-state=ready]', { timeout: 60000 });
+await page.waitForTimeout(150);
+await page.waitForFunction(
+  () => !document.querySelector('[data-busy]') && [...document.querySelectorAll('[data-testid=sweep-progress]')].every((p) => p.hidden),
+  null,
+  { timeout: 60000 },
+);
 await page.waitForTimeout(300);
 await page.screenshot({ path: out, fullPage: true });
 console.log(`saved ${out}`);

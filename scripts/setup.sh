@@ -1,17 +1,21 @@
 #!/usr/bin/env bash
 # Installs what pipesim needs on a Debian 12 machine, and only what is missing:
 # Debian packages (as root; otherwise prints the command to run) and the npm packages.
-# Usage: scripts/setup.sh [native|wasm|web|all]   (default: all)
+# Usage: scripts/setup.sh [native|wasm|web|all|hardening|test]   (default: all)
+# hardening: native plus clang-14 and its runtimes (libFuzzer, the sanitizers); test: all of them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 need="${1:-all}"
 packages=(cmake g++ make pkg-config nlohmann-json3-dev catch2)
+hardening=(clang-14 libclang-rt-14-dev)
 case "$need" in
   native) ;;
   wasm) packages+=(emscripten) ;;
   web|all) packages+=(emscripten chromium) ;;
-  *) echo "setup.sh: unknown target '$need' (native, wasm, web or all)" >&2; exit 2 ;;
+  hardening) packages+=("${hardening[@]}") ;;
+  test) packages+=(emscripten chromium "${hardening[@]}") ;;
+  *) echo "setup.sh: unknown target '$need' (native, wasm, web, all, hardening or test)" >&2; exit 2 ;;
 esac
 
 missing=()
@@ -38,7 +42,7 @@ if ((${#missing[@]})); then
   fi
 fi
 
-if [[ "$need" == web || "$need" == all ]]; then
+if [[ "$need" == web || "$need" == all || "$need" == test ]]; then
   # npm ci when node_modules is absent or older than the lock file.
   if [[ ! -f node_modules/.package-lock.json || package-lock.json -nt node_modules/.package-lock.json ]]; then
     echo "pipesim setup: installing npm packages"

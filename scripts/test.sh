@@ -1,12 +1,17 @@
 #!/usr/bin/env bash
 # `npm test`: installs what is missing, builds everything, runs every test:
-# the native Catch2 suite, the WebAssembly module in Node, and the page in headless Chromium.
+# the native Catch2 suite (plain, then under ASan and UBSan), a bounded fuzzing run of every input
+# surface, the WebAssembly module in Node, and the page in headless Chromium.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/setup.sh all
+scripts/setup.sh test
 scripts/build-native.sh
 echo "== native suite (Catch2 via CTest)"
 (cd build && ctest --output-on-failure -j"$(nproc)")
+echo "== native suite under AddressSanitizer and UndefinedBehaviorSanitizer (clang-14, build-sanitized/)"
+scripts/test-sanitized.sh
+echo "== fuzzing every input surface for ${PIPESIM_FUZZ_SECONDS:-30} s (libFuzzer), summary in artifacts/fuzz/"
+scripts/fuzz.sh "${PIPESIM_FUZZ_SECONDS:-30}"
 scripts/build-wasm.sh
 echo "== WebAssembly module in Node (results equal the native CLI's)"
 node --test tests/wasm/

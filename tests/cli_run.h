@@ -10,6 +10,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "pipesim/error.h"
+
 namespace pipesim::test {
 
 struct CliResult {
@@ -57,13 +59,18 @@ inline auto count_occurrences(const std::string& text, const std::string& what) 
   return n;
 }
 
-/// Bad input: no output, one line "pipesim: error: MESSAGE" on stderr, exit status 2.
-inline void check_refused(const std::string& args, const std::string& message) {
+/// The line the CLI prints for a refusal: "pipesim: error[CODE]: MESSAGE".
+inline auto refusal_line(ErrorCode code, const std::string& message) -> std::string {
+  return "pipesim: error[" + std::string(code_name(code)) + "]: " + message + "\n";
+}
+
+/// Bad input: no output, one line "pipesim: error[CODE]: MESSAGE" on stderr, exit status 2.
+inline void check_refused(const std::string& args, ErrorCode code, const std::string& message) {
   INFO("pipesim " << args);
   const CliResult r = run_cli(args);
   CHECK(r.status == 2);
   CHECK(r.out.empty());
-  CHECK(r.err == "pipesim: error: " + message + "\n");
+  CHECK(r.err == refusal_line(code, message));
 }
 
 }  // namespace pipesim::test

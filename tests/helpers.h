@@ -3,6 +3,9 @@
 #include <string>
 #include <vector>
 
+#include <catch2/catch.hpp>
+
+#include "pipesim/error.h"
 #include "pipesim/run.h"
 
 namespace pipesim::test {
@@ -21,6 +24,31 @@ inline auto run_unit(const std::string& schedule, int ranks, int micro_batches, 
   request.costs = default_costs();  // F=1, B=2, W=1, FB=3: the unit costs of the papers' figures
   return run(request);
 }
+
+/// Matches a pipesim::Error by its code and exact message: CHECK_THROWS_MATCHES(expr, Error, Refused(code, text)).
+class Refused : public Catch::MatcherBase<Error> {
+ public:
+  Refused(ErrorCode code, std::string message) : code_(code), message_(std::move(message)) {}
+  auto match(const Error& e) const -> bool override { return e.code() == code_ && e.what() == message_; }
+  auto describe() const -> std::string override {
+    return "is error[" + std::string(code_name(code_)) + "]: \"" + message_ + "\"";
+  }
+
+ private:
+  ErrorCode code_;
+  std::string message_;
+};
+
+/// Matches a pipesim::Error by its code alone, for messages other tests spell out.
+class RefusedAs : public Catch::MatcherBase<Error> {
+ public:
+  explicit RefusedAs(ErrorCode code) : code_(code) {}
+  auto match(const Error& e) const -> bool override { return e.code() == code_; }
+  auto describe() const -> std::string override { return "is error[" + std::string(code_name(code_)) + "]"; }
+
+ private:
+  ErrorCode code_;
+};
 
 inline auto costs(double f, double b, double w, double fb, double comm = 0) -> Costs { return Costs{f, b, w, fb, comm}; }
 

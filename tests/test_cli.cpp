@@ -19,6 +19,7 @@ using Result = pipesim::test::CliResult;
 auto cli(const std::string& args) -> Result { return pipesim::test::run_cli(args); }
 
 using pipesim::test::check_refused;
+using pipesim::ErrorCode;
 
 }  // namespace
 
@@ -82,35 +83,39 @@ TEST_CASE("list names every schedule") {
 }
 
 TEST_CASE("bad input prints one line saying what is wrong and what is allowed, and exits 2") {
-  check_refused("simulate --schedule nope", "unknown schedule 'nope'; known schedules: gpipe, 1f1b, interleaved-1f1b, zb-h1, "
+  check_refused("simulate --schedule nope", ErrorCode::unknown_name, "unknown schedule 'nope'; known schedules: gpipe, 1f1b, interleaved-1f1b, zb-h1, "
                                             "zb-h2, zb-v, dualpipe, dualpipev, chimera, custom");
-  check_refused("simulate --schedule dualpipe --ranks 3 --micro-batches 12",
+  check_refused("simulate --schedule dualpipe --ranks 3 --micro-batches 12", ErrorCode::schedule_rule,
                 "dualpipe needs an even number of ranks, at least 2: rank r is paired with rank N-1-r (got 3 ranks)");
-  check_refused("simulate --ranks 8 --micro-batches 14",
+  check_refused("simulate --ranks 8 --micro-batches 14", ErrorCode::schedule_rule,
                 "dualpipe needs an even number of micro-batches (half enter at each end), at least 2 x ranks = 16 "
                 "(got 14 micro-batches with 8 ranks)");
-  check_refused("simulate --ranks abc", "--ranks must be a whole number from 1 to 1000000, got 'abc'");
-  check_refused("simulate --ranks 4.5", "--ranks must be a whole number from 1 to 1000000, got '4.5'");
-  check_refused("simulate --ranks 99999999999999999999", "--ranks must be a whole number from 1 to 1000000, got '99999999999999999999'");
-  check_refused("simulate --ranks 0", "--ranks must be a whole number from 1 to 1000000, got 0");
-  check_refused("simulate --schedule 1f1b --ranks 300", "ranks must be between 1 and 256 (got 300)");
-  check_refused("simulate --cost F=-1", "cost F must be a finite number >= 0, got -1");
-  check_refused("simulate --cost F=x", "cost F must be a number, got 'x'");
-  check_refused("simulate --format xml", "--format must be one of text|json|summary|actions|chrome-trace|csv|svg, got 'xml'");
-  check_refused("simulate --ranks", "option --ranks needs a value");
-  check_refused("simulate --rank 8", "unknown option --rank for 'simulate'; options are --schedule, --ranks, --micro-batches, "
+  check_refused("simulate --ranks abc", ErrorCode::bad_value, "--ranks must be a whole number from 1 to 100000000, got 'abc'");
+  check_refused("simulate --ranks 4.5", ErrorCode::bad_value, "--ranks must be a whole number from 1 to 100000000, got '4.5'");
+  check_refused("simulate --ranks 99999999999999999999", ErrorCode::bad_value, "--ranks must be a whole number from 1 to 100000000, got '99999999999999999999'");
+  check_refused("simulate --ranks 0", ErrorCode::bad_value, "--ranks must be a whole number from 1 to 100000000, got 0");
+  check_refused("simulate --schedule 1f1b --ranks 5000", ErrorCode::limit_exceeded,
+                "ranks must be at most 4096, the limit of one run (got 5000)");
+  // The CLI's own range only catches what is no size at all: the library's limits are the ones named.
+  check_refused("simulate --schedule 1f1b --micro-batches 1048577", ErrorCode::limit_exceeded,
+                "micro-batches must be at most 1048576, the limit of one run (got 1048577)");
+  check_refused("simulate --cost F=-1", ErrorCode::bad_value, "cost F must be a finite number >= 0, got -1");
+  check_refused("simulate --cost F=x", ErrorCode::bad_value, "cost F must be a number, got 'x'");
+  check_refused("simulate --format xml", ErrorCode::unknown_name, "--format must be one of text|json|summary|actions|chrome-trace|csv|svg, got 'xml'");
+  check_refused("simulate --ranks", ErrorCode::usage, "option --ranks needs a value");
+  check_refused("simulate --rank 8", ErrorCode::usage, "unknown option --rank for 'simulate'; options are --schedule, --ranks, --micro-batches, "
                                      "--virtual-stages, --cost, --format, --color, --schedule-file, --us-per-unit");
-  check_refused("simulate --ranks 8 --ranks 4", "option --ranks is given twice");
-  check_refused("simulate extra", "unexpected argument 'extra' for 'simulate'; options are --schedule, --ranks, --micro-batches, "
+  check_refused("simulate --ranks 8 --ranks 4", ErrorCode::usage, "option --ranks is given twice");
+  check_refused("simulate extra", ErrorCode::usage, "unexpected argument 'extra' for 'simulate'; options are --schedule, --ranks, --micro-batches, "
                                   "--virtual-stages, --cost, --format, --color, --schedule-file, --us-per-unit");
-  check_refused("simulat", "unknown command 'simulat'; commands are simulate, list, overlap, quiz, lesson, plan, help");
+  check_refused("simulat", ErrorCode::usage, "unknown command 'simulat'; commands are simulate, list, overlap, quiz, lesson, plan, help");
 }
 
 TEST_CASE("help prints usage and exits 0; no arguments is bad input: one line, exit 2") {
   const Result help = cli("help");
   CHECK(help.status == 0);
   CHECK(help.out.find("pipesim simulate") != std::string::npos);
-  check_refused("", "no command given; commands are simulate, list, overlap, quiz, lesson, plan (pipesim help shows their "
+  check_refused("", ErrorCode::usage, "no command given; commands are simulate, list, overlap, quiz, lesson, plan (pipesim help shows their "
                     "options)");
 }
 
@@ -118,11 +123,11 @@ TEST_CASE("a directory given as an input file is refused as one, not read as emp
   const std::string dir = pipesim::test::scratch_path("input_dir");
   std::filesystem::create_directory(dir);
   const std::string message = "cannot read file '" + dir + "': it is a directory";
-  check_refused("simulate --schedule-file " + dir, message);
-  check_refused("plan --input " + dir, message);
-  check_refused("overlap --workload " + dir, message);
-  check_refused("simulate --schedule-file - < " + dir, "cannot read standard input: it is a directory");
-  check_refused("plan --input - < " + dir, "cannot read standard input: it is a directory");
+  check_refused("simulate --schedule-file " + dir, ErrorCode::io, message);
+  check_refused("plan --input " + dir, ErrorCode::io, message);
+  check_refused("overlap --workload " + dir, ErrorCode::io, message);
+  check_refused("simulate --schedule-file - < " + dir, ErrorCode::io, "cannot read standard input: it is a directory");
+  check_refused("plan --input - < " + dir, ErrorCode::io, "cannot read standard input: it is a directory");
   std::filesystem::remove(dir);
 }
 
@@ -131,7 +136,7 @@ TEST_CASE("output that cannot be written is a failure: one line, exit 1") {
     WARN("no /dev/full here: the write-failure test is skipped");
     return;
   }
-  const std::string message = "pipesim: error: cannot write the output: " + std::string(std::strerror(ENOSPC)) + "\n";
+  const std::string message = "pipesim: error[io]: cannot write the output: " + std::string(std::strerror(ENOSPC)) + "\n";
   // Large output fails while it is written, small output only when it is flushed at the end.
   for (const char* args : {"simulate --format json", "simulate --schedule 1f1b --ranks 64 --micro-batches 256 --format csv",
                            "list", "help"}) {

@@ -68,6 +68,6 @@ TEST_CASE("a cost given twice is refused, whatever its spelling") {
 }
 
 TEST_CASE("an error message stays one printable line whatever the user typed") {
-  CHECK(std::string(pipesim::Error("bad token 'a\nb\x1b[2J'").what()) == "bad token 'a\\nb\\x1b[2J'");
+  CHECK(std::string(pipesim::Error(pipesim::ErrorCode::bad_value, "bad token 'a\nb\x1b[2J'").what()) == "bad token 'a\\nb\\x1b[2J'");
   CHECK_THROWS_WITH(parse_costs("F=1\n2"), "cost F must be a number, got '1\\n2'");
 }

@@ -173,6 +173,16 @@ TEST_CASE("malformed JSON is refused with the rank and op at fault") {
   CHECK_THROWS_WITH(parse_custom_schedule("{\"micro_batches\": 1, \"per_rank\": [{\"rank\": 0}]}"),
                     "rank 0: 'ops' is missing (a --format summary export has no ops; use --format json)");
   CHECK_THROWS_WITH(parse_custom_schedule("{\"micro_batches\": 1,"), Catch::StartsWith("schedule JSON does not parse: "));
+  // A number too large for a double is nlohmann's out_of_range, not a parse_error: still bad_import.
+  for (const char* text : {"{\"micro_batches\": 1e400, \"per_rank\": []}",
+                           "{\"traceEvents\": [{\"ph\": \"X\", \"ts\": -1e400, \"dur\": 1}]}"}) {
+    CHECK_THROWS_WITH(parse_custom_schedule(text), Catch::StartsWith("schedule JSON does not parse: ") && Catch::Contains("1e400"));
+    try {
+      (void)parse_custom_schedule(text);
+    } catch (const Error& e) {
+      CHECK(e.code() == ErrorCode::bad_import);
+    }
+  }
 }
 
 TEST_CASE("custom is in the catalogue, and asks for its text instead of generating") {
@@ -204,14 +214,14 @@ TEST_CASE("pipesim simulate --schedule custom reads --schedule-file, or standard
 TEST_CASE("pipesim simulate refuses custom schedules it cannot use with one line and exit 2") {
   const std::string deadlock = pipesim::test::write_scratch("custom_deadlock.txt", "0F0,0B0,0F1,0B1\n1F1,1B1,1F0,1B0\n");
   const auto refused = pipesim::test::check_refused;
-  refused("simulate --schedule custom --schedule-file " + deadlock,
+  refused("simulate --schedule custom --schedule-file " + deadlock, pipesim::ErrorCode::deadlock,
           "deadlock: rank 0 waits at op 1 (B0) for B0 (rank 1, op 3); rank 1 waits at op 0 (F1) for F1 (rank 0, op 2); "
           "no op in this cycle can start");
-  refused("simulate --schedule custom --schedule-file " + deadlock + " --ranks 2",
+  refused("simulate --schedule custom --schedule-file " + deadlock + " --ranks 2", pipesim::ErrorCode::usage,
           "--ranks comes from the schedule file with --schedule custom");
-  refused("simulate --schedule 1f1b --schedule-file " + deadlock, "--schedule-file applies only to --schedule custom");
-  refused("simulate --schedule custom --schedule-file no_such_file.txt", "cannot read file 'no_such_file.txt'");
-  refused("simulate --schedule custom",
+  refused("simulate --schedule 1f1b --schedule-file " + deadlock, pipesim::ErrorCode::usage, "--schedule-file applies only to --schedule custom");
+  refused("simulate --schedule custom --schedule-file no_such_file.txt", pipesim::ErrorCode::io, "cannot read file 'no_such_file.txt'");
+  refused("simulate --schedule custom", pipesim::ErrorCode::usage,
           "custom needs the schedule as text (--schedule-file PATH): JSON as `simulate --format json` writes it, or "
           "PyTorch actions such as 0F0,0B0");
   std::remove(deadlock.c_str());

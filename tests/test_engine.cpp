@@ -17,8 +17,8 @@ auto W(int mb, int stage) -> Op { return {OpKind::W, {mb, 0, stage}, {}}; }
 
 auto two_ranks(int micro_batches, std::vector<Op> rank0, std::vector<Op> rank1) -> Schedule {
   ScheduleBuilder builder("hand", {2, micro_batches, 1}, straight_layout(2));
-  builder.rank(0) = std::move(rank0);
-  builder.rank(1) = std::move(rank1);
+  builder.rank(0).append(rank0);
+  builder.rank(1).append(rank1);
   return std::move(builder).build();
 }
 

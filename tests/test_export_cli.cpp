@@ -63,22 +63,22 @@ TEST_CASE("pipesim simulate refuses traces and trace options it cannot use with 
   const auto refused = pipesim::test::check_refused;
   const std::string foreign =
       write_scratch("export_cli_foreign.json", R"({"traceEvents": [{"ph": "X", "name": "F0", "ts": 0, "dur": 1, "pid": 0, "tid": 0}]})");
-  refused("simulate --schedule-file " + foreign,
+  refused("simulate --schedule-file " + foreign, pipesim::ErrorCode::bad_import,
           "this Chrome trace was not written by pipesim (otherData.generator is not \"pipesim\"); pipesim reads back only "
           "traces from `simulate --format chrome-trace`");
   const std::string array = write_scratch("export_cli_array.json", R"([{"ph": "X", "name": "F0", "ts": 0, "dur": 1, "pid": 0, "tid": 0}])");
-  refused("simulate --schedule-file " + array,
+  refused("simulate --schedule-file " + array, pipesim::ErrorCode::bad_import,
           "a JSON array (a Chrome trace in array form?) is not a schedule; give a trace from `simulate --format chrome-trace`, "
           "JSON as `simulate --format json` writes it, or PyTorch actions such as 0F0,0B0");
   const std::string broken =
       write_scratch("export_cli_broken.json", R"({"traceEvents": [], "otherData": {"generator": "pipesim", "ranks": "two"}})");
-  refused("simulate --schedule-file " + broken, "pipesim trace: otherData.ranks must be a whole number from 1 to 4096");
-  refused("simulate --format csv --us-per-unit 5", "--us-per-unit applies only to --format chrome-trace");
-  refused("simulate --format chrome-trace --us-per-unit 0", "--us-per-unit must be a number from 0.001 to 1000000000, got 0");
+  refused("simulate --schedule-file " + broken, pipesim::ErrorCode::bad_import, "pipesim trace: otherData.ranks must be a whole number from 1 to 4096");
+  refused("simulate --format csv --us-per-unit 5", pipesim::ErrorCode::usage, "--us-per-unit applies only to --format chrome-trace");
+  refused("simulate --format chrome-trace --us-per-unit 0", pipesim::ErrorCode::bad_value, "--us-per-unit must be a number from 0.001 to 1000000000, got 0");
   for (const std::string& path : {foreign, array, broken}) std::remove(path.c_str());
 }
 
-TEST_CASE("a chrome trace is written in about its own size of memory, not as a tree of events") {
+TEST_CASE("a chrome trace is written in about its own size of memory, not as a tree of events", "[address-space]") {
   // 1f1b 32x512 is a 26 MB trace. Built as one JSON object per event it took 200 MB; written as text
   // it fits, with the run and the program, in 120 MB of address space.
   // The end of the trace and pipesim's exit status; nothing else of the 26 MB reaches this process.

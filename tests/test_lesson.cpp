@@ -192,7 +192,7 @@ TEST_CASE("pipesim lesson prints an exercise as JSON and refuses bad input with 
         Approx(pipesim::recovered_gpu_hours(pipesim::test::costs(1, 2, 1, 2.5)).recovered));
   const auto bad = pipesim::test::run_cli("lesson --exercise 5");
   CHECK(bad.status == 2);
-  CHECK(bad.err == "pipesim: error: --exercise must be a whole number from 1 to 4, got 5\n");
+  CHECK(bad.err == "pipesim: error[bad_value]: --exercise must be a whole number from 1 to 4, got 5\n");
   LessonRequest r;
   r.exercise = 0;
   CHECK_THROWS_AS(lesson_exercise(r), pipesim::Error);

@@ -19,6 +19,7 @@ auto write_file(const std::string& name, const std::string& text) -> std::string
 }
 
 using pipesim::test::check_refused;
+using pipesim::ErrorCode;
 
 const std::string twice_comm = "overlap --forward attn=1,dispatch=3,mlp=1,combine=3 "
                                "--backward combine=3,mlp_b=1,mlp_w=1,dispatch=3,attn_b=1,attn_w=1";
@@ -112,45 +113,45 @@ TEST_CASE("overlap --simulate runs the pipeline with the costs derived from the 
 }
 
 TEST_CASE("overlap refuses bad input with one line and exit status 2") {
-  check_refused("overlap --forward attn=1,dispatch=1,mlp=1,combine=1",
+  check_refused("overlap --forward attn=1,dispatch=1,mlp=1,combine=1", ErrorCode::usage,
                 "--forward and --backward go together: give both, or neither to use a --workload");
-  check_refused(twice_comm + " --comm-sms 132 --total-sms 132",
+  check_refused(twice_comm + " --comm-sms 132 --total-sms 132", ErrorCode::bad_value,
                 "communication SMs must be at least 1 and fewer than the total SMs (132), got 132");
-  check_refused("overlap --forward attn=-1,dispatch=1,mlp=1,combine=1 --backward combine=1,mlp_b=1,mlp_w=1,dispatch=1,attn_b=1,attn_w=1",
+  check_refused("overlap --forward attn=-1,dispatch=1,mlp=1,combine=1 --backward combine=1,mlp_b=1,mlp_w=1,dispatch=1,attn_b=1,attn_w=1", ErrorCode::bad_value,
                 "forward component attn must be a number >= 0, got '-1'");
-  check_refused("overlap --forward attn=1,dispatch=1,mlp=1,combine=1 --backward combine=1,mlp_b=1,mlp_w=1,dispatch=1,attn_b=1,attn=1",
+  check_refused("overlap --forward attn=1,dispatch=1,mlp=1,combine=1 --backward combine=1,mlp_b=1,mlp_w=1,dispatch=1,attn_b=1,attn=1", ErrorCode::unknown_name,
                 "unknown backward component 'attn'; backward components are combine, mlp_b, mlp_w, dispatch, attn_b, attn_w");
-  check_refused("overlap --forward attn=1,dispatch=1,mlp=1,combine=1 --backward combine=1,mlp_b=1,mlp_w=1,dispatch=1,attn_b=1",
+  check_refused("overlap --forward attn=1,dispatch=1,mlp=1,combine=1 --backward combine=1,mlp_b=1,mlp_w=1,dispatch=1,attn_b=1", ErrorCode::bad_value,
                 "backward component attn_w is missing; give all of combine, mlp_b, mlp_w, dispatch, attn_b, attn_w");
-  check_refused(twice_comm + " --pp-comm abc", "--pp-comm must be a number from 0 to 1000000000, got 'abc'");
-  check_refused(twice_comm + " --ratio 0", "--ratio must be compute:comm like 1:1 or a number > 0, got '0'");
-  check_refused(twice_comm + " --ratio 1:x", "--ratio must be compute:comm like 1:1 or a number > 0, got '1:x'");
-  check_refused(twice_comm + " --ranks 4", "--ranks applies only with --simulate SCHEDULE");
-  check_refused(twice_comm + " --total-sms 100", "--total-sms and --saturation-sms need --comm-sms, the SMs given to communication");
-  check_refused("overlap --workload w.json --pp-comm 1", "--workload replaces --forward, --backward and --pp-comm: give one or the other");
-  check_refused("overlap --workload /nonexistent/w.json", "cannot read file '/nonexistent/w.json'");
-  check_refused("overlap --format xml", "--format must be one of text|json, got 'xml'");
+  check_refused(twice_comm + " --pp-comm abc", ErrorCode::bad_value, "--pp-comm must be a number from 0 to 1000000000, got 'abc'");
+  check_refused(twice_comm + " --ratio 0", ErrorCode::bad_value, "--ratio must be compute:comm like 1:1 or a number > 0, got '0'");
+  check_refused(twice_comm + " --ratio 1:x", ErrorCode::bad_value, "--ratio must be compute:comm like 1:1 or a number > 0, got '1:x'");
+  check_refused(twice_comm + " --ranks 4", ErrorCode::usage, "--ranks applies only with --simulate SCHEDULE");
+  check_refused(twice_comm + " --total-sms 100", ErrorCode::usage, "--total-sms and --saturation-sms need --comm-sms, the SMs given to communication");
+  check_refused("overlap --workload w.json --pp-comm 1", ErrorCode::usage, "--workload replaces --forward, --backward and --pp-comm: give one or the other");
+  check_refused("overlap --workload /nonexistent/w.json", ErrorCode::io, "cannot read file '/nonexistent/w.json'");
+  check_refused("overlap --format xml", ErrorCode::unknown_name, "--format must be one of text|json, got 'xml'");
 
   const Result unknown = cli(twice_comm + " --simulate nope");  // the schedule list grows: check the start
   CHECK(unknown.status == 2);
-  CHECK(unknown.err.rfind("pipesim: error: unknown schedule 'nope'", 0) == 0);
+  CHECK(unknown.err.rfind("pipesim: error[unknown_name]: unknown schedule 'nope'", 0) == 0);
 
   const std::string malformed = write_file("malformed.json", "{\"tokens\": 4096,");
   const Result r = cli("overlap --workload " + malformed);
   std::remove(malformed.c_str());
   CHECK(r.status == 2);
-  CHECK(r.err.rfind("pipesim: error: workload is not valid JSON: ", 0) == 0);
+  CHECK(r.err.rfind("pipesim: error[bad_import]: workload is not valid JSON: ", 0) == 0);
   CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
 
   const std::string missing = write_file("missing.json", R"({"tokens": 4096})");
   const Result m = cli("overlap --workload " + missing);
   std::remove(missing.c_str());
   CHECK(m.status == 2);
-  CHECK(m.err.rfind("pipesim: error: workload field 'hidden' is missing; required fields are", 0) == 0);
+  CHECK(m.err.rfind("pipesim: error[bad_import]: workload field 'hidden' is missing; required fields are", 0) == 0);
 
   const std::string text = write_file("text.json", "{" + workload_fields + R"(, "layers": "four"})");
   const Result t = cli("overlap --workload " + text);
   std::remove(text.c_str());
   CHECK(t.status == 2);
-  CHECK(t.err == "pipesim: error: workload field 'layers' must be a number, got \"four\"\n");
+  CHECK(t.err == "pipesim: error[bad_value]: workload field 'layers' must be a number, got \"four\"\n");
 }

@@ -201,7 +201,7 @@ TEST_CASE("pipesim plan prints the plan and exits 2 with one line on bad input")
 
   const auto missing = pipesim::test::run_cli("plan --input /nonexistent.json");
   CHECK(missing.status == 2);
-  CHECK(missing.err == "pipesim: error: cannot read file '/nonexistent.json'\n");
+  CHECK(missing.err == "pipesim: error[io]: cannot read file '/nonexistent.json'\n");
   const auto bad = pipesim::test::run_cli("plan --input - < /dev/null");
   CHECK(bad.status == 2);
   CHECK(bad.err.find('\n') == bad.err.size() - 1);
@@ -359,5 +359,5 @@ TEST_CASE("pipesim plan --lang explains in that language, over the input's own")
   CHECK(overridden.out.find("\nrecommended: ") != std::string::npos);
   std::remove(chinese_input.c_str());
 
-  pipesim::test::check_refused("plan --input " + path + " --lang fr", "unknown language 'fr'; languages are en, pt-BR, zh-CN");
+  pipesim::test::check_refused("plan --input " + path + " --lang fr", pipesim::ErrorCode::unknown_name, "unknown language 'fr'; languages are en, pt-BR, zh-CN");
 }

@@ -180,9 +180,9 @@ TEST_CASE("pipesim quiz prints the course quiz.json and refuses bad options with
 
   const auto none = pipesim::test::run_cli("quiz");
   CHECK(none.status == 2);
-  CHECK(none.err == "pipesim: error: quiz needs exactly one of --course (the course's quiz.json) or --bank (every question)\n");
+  CHECK(none.err == "pipesim: error[usage]: quiz needs exactly one of --course (the course's quiz.json) or --bank (every question)\n");
   const auto lang = pipesim::test::run_cli("quiz --course --lang fr");
   CHECK(lang.status == 2);
-  CHECK(lang.err == "pipesim: error: unknown language 'fr'; languages are en, pt-BR, zh-CN\n");
+  CHECK(lang.err == "pipesim: error[unknown_name]: unknown language 'fr'; languages are en, pt-BR, zh-CN\n");
   CHECK(lang.out.empty());
 }

@@ -6,6 +6,7 @@
 
 #include "helpers.h"
 #include "pipesim/error.h"
+#include "pipesim/limits.h"
 #include "pipesim/registry.h"
 
 using namespace pipesim;
@@ -140,8 +141,33 @@ TEST_CASE("parameters held per rank: 1 stage for single-pipe schedules, 2 for Du
 
 TEST_CASE("the catalogue refuses unknown names and out-of-range sizes, naming what is allowed") {
   CHECK_THROWS_WITH(find_schedule("dualpipe2"), Catch::StartsWith("unknown schedule 'dualpipe2'; known schedules: gpipe, 1f1b"));
-  CHECK_THROWS_WITH(build_schedule("1f1b", {0, 8, 1}), "ranks must be between 1 and 256 (got 0)");
-  CHECK_THROWS_WITH(build_schedule("1f1b", {4, 0, 1}), "micro-batches must be between 1 and 4096 (got 0)");
-  CHECK_THROWS_WITH(build_schedule("1f1b", {4, 8, 2}), Catch::Contains("applies only to interleaved schedules"));
-  CHECK_THROWS_WITH(build_schedule("gpipe", {256, 4096, 1}), Catch::Contains("at most 1000000"));
+  CHECK_THROWS_MATCHES(find_schedule("dualpipe2"), Error, test::RefusedAs(ErrorCode::unknown_name));
+  CHECK_THROWS_MATCHES(build_schedule("1f1b", {0, 8, 1}), Error,
+                       test::Refused(ErrorCode::bad_value, "ranks must be at least 1 (got 0)"));
+  CHECK_THROWS_MATCHES(build_schedule("1f1b", {4, 0, 1}), Error,
+                       test::Refused(ErrorCode::bad_value, "micro-batches must be at least 1 (got 0)"));
+  CHECK_THROWS_MATCHES(build_schedule("1f1b", {4, 8, 2}), Error,
+                       test::Refused(ErrorCode::schedule_rule,
+                                     "1f1b has one stage per rank; --virtual-stages applies only to interleaved schedules"));
+  CHECK_THROWS_MATCHES(build_schedule("dualpipe", {3, 12, 1}), Error, test::RefusedAs(ErrorCode::schedule_rule));
+}
+
+TEST_CASE("a request over a limit is refused up front with the limit named, before anything is built") {
+  CHECK_THROWS_MATCHES(build_schedule("1f1b", {limits::max_ranks + 1, 8, 1}), Error,
+                       test::Refused(ErrorCode::limit_exceeded, "ranks must be at most 4096, the limit of one run (got 4097)"));
+  CHECK_THROWS_MATCHES(build_schedule("1f1b", {1, limits::max_micro_batches + 1, 1}), Error,
+                       test::Refused(ErrorCode::limit_exceeded,
+                                     "micro-batches must be at most 1048576, the limit of one run (got 1048577)"));
+  CHECK_THROWS_MATCHES(build_schedule("interleaved-1f1b", {4, 8, limits::max_virtual_stages + 1}), Error,
+                       test::Refused(ErrorCode::limit_exceeded,
+                                     "virtual stages must be at most 16, the limit of one run (got 17)"));
+  // Every size is within its own bound but together they would be 4 billion ops: refused at once,
+  // before a single op is generated (generating them would exhaust memory rather than fail).
+  CHECK_THROWS_MATCHES(build_schedule("gpipe", {limits::max_ranks, limits::max_micro_batches, 1}), Error,
+                       test::Refused(ErrorCode::limit_exceeded,
+                                     "ranks x micro-batches x virtual stages must be at most 2097152 (about 6 million ops, "
+                                     "the limit of one run); got 4294967296"));
+  // The largest run allowed is built: the limit is where it says it is.
+  CHECK(build_schedule("1f1b", {64, static_cast<int>(limits::max_chunks / 64), 1}).ops.size() ==
+        2 * static_cast<std::size_t>(limits::max_chunks));
 }

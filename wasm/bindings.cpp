@@ -1,13 +1,16 @@
 // The WebAssembly surface of pipesim: thin adapters from JavaScript values to the core library and
 // back. No schedule logic lives here. Bulk results leave as typed arrays copied once out of the heap
 // (typed_memory_view + slice), never as one JavaScript object per op. Every entry point catches the
-// core's errors and returns {error: message} with the CLI's exact message; the module stays usable.
+// core's errors and returns {error, code} with the CLI's exact message; wasm/errors.pre.js turns that
+// value into a thrown PipesimError once the call has returned, so no C++ frame is unwound by JavaScript
+// and the module stays usable.
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
 
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <new>
 #include <optional>
 #include <string>
 #include <vector>
@@ -31,6 +34,7 @@ namespace {
 
 using emscripten::val;
 using pipesim::Error;
+using pipesim::ErrorCode;
 
 template <typename T>
 auto typed_array(const std::vector<T>& values) -> val {
@@ -39,9 +43,10 @@ auto typed_array(const std::vector<T>& values) -> val {
 
 auto from_json(const nlohmann::json& j) -> val { return val::global("JSON").call<val>("parse", j.dump()); }
 
-auto error_value(const std::string& message) -> val {
+auto error_value(const std::string& message, pipesim::ErrorCode code) -> val {
   val out = val::object();
   out.set("error", message);
+  out.set("code", std::string(pipesim::code_name(code)));
   return out;
 }
 
@@ -51,9 +56,11 @@ auto guarded(Body body) -> val {
   try {
     return body();
   } catch (const Error& e) {
-    return error_value(e.what());
+    return error_value(e.what(), e.code());
+  } catch (const std::bad_alloc&) {
+    return error_value("out of memory: the request needs more memory than this page can have", pipesim::ErrorCode::limit_exceeded);
   } catch (const std::exception& e) {
-    return error_value(std::string("internal error: ") + e.what());
+    return error_value(std::string("internal error: ") + e.what(), pipesim::ErrorCode::internal);
   }
 }
 
@@ -77,27 +84,27 @@ auto int_field(const val& obj, const char* key, const char* label, int fallback)
   if (type == "number") d = v.as<double>();
   else if (type == "string") d = pipesim::parse_finite(v.as<std::string>()).value_or(NAN);
   if (!std::isfinite(d) || std::floor(d) != d || std::fabs(d) > 1e9)
-    throw Error(std::string(label) + " must be a whole number, got " + val::global("String")(v).as<std::string>());
+    throw Error(ErrorCode::bad_value, std::string(label) + " must be a whole number, got " + val::global("String")(v).as<std::string>());
   return static_cast<int>(d);
 }
 
 /// A string argument. Parameters are taken as JavaScript values, not std::string, so that a number or
 /// an object is refused with {error} instead of throwing a binding error past `guarded`.
 auto text_arg(const val& v, const char* name) -> std::string {
-  if (v.typeOf().as<std::string>() != "string") throw Error(std::string(name) + " must be a string, got " + js_kind(v));
+  if (v.typeOf().as<std::string>() != "string") throw Error(ErrorCode::bad_value, std::string(name) + " must be a string, got " + js_kind(v));
   return v.as<std::string>();
 }
 
 auto text_field(const val& obj, const char* key) -> std::string {
   const val v = obj[key];
   if (v.isUndefined() || v.isNull()) return {};
-  if (v.typeOf().as<std::string>() != "string") throw Error(std::string(key) + " must be a string");
+  if (v.typeOf().as<std::string>() != "string") throw Error(ErrorCode::bad_value, std::string(key) + " must be a string");
   return v.as<std::string>();
 }
 
 auto request_from(const val& js) -> pipesim::RunRequest {
   if (js.isUndefined() || js.isNull() || js.typeOf().as<std::string>() != "object")
-    throw Error("a request must be an object like {schedule: 'dualpipe', ranks: 8, microBatches: 20}");
+    throw Error(ErrorCode::usage, "a request must be an object like {schedule: 'dualpipe', ranks: 8, microBatches: 20}");
   pipesim::RunRequest r;
   if (const std::string name = text_field(js, "schedule"); !name.empty()) r.schedule = name;
   r.params.ranks = int_field(js, "ranks", "ranks", r.params.ranks);
@@ -187,7 +194,7 @@ auto simulate_json(val request, val detail_arg) -> val {
 /// The values of a sweep: an array of whole numbers, its length checked before any element is read.
 auto sweep_values(const val& values) -> std::vector<int> {
   if (!val::global("Array").call<bool>("isArray", values))
-    throw Error("sweep values must be an array of whole numbers like [16, 18, 20], got " + js_kind(values));
+    throw Error(ErrorCode::bad_value, "sweep values must be an array of whole numbers like [16, 18, 20], got " + js_kind(values));
   const auto n = static_cast<std::size_t>(values["length"].as<double>());
   pipesim::check_sweep_size(n);
   std::vector<int> xs;
@@ -243,7 +250,7 @@ auto optional_number(const val& obj, const char* key) -> std::optional<double> {
   const auto text = optional_text(obj, key);
   if (!text) return std::nullopt;
   const auto d = pipesim::parse_finite(*text);
-  if (!d) throw Error(std::string(key) + " must be a number, got " + *text);
+  if (!d) throw Error(ErrorCode::bad_value, std::string(key) + " must be a number, got " + *text);
   return d;
 }
 
@@ -257,7 +264,7 @@ auto optional_int(const val& obj, const char* key) -> std::optional<int> {
 auto overlap(val request) -> val {
   return guarded([&] {
     if (request.isUndefined() || request.isNull() || request.typeOf().as<std::string>() != "object")
-      throw Error("an overlap request must be an object like {ratio: '1:1', commSms: 20}");
+      throw Error(ErrorCode::usage, "an overlap request must be an object like {ratio: '1:1', commSms: 20}");
     pipesim::OverlapRequest r;
     r.forward = optional_text(request, "forward");
     r.backward = optional_text(request, "backward");
@@ -310,7 +317,7 @@ auto export_text(val request, val format_arg, val us_per_unit) -> val {
     else if (format == "svg") text = pipesim::to_svg(run);
     else if (format == "actions") text = pipesim::format_actions(run.schedule);
     else if (format == "json") text = pipesim::to_json(run, pipesim::Detail::full).dump(2) + "\n";
-    else throw Error("export format must be one of chrome-trace|csv|svg|actions|json, got '" + format + "'");
+    else throw Error(ErrorCode::unknown_name, "export format must be one of chrome-trace|csv|svg|actions|json, got '" + format + "'");
     val out = val::object();
     out.set("text", text);
     return out;

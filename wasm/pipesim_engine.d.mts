@@ -10,8 +10,24 @@ export interface RunRequestJs {
   customSchedule?: string;
 }
 
+/** The core's error codes (pipesim::ErrorCode, core/include/pipesim/error.h). */
+export type ErrorCode =
+  | 'usage' | 'bad_value' | 'unknown_name' | 'limit_exceeded' | 'schedule_rule'
+  | 'bad_import' | 'invalid_schedule' | 'deadlock' | 'io' | 'internal';
+
+/**
+ * What every function below throws when the core refuses its input (wasm/errors.pre.js): `message` is
+ * the line the CLI prints after "pipesim: error[code]: ", and the module stays usable.
+ */
+export declare class PipesimError extends Error {
+  readonly name: 'PipesimError';
+  readonly code: ErrorCode;
+}
+
+/** What the C++ entry points return before errors.pre.js turns it into a thrown PipesimError. */
 export interface ErrorValue {
   error: string;
+  code: ErrorCode;
 }
 
 export interface OpColumns {
@@ -66,20 +82,21 @@ export interface OverlapRequestJs {
 }
 
 export interface PipesimModule {
-  simulate(request: RunRequestJs): SimulateValue | ErrorValue;
-  simulateJson(request: RunRequestJs, detail: 'json' | 'summary'): { json: string } | ErrorValue;
-  // At most 512 values; a non-array is refused with {error}.
-  sweep(request: RunRequestJs, axis: 'micro_batches' | 'ranks', values: number[]): SweepValue | ErrorValue;
+  PipesimError: typeof PipesimError;
+  simulate(request: RunRequestJs): SimulateValue;
+  simulateJson(request: RunRequestJs, detail: 'json' | 'summary'): { json: string };
+  // At most 512 values; a non-array is refused with a PipesimError.
+  sweep(request: RunRequestJs, axis: 'micro_batches' | 'ranks', values: number[]): SweepValue;
   schedules(): any[];
-  overlap(request: OverlapRequestJs): any | ErrorValue;
-  actions(request: RunRequestJs): { actions: string } | ErrorValue; // PyTorch action notation
+  overlap(request: OverlapRequestJs): any;
+  actions(request: RunRequestJs): { actions: string }; // PyTorch action notation
   // usPerUnit: microseconds per cost unit in a chrome-trace; 0 means the CLI's default, 1000; anything
-  // else must lie in [0.001, 1e9] as --us-per-unit does, else {error} (checked for every format).
-  exportText(request: RunRequestJs, format: 'chrome-trace' | 'csv' | 'svg' | 'actions' | 'json', usPerUnit: number): { text: string } | ErrorValue;
-  // The course's quiz.json; seed is a whole number from 0 to 2147483647 as `quiz --seed`, else {error}.
-  courseQuiz(lang: string, seed: number): any | ErrorValue;
-  lesson(request: { exercise: number; lang?: string; cost?: string; bytesPerParam?: number; gpuMemoryGb?: number }): any | ErrorValue;
-  plan(input: string, lang: string): any | ErrorValue; // `pipesim plan --format json --lang L` // the CLI's `overlap --format json`
+  // else must lie in [0.001, 1e9] as --us-per-unit does, else a PipesimError (checked for every format).
+  exportText(request: RunRequestJs, format: 'chrome-trace' | 'csv' | 'svg' | 'actions' | 'json', usPerUnit: number): { text: string };
+  // The course's quiz.json; seed is a whole number from 0 to 2147483647 as `quiz --seed`, else a PipesimError.
+  courseQuiz(lang: string, seed: number): any;
+  lesson(request: { exercise: number; lang?: string; cost?: string; bytesPerParam?: number; gpuMemoryGb?: number }): any;
+  plan(input: string, lang: string): any; // `pipesim plan --format json --lang L` // the CLI's `overlap --format json`
   defaultWorkload(): Record<string, number>;
   version(): string;
 }

@@ -9,4 +9,6 @@ export default defineConfig({
     target: 'es2022',
     assetsInlineLimit: 0, // keep the .wasm a separate file (the offline build inlines it on purpose)
   },
+  // The background worker (src/engine/worker.ts) is an ES module, as the engine's loader is.
+  worker: { format: 'es' },
 });

@@ -21,4 +21,7 @@ export default defineConfig({
       },
     },
   },
+  // The background worker goes next to the element as assets/worker-[hash].js, an ES module. A page
+  // that loads the element from another origin cannot start it: the element then runs on its thread.
+  worker: { format: 'es' },
 });

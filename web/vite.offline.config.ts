@@ -3,7 +3,8 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
 
 // The page as one self-contained HTML file that works when opened from disk: the .wasm travels
-// inside the bundle as base64 (wasm_source_inline.ts), dynamic imports are folded in, and
+// inside the bundle as base64 (wasm_source_inline.ts), there is no worker (worker_start_offline.ts),
+// dynamic imports are folded in, and
 // scripts/inline-offline.mjs then puts the JS and CSS into the HTML.
 const wasmFile = fileURLToPath(new URL('./src/engine/generated/pipesim_engine.wasm', import.meta.url));
 
@@ -26,6 +27,11 @@ export default defineConfig({
       {
         find: /^\.\/wasm_source$/,
         replacement: fileURLToPath(new URL('./src/engine/wasm_source_inline.ts', import.meta.url)),
+      },
+      // No worker from a file:// page: see worker_start_offline.ts.
+      {
+        find: /^\.\/worker_start$/,
+        replacement: fileURLToPath(new URL('./src/engine/worker_start_offline.ts', import.meta.url)),
       },
     ],
   },

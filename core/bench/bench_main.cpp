@@ -26,6 +26,8 @@ constexpr std::string_view usage = R"(usage: pipesim_bench [--json] [--json-out 
   --targets     targets file (default: scripts/bench-targets.json of the source tree)
   --samples N   timed samples per case after the warm-up (default 7)
   --quick       3 samples of at least 5 ms each: a smoke run; its numbers are noisier
+  --only LIST   run only these sections (comma-separated: memory, page, scale, scaling, sweep, models,
+                exports, cli, curve) and print them without checking targets
 )";
 
 struct Args {
@@ -33,6 +35,7 @@ struct Args {
   std::string json_out;
   std::string targets = PIPESIM_SOURCE_DIR "/scripts/bench-targets.json";
   Options options{{}, PIPESIM_SOURCE_DIR};
+  std::string only;  ///< comma-separated section names; empty: all, with the targets checked
 };
 
 auto parse_args(const std::vector<std::string_view>& argv) -> Args {
@@ -48,22 +51,43 @@ auto parse_args(const std::vector<std::string_view>& argv) -> Args {
     else if (arg == "--targets") a.targets = value();
     else if (arg == "--samples") a.options.timing.samples = std::stoi(value());
     else if (arg == "--quick") a.options.timing = {3, 0.005};
+    else if (arg == "--only") a.only = value();
     else throw std::invalid_argument("unknown option " + std::string(arg));
   }
   if (a.options.timing.samples < 1) throw std::invalid_argument("--samples must be at least 1");
   return a;
 }
 
-auto run_all(const Options& o) -> Report {
+auto split_names(const std::string& list) -> std::vector<std::string_view> {
+  std::vector<std::string_view> out;
+  std::string_view rest = list;
+  while (!rest.empty()) {
+    const auto comma = rest.find(',');
+    out.push_back(rest.substr(0, comma));
+    rest = comma == std::string_view::npos ? std::string_view{} : rest.substr(comma + 1);
+  }
+  return out;
+}
+
+struct Section {
+  std::string_view name;
+  void (*run)(Report&, const Options&);
+};
+
+// Memory first, while the process holds little, so its RSS reading means something.
+constexpr Section sections[] = {{"memory", bench_memory}, {"page", bench_page},     {"scale", bench_scale},
+                                {"scaling", bench_scaling}, {"sweep", bench_sweep}, {"models", bench_models},
+                                {"exports", bench_exports}, {"cli", bench_cli},     {"curve", bench_curve}};
+
+auto selected(std::string_view name, const std::string& only) -> bool {
+  if (only.empty()) return true;
+  return ("," + only + ",").find("," + std::string(name) + ",") != std::string::npos;
+}
+
+auto run_all(const Options& o, const std::string& only = "") -> Report {
   Report report;
-  // Memory first, while the process holds little, so its RSS reading means something.
-  bench_memory(report, o);
-  bench_page(report, o);
-  bench_scale(report, o);
-  bench_scaling(report, o);
-  bench_sweep(report, o);
-  bench_models(report, o);
-  bench_exports(report, o);
+  for (const Section& section : sections)
+    if (selected(section.name, only)) section.run(report, o);
   return report;
 }
 
@@ -104,6 +128,15 @@ auto main(int argc, char** argv) -> int {
     return 2;
   }
   try {
+    if (!args.only.empty()) {
+      for (std::string_view name : split_names(args.only))
+        if (std::none_of(std::begin(sections), std::end(sections), [&](const Section& s) { return s.name == name; }))
+          throw std::invalid_argument("unknown section '" + std::string(name) + "' for --only");
+      const Report report = run_all(args.options, args.only);
+      std::cout << (args.json ? report.json().dump(2) + "\n" : report.table());
+      if (!args.json_out.empty()) std::ofstream(args.json_out) << report.json().dump(2) << "\n";
+      return 0;
+    }
     const auto targets = load_targets(args.targets, "native");
     if (!args.json) std::cout << machine_line(args.options) << std::flush;
     const Report report = run_all(args.options);

@@ -1,6 +1,10 @@
 #include "workloads.h"
 
+#include <fcntl.h>
+#include <spawn.h>
 #include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cmath>
@@ -18,8 +22,10 @@
 #include "pipesim/overlap.h"
 #include "pipesim/overlap_request.h"
 #include "pipesim/planner.h"
+#include "pipesim/registry.h"
 #include "pipesim/report.h"
 #include "pipesim/run.h"
+#include "pipesim/simulate.h"
 #include "pipesim/sweep.h"
 
 namespace pipesim::bench {
@@ -255,6 +261,20 @@ void bench_memory(Report& report, const Options& /*o*/) {
     report.add(ValueRow{id_of("memory", c, "peak_bytes_per_op"), section, label_of(c, "peak during run()"), peak, "B/op"});
   }
   report.add(ValueRow{"memory.max_retained_bytes_per_op", section, "worst retained", worst_retained, "B/op"});
+  // The engine's own arrays: everything simulate() allocates (its chunk index, per-rank state and the
+  // Timeline it returns), over the schedule it is given.
+  double worst_engine = 0;
+  for (const Case& c : every_schedule(large_ranks, large_micro_batches)) {
+    const Schedule schedule = build_schedule(c.schedule, request_of(c).params);
+    const Costs costs = default_costs();
+    const std::size_t before = heap_stats().current;
+    reset_heap_peak();
+    const Timeline timeline = simulate(schedule, costs);
+    const double engine = static_cast<double>(heap_stats().peak - before) / static_cast<double>(schedule.ops.size());
+    worst_engine = std::max(worst_engine, engine);
+    report.add(ValueRow{id_of("memory", c, "engine_bytes_per_op"), section, label_of(c, "simulate() arrays"), engine, "B/op"});
+  }
+  report.add(ValueRow{"memory.max_engine_bytes_per_op", section, "worst simulate() arrays", worst_engine, "B/op"});
   report.add(ValueRow{"memory.max_peak_bytes_per_op", section, "worst peak during run()", worst_peak, "B/op"});
   report.add(ValueRow{"memory.max_rss_mib", section, "process peak RSS so far (getrusage)", max_rss_mib(), "MiB"});
 }
@@ -301,6 +321,85 @@ void bench_exports(Report& report, const Options& o) {
                         std::string(e.name) + " ns/op, 32x256 / 8x64", ns[2] / ns[1], "x"});
   }
   report.add(ValueRow{"export.max_ratio_16x", section, "worst exporter ns/op ratio, 16x / 1x", worst, "x"});
+}
+
+namespace {
+
+// The CLI next to this benchmark (both are built into build/).
+auto cli_path() -> std::string {
+  std::vector<char> self(4096);
+  const ssize_t n = readlink("/proc/self/exe", self.data(), self.size() - 1);
+  if (n <= 0) throw std::runtime_error("cannot find the benchmark's own path to locate the pipesim CLI");
+  std::string path(self.data(), static_cast<std::size_t>(n));
+  return path.substr(0, path.rfind('/') + 1) + "pipesim";
+}
+
+// One CLI process from exec to exit, its output thrown away: what `pipesim simulate` costs a user.
+auto run_cli(const std::string& cli, const std::vector<std::string>& args) -> std::size_t {
+  std::vector<char*> argv;
+  argv.push_back(const_cast<char*>(cli.c_str()));
+  for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
+  pid_t pid = 0;
+  const int failed = posix_spawn(&pid, cli.c_str(), &actions, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  if (failed != 0) throw std::runtime_error("cannot start " + cli);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+    throw std::runtime_error(cli + " " + args[0] + " failed (exit status " + std::to_string(WEXITSTATUS(status)) + ")");
+  return 1;
+}
+
+auto cli_args(const Case& c) -> std::vector<std::string> {
+  std::vector<std::string> args = {"simulate", "--schedule", c.schedule, "--ranks", std::to_string(c.ranks),
+                                   "--micro-batches", std::to_string(c.micro_batches), "--format", "summary"};
+  if (c.virtual_stages > 1) args.insert(args.end(), {"--virtual-stages", std::to_string(c.virtual_stages)});
+  return args;
+}
+
+}  // namespace
+
+void bench_cli(Report& report, const Options& o) {
+  const std::string section = "the CLI, process start to exit: pipesim simulate --format summary, 64 ranks x 8192";
+  const std::string cli = cli_path();
+  // Each sample is at least one whole process; a few samples of a few runs each keep this section short.
+  const TimingPlan plan{std::max(o.timing.samples, 5), std::max(o.timing.min_sample_s, 0.05)};
+  double slowest = INFINITY;
+  for (Case c : every_schedule(large_ranks, 8192)) {
+    if (c.schedule == "interleaved-1f1b") c.virtual_stages = 2;
+    const long long ops = op_count(build_schedule(c.schedule, request_of(c).params));
+    const Timing t = time_calls([&] { return run_cli(cli, cli_args(c)); }, plan);
+    report.add(TimedRow{id_of("cli", c, ""), section, label_of(c, "pipesim simulate"), ops, t});
+    slowest = std::min(slowest, report.metric(id_of("cli", c, "mops_per_s")));
+  }
+  report.add(ValueRow{"cli.slowest_mops_per_s", section, "slowest schedule through the CLI (median)", slowest, "M ops/s"});
+}
+
+void bench_curve(Report& report, const Options& o) {
+  const std::string section = "cost against size: DualPipe at 16 ranks, generate + simulate + measure, 10^3 to 10^7 ops";
+  // Past the request limits on purpose (they bound what one user may ask for, not what the engine can
+  // do): the generator is called directly, after its own rules.
+  const ScheduleSpec& dualpipe = find_schedule("dualpipe");
+  const Costs costs = default_costs();
+  for (const int micro_batches : {64, 640, 6400, 64000, 640000}) {
+    const ScheduleParams params{16, micro_batches, 1};
+    dualpipe.check(params);
+    const long long ops = op_count(dualpipe.generate(params));
+    const TimingPlan plan = ops > 1'000'000 ? TimingPlan{3, 0} : o.timing;
+    const Timing t = time_calls(
+        [&] {
+          const Schedule s = dualpipe.generate(params);
+          const Timeline timeline = simulate(s, costs);
+          return measure(s, timeline).per_rank.size();
+        },
+        plan);
+    report.add(TimedRow{"curve.dualpipe.16x" + std::to_string(micro_batches), section,
+                        "dualpipe 16x" + std::to_string(micro_batches) + " (" + std::to_string(ops) + " ops)", ops, t});
+  }
 }
 
 }  // namespace pipesim::bench

@@ -18,5 +18,7 @@ void bench_sweep(Report& report, const Options& o);     ///< the Charts tab's sw
 void bench_memory(Report& report, const Options& o);    ///< heap bytes per op of a run
 void bench_models(Report& report, const Options& o);    ///< chunk model and planner
 void bench_exports(Report& report, const Options& o);   ///< Chrome trace, SVG, CSV
+void bench_cli(Report& report, const Options& o);       ///< the CLI process, every schedule at 64 x 8192
+void bench_curve(Report& report, const Options& o);     ///< time against size, 10^3 to 10^7 ops
 
 }  // namespace pipesim::bench

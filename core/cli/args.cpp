@@ -29,7 +29,7 @@ Args::Args(std::string command, std::span<const std::string_view> argv, std::vec
   for (std::size_t i = 0; i < argv.size(); ++i) {
     const std::string_view arg = argv[i];
     if (arg.size() < 3 || arg.substr(0, 2) != "--")
-      throw Error("unexpected argument '" + std::string(arg) + "' for '" + command_ + "'; options are " +
+      throw Error(ErrorCode::usage, "unexpected argument '" + std::string(arg) + "' for '" + command_ + "'; options are " +
                   join(allowed, ", ", "--"));
     std::string name(arg.substr(2));
     std::optional<std::string> value;
@@ -38,16 +38,16 @@ Args::Args(std::string command, std::span<const std::string_view> argv, std::vec
       name.resize(eq);
     }
     if (std::find(allowed.begin(), allowed.end(), name) == allowed.end())
-      throw Error("unknown option --" + name + " for '" + command_ + "'; options are " + join(allowed, ", ", "--"));
-    if (values_.count(name) != 0) throw Error("option --" + name + " is given twice");
+      throw Error(ErrorCode::usage, "unknown option --" + name + " for '" + command_ + "'; options are " + join(allowed, ", ", "--"));
+    if (values_.count(name) != 0) throw Error(ErrorCode::usage, "option --" + name + " is given twice");
     const bool is_flag = std::find(flags.begin(), flags.end(), name) != flags.end();
     if (is_flag) {
-      if (value) throw Error("option --" + name + " takes no value");
+      if (value) throw Error(ErrorCode::usage, "option --" + name + " takes no value");
       values_[name] = "";
       continue;
     }
     if (!value) {
-      if (i + 1 >= argv.size()) throw Error("option --" + name + " needs a value");
+      if (i + 1 >= argv.size()) throw Error(ErrorCode::usage, "option --" + name + " needs a value");
       value = std::string(argv[++i]);
     }
     values_[name] = *value;
@@ -81,14 +81,14 @@ auto Args::choice_or(std::string_view name, std::string fallback, std::vector<st
   const auto t = text(name);
   if (!t) return fallback;
   if (std::find(choices.begin(), choices.end(), *t) == choices.end())
-    throw Error("--" + std::string(name) + " must be one of " + join(choices, "|", "") + ", got '" + *t + "'");
+    throw Error(ErrorCode::unknown_name, "--" + std::string(name) + " must be one of " + join(choices, "|", "") + ", got '" + *t + "'");
   return *t;
 }
 
 namespace {
 
 auto cannot_read(const std::string& what, int code) -> Error {
-  return Error("cannot read " + what + ": " + (code == EISDIR ? "it is a directory" : std::strerror(code)));
+  return Error(ErrorCode::io, "cannot read " + what + ": " + (code == EISDIR ? "it is a directory" : std::strerror(code)));
 }
 
 /// All of `in`, or Error naming `what` with the reason: opening a directory succeeds on Linux and only
@@ -107,7 +107,7 @@ auto read_all(std::istream& in, const std::string& what) -> std::string {
 
 auto read_file(const std::string& path) -> std::string {
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error("cannot read file '" + path + "'");
+  if (!in) throw Error(ErrorCode::io, "cannot read file '" + path + "'");
   return read_all(in, "file '" + path + "'");
 }
 

@@ -39,14 +39,14 @@ auto request_from(const Args& args) -> OverlapRequest {
 auto simulation_from(const Args& args, const Overlap& o) -> std::optional<Run> {
   if (!args.has("simulate")) {
     for (const char* name : {"ranks", "micro-batches", "virtual-stages"})
-      if (args.has(name)) throw Error("--" + std::string(name) + " applies only with --simulate SCHEDULE");
+      if (args.has(name)) throw Error(ErrorCode::usage, "--" + std::string(name) + " applies only with --simulate SCHEDULE");
     return std::nullopt;
   }
   RunRequest request;
   request.schedule = *args.text("simulate");
-  request.params.ranks = args.integer_or("ranks", 8, 1, 1'000'000);
-  request.params.micro_batches = args.integer_or("micro-batches", 20, 1, 1'000'000);
-  request.params.virtual_stages = args.integer_or("virtual-stages", 1, 1, 1'000'000);
+  request.params.ranks = args.integer_or("ranks", 8, 1, 100'000'000);
+  request.params.micro_batches = args.integer_or("micro-batches", 20, 1, 100'000'000);
+  request.params.virtual_stages = args.integer_or("virtual-stages", 1, 1, 100'000'000);
   request.costs = overlap_costs(o);
   return pipesim::run(request);
 }

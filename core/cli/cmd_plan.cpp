@@ -10,7 +10,7 @@ namespace pipesim::cli {
 auto run_plan(Argv argv) -> int {
   const Args args("plan", argv, {"input", "format", "lang"});
   const auto path = args.text("input");
-  if (!path) throw Error("plan needs --input FILE.json (or --input - for standard input); see core/data/plan_examples/");
+  if (!path) throw Error(ErrorCode::usage, "plan needs --input FILE.json (or --input - for standard input); see core/data/plan_examples/");
   const std::string format = args.choice_or("format", "text", {"text", "json"});
   const std::string text = *path == "-" ? read_stdin() : read_file(*path);
   PlanInput input = parse_plan_input(text);

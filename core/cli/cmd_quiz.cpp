@@ -11,14 +11,14 @@ namespace pipesim::cli {
 auto run_quiz(Argv argv) -> int {
   const Args args("quiz", argv, {"course", "bank", "lang", "seed"}, {"course", "bank"});
   if (args.has("course") == args.has("bank"))
-    throw Error("quiz needs exactly one of --course (the course's quiz.json) or --bank (every question)");
+    throw Error(ErrorCode::usage, "quiz needs exactly one of --course (the course's quiz.json) or --bank (every question)");
   if (args.has("course")) {
     const std::string lang = args.text_or("lang", "en");
     const int seed = args.integer_or("seed", 1, 0, max_quiz_seed);
     std::cout << course_quiz(lang, static_cast<std::uint64_t>(seed)).dump(2) << "\n";
     return 0;
   }
-  if (args.has("seed")) throw Error("--seed applies to --course only: the bank keeps its options in stored order");
+  if (args.has("seed")) throw Error(ErrorCode::usage, "--seed applies to --course only: the bank keeps its options in stored order");
   const auto lang = args.text("lang");
   std::cout << (lang ? quiz_bank_in(*lang) : quiz_bank()).dump(2) << "\n";
   return 0;

@@ -21,12 +21,12 @@ void read_custom_schedule(const Args& args, RunRequest& request) {
   const bool takes_text = find_schedule(request.schedule).parse != nullptr;
   const auto path = args.text("schedule-file");
   if (!takes_text) {
-    if (path) throw Error("--schedule-file applies only to --schedule custom");
+    if (path) throw Error(ErrorCode::usage, "--schedule-file applies only to --schedule custom");
     return;
   }
   for (const char* option : {"ranks", "micro-batches", "virtual-stages"})
     if (args.has(option))
-      throw Error("--" + std::string(option) + " comes from the schedule file with --schedule " + request.schedule);
+      throw Error(ErrorCode::usage, "--" + std::string(option) + " comes from the schedule file with --schedule " + request.schedule);
   if (!path) return;  // run() explains that the schedule text is missing
   request.custom_schedule = *path == "-" ? read_stdin() : read_file(*path);
 }
@@ -40,13 +40,13 @@ auto run_simulate(Argv argv) -> int {
   RunRequest request;
   request.schedule = args.text_or("schedule", args.has("schedule-file") ? "custom" : "dualpipe");
   read_custom_schedule(args, request);
-  request.params.ranks = args.integer_or("ranks", 8, 1, 1'000'000);
-  request.params.micro_batches = args.integer_or("micro-batches", 20, 1, 1'000'000);
-  request.params.virtual_stages = args.integer_or("virtual-stages", 1, 1, 1'000'000);
+  request.params.ranks = args.integer_or("ranks", 8, 1, 100'000'000);
+  request.params.micro_batches = args.integer_or("micro-batches", 20, 1, 100'000'000);
+  request.params.virtual_stages = args.integer_or("virtual-stages", 1, 1, 100'000'000);
   if (const auto cost = args.text("cost")) request.costs = parse_costs(*cost);
   const std::string format =
       args.choice_or("format", "text", {"text", "json", "summary", "actions", "chrome-trace", "csv", "svg"});
-  if (args.has("us-per-unit") && format != "chrome-trace") throw Error("--us-per-unit applies only to --format chrome-trace");
+  if (args.has("us-per-unit") && format != "chrome-trace") throw Error(ErrorCode::usage, "--us-per-unit applies only to --format chrome-trace");
   const TraceOptions trace{args.number_or("us-per-unit", TraceOptions{}.us_per_unit, TraceOptions::min_us_per_unit,
                                           TraceOptions::max_us_per_unit)};
   const std::string color = args.choice_or("color", "auto", {"auto", "always", "never"});

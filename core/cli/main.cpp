@@ -2,6 +2,7 @@
 #include <cerrno>
 #include <cstring>
 #include <exception>
+#include <new>
 #include <iostream>
 #include <string>
 #include <string_view>
@@ -9,6 +10,7 @@
 
 #include "commands.h"
 #include "pipesim/error.h"
+#include "pipesim/limits.h"
 
 namespace {
 
@@ -48,8 +50,9 @@ usage:
   pipesim help
       This text.
 
-Bad input prints one line starting with "pipesim: error:" and exits with status 2; output that cannot
-be written (a full disk) prints such a line and exits with status 1.
+Bad input prints one line "pipesim: error[CODE]: MESSAGE" and exits with status 2. CODE is one of
+usage, bad_value, unknown_name, limit_exceeded, schedule_rule, bad_import, invalid_schedule, deadlock,
+io, internal. Output that cannot be written (a full disk) prints such a line and exits with status 1.
 )";
 
 struct Command {
@@ -66,6 +69,16 @@ const Command commands[] = {
     {"plan", pipesim::cli::run_plan},
 };
 
+/// The bounds of pipesim/limits.h, stated in the help so nobody meets them by surprise.
+auto limits_text() -> std::string {
+  namespace lim = pipesim::limits;
+  return "Limits of one run: " + std::to_string(lim::max_ranks) + " ranks, " + std::to_string(lim::max_micro_batches) +
+         " micro-batches, " + std::to_string(lim::max_virtual_stages) + " virtual stages, " +
+         std::to_string(lim::max_chunks) + " ranks x micro-batches x virtual stages (at most " +
+         std::to_string(3 * lim::max_chunks) + " ops); a custom schedule of at most " +
+         std::to_string(lim::max_schedule_text_bytes >> 20) + " MiB.\n";
+}
+
 auto command_names() -> std::string {
   std::string names;
   for (const Command& c : commands) names += (names.empty() ? "" : ", ") + std::string(c.name);
@@ -74,14 +87,21 @@ auto command_names() -> std::string {
 
 auto run_command(const std::vector<std::string_view>& args) -> int {
   if (args.empty())
-    throw pipesim::Error("no command given; commands are " + command_names() + " (pipesim help shows their options)");
+    throw pipesim::Error(pipesim::ErrorCode::usage, "no command given; commands are " + command_names() + " (pipesim help shows their options)");
   if (args[0] == "help" || args[0] == "--help" || args[0] == "-h") {
-    std::cout << usage;
+    std::cout << usage << limits_text();
     return 0;
   }
   for (const Command& c : commands)
     if (c.name == args[0]) return c.run(pipesim::cli::Argv(args).subspan(1));
-  throw pipesim::Error("unknown command '" + std::string(args[0]) + "'; commands are " + command_names() + ", help");
+  throw pipesim::Error(pipesim::ErrorCode::usage, "unknown command '" + std::string(args[0]) + "'; commands are " + command_names() + ", help");
+}
+
+/// Bad input: one line on standard error in the form `pipesim: error[CODE]: MESSAGE` (CODE is the
+/// core's ErrorCode name, for scripts), and status 2.
+auto refuse(pipesim::ErrorCode code, const char* message) -> int {
+  std::cerr << "pipesim: error[" << pipesim::code_name(code) << "]: " << message << "\n";
+  return 2;
 }
 
 /// Output that never arrived (a full disk, /dev/full) is a failure of the run, not bad input: exit 1.
@@ -91,7 +111,7 @@ auto finish_output(int status) -> int {
   if (std::cout.flush()) return status;
   const int code = errno;
   if (status != 0) return status;  // the command has already said what went wrong
-  std::cerr << "pipesim: error: cannot write the output: " << (code != 0 ? std::strerror(code) : "the write failed")
+  std::cerr << "pipesim: error[io]: cannot write the output: " << (code != 0 ? std::strerror(code) : "the write failed")
             << "\n";
   return 1;
 }
@@ -103,9 +123,12 @@ auto main(int argc, char** argv) -> int {
   int status = 0;
   try {
     status = run_command(args);
-  } catch (const std::exception& e) {  // pipesim::Error and anything the standard library throws
-    std::cerr << "pipesim: error: " << e.what() << "\n";
-    status = 2;
+  } catch (const pipesim::Error& e) {
+    status = refuse(e.code(), e.what());
+  } catch (const std::bad_alloc&) {
+    status = refuse(pipesim::ErrorCode::limit_exceeded, "out of memory: the request needs more memory than this machine has");
+  } catch (const std::exception& e) {  // anything else the standard library throws is a bug of pipesim's
+    status = refuse(pipesim::ErrorCode::internal, e.what());
   }
   return finish_output(status);
 }

@@ -9,20 +9,22 @@
 
 #include <nlohmann/json.hpp>
 
+#include "detail/input_size.h"
 #include "detail/json_fields.h"
 #include "detail/text.h"
 #include "detail/trace_import.h"
 #include "pipesim/error.h"
+#include "pipesim/limits.h"
 
 namespace pipesim {
 
 namespace {
 
-// The same bounds as the catalogue's, so a pasted schedule cannot outgrow a browser tab.
-constexpr int max_ranks = 256;
-constexpr int max_micro_batches = 4096;  // per path
-constexpr int max_stages = 4096;         // per path
-constexpr long long max_chunks = 1'000'000;
+// The same bounds as the catalogue's (pipesim/limits.h), so a pasted schedule cannot outgrow a browser tab.
+constexpr int max_ranks = limits::max_ranks;
+constexpr int max_micro_batches = limits::max_micro_batches;  // per path
+constexpr int max_stages = limits::max_ranks * limits::max_virtual_stages;  // per path
+constexpr long long max_chunks = limits::max_chunks;
 
 /// Per-rank op lists read from text, and the stage -> rank map they imply.
 struct Draft {
@@ -35,7 +37,7 @@ struct Draft {
 void claim(Draft& d, int path, int stage, int rank, const std::string& where) {
   const auto [it, added] = d.owner.try_emplace({path, stage}, rank);
   if (!added && it->second != rank)
-    throw Error(where + ": stage " + std::to_string(stage) + (d.directions == 2 ? " of direction " + std::to_string(path) : "") +
+    throw Error(ErrorCode::bad_import, where + ": stage " + std::to_string(stage) + (d.directions == 2 ? " of direction " + std::to_string(path) : "") +
                 " already runs on rank " + std::to_string(it->second) + "; a stage lives on one rank");
 }
 
@@ -57,10 +59,10 @@ void claim_op(Draft& d, const Op& op, int rank, const std::string& where) {
 /// Turns a draft into a validated Schedule. `stages` is the declared stage count, if any.
 [[nodiscard]] auto finish(Draft d, int micro_batches, std::optional<int> stages) -> Schedule {
   const int ranks = static_cast<int>(d.per_rank.size());
-  if (ranks < 1) throw Error("a custom schedule needs at least one rank");
+  if (ranks < 1) throw Error(ErrorCode::bad_import, "a custom schedule needs at least one rank");
   if (ranks > max_ranks)
-    throw Error("a custom schedule may have at most " + std::to_string(max_ranks) + " ranks (got " + std::to_string(ranks) + ")");
-  if (d.owner.empty()) throw Error("a custom schedule needs at least one op");
+    throw Error(ErrorCode::limit_exceeded, "a custom schedule may have at most " + std::to_string(max_ranks) + " ranks (got " + std::to_string(ranks) + ")");
+  if (d.owner.empty()) throw Error(ErrorCode::bad_import, "a custom schedule needs at least one op");
   int inferred = 0;
   for (const auto& [key, rank] : d.owner) inferred = std::max(inferred, key.second + 1);
   Layout layout{d.directions, stages.value_or(inferred), {}};
@@ -68,21 +70,25 @@ void claim_op(Draft& d, const Op& op, int rank, const std::string& where) {
     for (int s = 0; s < layout.stages; ++s) {
       const auto it = d.owner.find({path, s});
       if (it == d.owner.end())
-        throw Error("stage " + std::to_string(s) + (d.directions == 2 ? " of direction " + std::to_string(path) : "") +
+        throw Error(ErrorCode::bad_import, "stage " + std::to_string(s) + (d.directions == 2 ? " of direction " + std::to_string(path) : "") +
                     " is run by no rank; stages are numbered 0 .. " + std::to_string(layout.stages - 1) + " without gaps");
       layout.rank_of_stage.push_back(it->second);
     }
   const int per_path = micro_batches / d.directions;
   if (per_path < 1 || per_path > max_micro_batches)
-    throw Error("a custom schedule needs 1 to " + std::to_string(max_micro_batches) + " micro-batches per direction (got " +
+    throw Error(ErrorCode::bad_import, "a custom schedule needs 1 to " + std::to_string(max_micro_batches) + " micro-batches per direction (got " +
                 std::to_string(per_path) + ")");
   const long long chunks = static_cast<long long>(d.directions) * layout.stages * per_path;
   if (chunks > max_chunks)
-    throw Error("a custom schedule may have at most " + std::to_string(max_chunks) + " stage x micro-batch chunks (got " +
+    throw Error(ErrorCode::limit_exceeded, "a custom schedule may have at most " + std::to_string(max_chunks) + " stage x micro-batch chunks (got " +
                 std::to_string(chunks) + ")");
   const ScheduleParams params{ranks, micro_batches, looped_virtual_stages(layout, ranks)};
   ScheduleBuilder builder("custom", params, std::move(layout));
-  for (int r = 0; r < ranks; ++r) builder.rank(r) = std::move(d.per_rank[static_cast<std::size_t>(r)]);
+  for (int r = 0; r < ranks; ++r) {
+    std::vector<Op>& mine = d.per_rank[static_cast<std::size_t>(r)];
+    builder.rank(r).append(mine);
+    std::vector<Op>().swap(mine);  // free as we go: a pasted schedule can be large
+  }
   Schedule schedule = std::move(builder).build();
   validate_schedule(schedule);
   return schedule;
@@ -129,7 +135,7 @@ auto parse_action(std::string_view token, const std::string& where) -> std::opti
   pos = kind_end;
   const auto mb = read_number(token, pos, max_micro_batches - 1);
   const bool known = kind == "F" || kind == "I" || kind == "W" || kind == "B";
-  if (!stage || !known || !mb || pos != token.size()) throw Error(expected);
+  if (!stage || !known || !mb || pos != token.size()) throw Error(ErrorCode::bad_import, expected);
   return Action{*stage, *parse_kind(kind), *mb};
 }
 
@@ -139,12 +145,12 @@ auto parse_overlap(std::string_view token, const std::string& where) -> Op {
   const std::string_view inner = token.substr(1, close - 1);
   const std::size_t semicolon = inner.find(';');
   const std::string rule = where + ": expected (sF m;sB m)OVERLAP_F_B, one forward F and one full backward B";
-  if (upper(token.substr(close + 1)) != "OVERLAP_F_B" || semicolon == std::string_view::npos) throw Error(rule);
+  if (upper(token.substr(close + 1)) != "OVERLAP_F_B" || semicolon == std::string_view::npos) throw Error(ErrorCode::bad_import, rule);
   auto first = parse_action(detail::trim(inner.substr(0, semicolon)), where);
   auto second = parse_action(detail::trim(inner.substr(semicolon + 1)), where);
-  if (!first || !second) throw Error(rule);
+  if (!first || !second) throw Error(ErrorCode::bad_import, rule);
   if (first->kind == OpKind::B) std::swap(first, second);
-  if (first->kind != OpKind::F || second->kind != OpKind::B) throw Error(rule);
+  if (first->kind != OpKind::F || second->kind != OpKind::B) throw Error(ErrorCode::bad_import, rule);
   return Op{OpKind::FB, {first->mb, 0, first->stage}, {second->mb, 0, second->stage}};
 }
 
@@ -162,7 +168,7 @@ auto tokens_of(std::string_view line, int line_no) -> std::vector<std::string_vi
     if (line[pos] == '(') {
       pos = line.find(')', pos);
       if (pos == std::string_view::npos)
-        throw Error("line " + std::to_string(line_no) + ", token '" + std::string(line.substr(begin)) + "': '(' is never closed");
+        throw Error(ErrorCode::bad_import, "line " + std::to_string(line_no) + ", token '" + std::string(line.substr(begin)) + "': '(' is never closed");
     }
     while (pos < line.size() && !separator(line[pos])) ++pos;
     out.push_back(line.substr(begin, pos - begin));
@@ -176,6 +182,11 @@ class PathPhases {
  public:
   explicit PathPhases(const Draft& d) {
     for (const auto& [key, rank] : d.owner) stages_of_rank_[rank].push_back(key.second);  // map order: ascending
+    for (const auto& [rank, held] : stages_of_rank_)
+      if (held.size() > static_cast<std::size_t>(max_chunk_phase) + 1)
+        throw Error(ErrorCode::limit_exceeded, "rank " + std::to_string(rank) + " holds " + std::to_string(held.size()) +
+                                                   " stages; a rank may hold at most " +
+                                                   std::to_string(max_chunk_phase + 1) + " stages");
   }
   [[nodiscard]] auto of(int rank, int stage) const -> int {
     const auto& held = stages_of_rank_.at(rank);
@@ -207,7 +218,7 @@ void check_phases(const Draft& d) {
         if (c == nullptr) continue;
         const int expected = phases.of(static_cast<int>(r), c->stage);
         if (c->phase != expected)
-          throw Error("rank " + std::to_string(r) + ", op " + std::to_string(k) + " (" + describe(op) + "): phase " +
+          throw Error(ErrorCode::bad_import, "rank " + std::to_string(r) + ", op " + std::to_string(k) + " (" + describe(op) + "): phase " +
                       std::to_string(c->phase) + " does not match stage " + std::to_string(c->stage) +
                       ", which is number " + std::to_string(expected) + " of the stages rank " + std::to_string(r) +
                       " holds (on one path the phase is that number)");
@@ -261,15 +272,15 @@ auto whole(const json& object, const char* key, int lo, int hi, std::optional<in
 
 auto json_chunk(const json& op, const std::string& prefix, const std::string& where) -> Chunk {
   return Chunk{whole(op, (prefix + "mb").c_str(), 0, max_micro_batches - 1, std::nullopt, where),
-               whole(op, (prefix + "phase").c_str(), 0, max_stages, 0, where),
+               whole(op, (prefix + "phase").c_str(), 0, max_chunk_phase, 0, where),
                whole(op, (prefix + "stage").c_str(), 0, max_stages - 1, std::nullopt, where)};
 }
 
 auto json_op(const json& op, const std::string& where) -> Op {
   if (!op.is_object() || !op.contains("op") || !op["op"].is_string())
-    throw Error(where + ": an op is an object with \"op\": \"F\", \"B\", \"I\", \"W\" or \"FB\"");
+    throw Error(ErrorCode::bad_import, where + ": an op is an object with \"op\": \"F\", \"B\", \"I\", \"W\" or \"FB\"");
   const auto kind = parse_kind(op["op"].get<std::string>());
-  if (!kind) throw Error(where + ": unknown op '" + op["op"].get<std::string>() + "'; ops are F, B, I, W and FB");
+  if (!kind) throw Error(ErrorCode::bad_import, where + ": unknown op '" + op["op"].get<std::string>() + "'; ops are F, B, I, W and FB");
   if (*kind == OpKind::FB) return Op{OpKind::FB, json_chunk(op, "f_", where), json_chunk(op, "b_", where)};
   return Op{*kind, json_chunk(op, "", where), {}};
 }
@@ -279,7 +290,7 @@ auto trace_schedule(const json& trace) -> json {
   try {
     return detail::schedule_json_from_trace(trace);
   } catch (const json::exception& e) {
-    throw Error(std::string("pipesim trace is malformed: ") + e.what());
+    throw Error(ErrorCode::bad_import, std::string("pipesim trace is malformed: ") + e.what());
   }
 }
 
@@ -287,30 +298,30 @@ auto parse_json(std::string_view text) -> Schedule {
   json j;
   try {
     j = json::parse(text);
-  } catch (const json::parse_error& e) {
-    throw Error(std::string("schedule JSON does not parse: ") + e.what());
+  } catch (const json::exception& e) {  // parse_error, and out_of_range for a number such as 1e400
+    throw Error(ErrorCode::bad_import, std::string("schedule JSON does not parse: ") + e.what());
   }
   const std::string top = "schedule JSON";
-  if (!j.is_object()) throw Error(top + ": expected an object with micro_batches and per_rank");
+  if (!j.is_object()) throw Error(ErrorCode::bad_import, top + ": expected an object with micro_batches and per_rank");
   if (detail::is_chrome_trace(j)) j = trace_schedule(j);
   Draft d;
   d.directions = whole(j, "directions", 1, 2, 1, top);
   const int micro_batches = whole(j, "micro_batches", 1, 2 * max_micro_batches, std::nullopt, top);
   if (micro_batches % d.directions != 0)
-    throw Error(top + ": micro_batches counts both directions, so it must be even when directions is 2 (got " +
+    throw Error(ErrorCode::bad_import, top + ": micro_batches counts both directions, so it must be even when directions is 2 (got " +
                 std::to_string(micro_batches) + ")");
   std::optional<int> stages;
   if (j.contains("stages")) stages = whole(j, "stages", 1, max_stages, std::nullopt, top);
   if (!j.contains("per_rank") || !j["per_rank"].is_array())
-    throw Error(top + ": 'per_rank' must be an array with one entry per rank");
+    throw Error(ErrorCode::bad_import, top + ": 'per_rank' must be an array with one entry per rank");
   const json& per_rank = j["per_rank"];
   if (j.contains("ranks") && whole(j, "ranks", 1, max_ranks, std::nullopt, top) != static_cast<int>(per_rank.size()))
-    throw Error(top + ": 'ranks' says " + std::to_string(j["ranks"].get<int>()) + " but per_rank lists " +
+    throw Error(ErrorCode::bad_import, top + ": 'ranks' says " + std::to_string(j["ranks"].get<int>()) + " but per_rank lists " +
                 std::to_string(per_rank.size()));
   for (std::size_t r = 0; r < per_rank.size() && r < static_cast<std::size_t>(max_ranks) + 1; ++r) {
     const std::string where = "rank " + std::to_string(r);
     if (!per_rank[r].is_object() || !per_rank[r].contains("ops") || !per_rank[r]["ops"].is_array())
-      throw Error(where + ": 'ops' is missing (a --format summary export has no ops; use --format json)");
+      throw Error(ErrorCode::bad_import, where + ": 'ops' is missing (a --format summary export has no ops; use --format json)");
     auto& ops = d.per_rank.emplace_back();
     const json& listed = per_rank[r]["ops"];
     for (std::size_t k = 0; k < listed.size(); ++k) {
@@ -333,11 +344,12 @@ auto action_text(const Schedule& s, char kind, const Chunk& c) -> std::string {
 }  // namespace
 
 auto parse_custom_schedule(std::string_view text) -> Schedule {
+  detail::check_input_size(text, limits::max_schedule_text_bytes, "a custom schedule");
   const std::size_t first = text.find_first_not_of(" \t\r\n");
   if (first == std::string_view::npos)
-    throw Error("a custom schedule is empty; give JSON as `simulate --format json` writes it, or PyTorch actions such as 0F0,0B0");
+    throw Error(ErrorCode::bad_import, "a custom schedule is empty; give JSON as `simulate --format json` writes it, or PyTorch actions such as 0F0,0B0");
   if (text[first] == '[')
-    throw Error("a JSON array (a Chrome trace in array form?) is not a schedule; give a trace from `simulate --format "
+    throw Error(ErrorCode::bad_import, "a JSON array (a Chrome trace in array form?) is not a schedule; give a trace from `simulate --format "
                 "chrome-trace`, JSON as `simulate --format json` writes it, or PyTorch actions such as 0F0,0B0");
   return text[first] == '{' ? parse_json(text) : parse_actions(text);
 }

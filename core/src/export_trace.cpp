@@ -19,6 +19,7 @@
 #include "detail/json_text.h"
 #include "detail/trace_import.h"
 #include "pipesim/error.h"
+#include "pipesim/limits.h"
 #include "pipesim/export.h"
 
 namespace pipesim {
@@ -416,7 +417,7 @@ struct ComputeEvent {
 auto contract_op(const json& args, const std::string& where) -> json {
   const auto kind = args.find("kind");
   if (kind == args.end() || !kind->is_string())
-    throw Error(where + ": args.kind must be \"F\", \"B\", \"I\", \"W\" or \"FB\"");
+    throw Error(ErrorCode::bad_import, where + ": args.kind must be \"F\", \"B\", \"I\", \"W\" or \"FB\"");
   json op = {{"op", *kind}};
   const bool pair = parse_kind(kind->get<std::string>()) == OpKind::FB;
   for (const char* field : {"mb", "phase", "stage"}) {
@@ -432,11 +433,11 @@ auto read_compute_event(const json& event, std::size_t position, int ranks, std:
   const std::string where = "pipesim trace: traceEvents[" + std::to_string(position) + "]";
   const auto pid = event.find("pid");
   if (pid == event.end() || !pid->is_number_integer() || *pid < 0 || *pid >= ranks)
-    throw Error(where + ": pid must be a rank from 0 to " + std::to_string(ranks - 1));
+    throw Error(ErrorCode::bad_import, where + ": pid must be a rank from 0 to " + std::to_string(ranks - 1));
   const auto ts = event.find("ts");
-  if (ts == event.end() || !ts->is_number()) throw Error(where + ": ts must be a number");
+  if (ts == event.end() || !ts->is_number()) throw Error(ErrorCode::bad_import, where + ": ts must be a number");
   const auto args = event.find("args");
-  if (args == event.end() || !args->is_object()) throw Error(where + ": a compute event needs its args object");
+  if (args == event.end() || !args->is_object()) throw Error(ErrorCode::bad_import, where + ": a compute event needs its args object");
   const auto index = args->find("index");
   const long long order = index != args->end() && index->is_number_integer() ? index->get<long long>()
                                                                              : static_cast<long long>(position);
@@ -448,7 +449,7 @@ auto read_compute_event(const json& event, std::size_t position, int ranks, std:
 auto to_chrome_trace(const Run& run, const TraceOptions& options) -> std::string {
   const double scale = options.us_per_unit;
   if (!std::isfinite(scale) || scale <= 0)
-    throw Error("the trace's microseconds per cost unit must be a finite number > 0, got " + format_number(scale));
+    throw Error(ErrorCode::bad_value, "the trace's microseconds per cost unit must be a finite number > 0, got " + format_number(scale));
   const Schedule& s = run.schedule;
   const std::vector<int> rank_of = rank_of_ops(s);
   std::vector<Transfer> transfers = find_transfers(run, rank_of);
@@ -477,15 +478,15 @@ auto schedule_json_from_trace(const json& trace) -> json {
   const auto other = trace.find("otherData");
   if (other == trace.end() || !other->is_object() || !other->contains("generator") ||
       (*other)["generator"] != generator)
-    throw Error(not_ours);
+    throw Error(ErrorCode::bad_import, not_ours);
   const auto events = trace.find("traceEvents");
-  if (!events->is_array()) throw Error("pipesim trace: traceEvents must be an array of events");
-  const int ranks = other_whole(*other, "ranks", 1, 4096, std::nullopt);
+  if (!events->is_array()) throw Error(ErrorCode::bad_import, "pipesim trace: traceEvents must be an array of events");
+  const int ranks = other_whole(*other, "ranks", 1, limits::max_ranks, std::nullopt);
   std::vector<std::vector<ComputeEvent>> per_rank(static_cast<std::size_t>(ranks));
   for (std::size_t k = 0; k < events->size(); ++k) {
     const json& event = (*events)[k];
     if (!event.is_object())
-      throw Error("pipesim trace: traceEvents[" + std::to_string(k) + "] is not an object; every event is one");
+      throw Error(ErrorCode::bad_import, "pipesim trace: traceEvents[" + std::to_string(k) + "] is not an object; every event is one");
     if (event.value("ph", json()) == "X" && event.value("cat", json()) == compute_category)
       read_compute_event(event, k, ranks, per_rank);
   }

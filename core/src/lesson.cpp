@@ -511,7 +511,7 @@ auto first_two_direction_slot(const Run& r) -> std::optional<TwoDirectionSlot> {
 
 auto second_copy_cost(double bytes_per_param, double gpu_memory_gb) -> SecondCopyCost {
   if (!(bytes_per_param > 0) || !(gpu_memory_gb > 0))
-    throw Error("bytes per parameter and GPU memory must be positive numbers");
+    throw Error(ErrorCode::bad_value, "bytes per parameter and GPU memory must be positive numbers");
   SecondCopyCost e;
   const ModelSpec v3 = deepseek_v3();
   const ParameterSplit split = parameter_split(v3);
@@ -532,7 +532,7 @@ auto lesson_exercise(const LessonRequest& request) -> json {
     case 2: return exercise_2(req);
     case 3: return exercise_3(req);
     case 4: return exercise_4(req);
-    default: throw Error("--exercise must be 1, 2, 3 or 4, got " + std::to_string(req.exercise));
+    default: throw Error(ErrorCode::bad_value, "--exercise must be 1, 2, 3 or 4, got " + std::to_string(req.exercise));
   }
 }
 

@@ -8,35 +8,51 @@ namespace pipesim {
 
 namespace {
 
-// The op after which a chunk's activation is freed: its B, or its W when the backward was split.
-auto frees_activation(const Op& op) -> std::optional<Chunk> {
-  switch (op.kind) {
-    case OpKind::B:
-    case OpKind::W: return op.chunk;
-    case OpKind::FB: return op.backward;
-    default: return std::nullopt;
+// Whether an op frees a chunk's activation when it ends: its B, or its W when the backward was split
+// (an FB frees its backward half's chunk).
+constexpr auto frees_activation(OpKind kind) -> bool {
+  return kind == OpKind::B || kind == OpKind::W || kind == OpKind::FB;
+}
+
+// Calls step(time, alive) once per distinct time at which rank r's live activations change, in time
+// order, with the count after every change at that time (so frees and allocations at equal times net
+// out, as if frees came first). A rank runs its ops one after another, so its events arrive already
+// sorted by time when read in op order; no sort is needed and the pass is linear.
+template <typename Step>
+void for_each_activation_step(const Schedule& schedule, const Timeline& timeline, int rank, Step step) {
+  int alive = 0;
+  double pending_time = 0;
+  bool pending = false;
+  const auto change = [&](double time, int delta) {
+    if (pending && time != pending_time) step(pending_time, alive);
+    alive += delta;
+    pending_time = time;
+    pending = true;
+  };
+  for (int i = schedule.rank_begin[rank]; i < schedule.rank_begin[rank + 1]; ++i) {
+    const auto ui = static_cast<std::size_t>(i);
+    const OpKind kind = schedule.ops[ui].kind;
+    if (has_forward(kind)) change(timeline.start[ui], +1);
+    if (frees_activation(kind)) change(timeline.end[ui], -1);
   }
+  if (pending) step(pending_time, alive);
 }
 
 }  // namespace
 
 auto activation_curve(const Schedule& schedule, const Timeline& timeline, int rank) -> std::vector<ActivationStep> {
-  // (time, delta) events; frees (-1) sort before allocations (+1) at the same time.
-  std::vector<std::pair<double, int>> events;
-  for (int i = schedule.rank_begin[rank]; i < schedule.rank_begin[rank + 1]; ++i) {
-    const Op& op = schedule.ops[static_cast<std::size_t>(i)];
-    if (has_forward(op.kind)) events.emplace_back(timeline.start[static_cast<std::size_t>(i)], +1);
-    if (frees_activation(op)) events.emplace_back(timeline.end[static_cast<std::size_t>(i)], -1);
-  }
-  std::sort(events.begin(), events.end());
   std::vector<ActivationStep> curve{{0, 0}};
-  int alive = 0;
-  for (const auto& [time, delta] : events) {
-    alive += delta;
+  for_each_activation_step(schedule, timeline, rank, [&](double time, int alive) {
     if (curve.back().time == time) curve.back().alive = alive;
     else curve.push_back({time, alive});
-  }
+  });
   return curve;
+}
+
+auto peak_activations(const Schedule& schedule, const Timeline& timeline, int rank) -> int {
+  int peak = 0;
+  for_each_activation_step(schedule, timeline, rank, [&](double, int alive) { peak = std::max(peak, alive); });
+  return peak;
 }
 
 auto measure(const Schedule& schedule, const Timeline& timeline) -> Metrics {
@@ -54,8 +70,7 @@ auto measure(const Schedule& schedule, const Timeline& timeline) -> Metrics {
       rm.first_start = timeline.start[static_cast<std::size_t>(begin)];
       rm.last_end = timeline.end[static_cast<std::size_t>(end - 1)];
     }
-    for (const ActivationStep& step : activation_curve(schedule, timeline, r))
-      rm.peak_activations = std::max(rm.peak_activations, step.alive);
+    rm.peak_activations = peak_activations(schedule, timeline, r);
     rm.stages_held = schedule.stages_held(r);
     m.makespan = std::max(m.makespan, rm.last_end);
     m.span = std::max(m.span, rm.last_end - rm.first_start);

@@ -143,19 +143,19 @@ auto parse_components(std::string_view text, Pass pass, const auto& parts) -> st
   std::map<Part, double> out;
   for (const detail::Assignment& a : detail::split_assignments(text)) {
     if (!a.has_value)
-      throw Error(which + " component '" + std::string(a.item) + "' must be NAME=VALUE with NAME one of " + names);
+      throw Error(ErrorCode::bad_value, which + " component '" + std::string(a.item) + "' must be NAME=VALUE with NAME one of " + names);
     const std::string key(a.key);
     const auto it = std::find_if(parts.begin(), parts.end(), [&](Part p) { return part_name(p) == key; });
     if (it == parts.end())
-      throw Error("unknown " + which + " component '" + key + "'; " + which + " components are " + names);
-    if (out.count(*it) != 0) throw Error(which + " component " + key + " is given twice");
+      throw Error(ErrorCode::unknown_name, "unknown " + which + " component '" + key + "'; " + which + " components are " + names);
+    if (out.count(*it) != 0) throw Error(ErrorCode::bad_value, which + " component " + key + " is given twice");
     const auto v = parse_finite(a.value);
-    if (!v || *v < 0) throw Error(which + " component " + key + " must be a number >= 0, got '" + std::string(a.value) + "'");
+    if (!v || *v < 0) throw Error(ErrorCode::bad_value, which + " component " + key + " must be a number >= 0, got '" + std::string(a.value) + "'");
     out[*it] = *v;
   }
   for (Part p : parts)
     if (out.count(p) == 0)
-      throw Error(which + " component " + std::string(part_name(p)) + " is missing; give all of " + names);
+      throw Error(ErrorCode::bad_value, which + " component " + std::string(part_name(p)) + " is missing; give all of " + names);
   return out;
 }
 
@@ -184,11 +184,11 @@ auto all_to_all_total(const ChunkDurations& d) -> double {
 
 auto ratio_factor(const ChunkDurations& d, double compute_to_comm) -> double {
   if (!std::isfinite(compute_to_comm) || compute_to_comm <= 0)
-    throw Error("the compute:comm ratio must be a finite number > 0, got " + format_number(compute_to_comm));
+    throw Error(ErrorCode::bad_value, "the compute:comm ratio must be a finite number > 0, got " + format_number(compute_to_comm));
   const double a2a = all_to_all_total(d);
-  if (a2a <= 0) throw Error("cannot scale communication to a compute:comm ratio: every all-to-all duration is 0");
+  if (a2a <= 0) throw Error(ErrorCode::bad_value, "cannot scale communication to a compute:comm ratio: every all-to-all duration is 0");
   const double compute = compute_total(d);
-  if (compute <= 0) throw Error("cannot scale communication to a compute:comm ratio: every compute duration is 0");
+  if (compute <= 0) throw Error(ErrorCode::bad_value, "cannot scale communication to a compute:comm ratio: every compute duration is 0");
   return compute / compute_to_comm / a2a;
 }
 
@@ -314,17 +314,17 @@ void validate_durations(const ChunkDurations& d) {
   for (const Component& c : all_components()) {
     const double v = duration_of(d, c);
     if (!std::isfinite(v) || v < 0)
-      throw Error("duration of " + figure_label(c) + " must be a finite number >= 0, got " + format_number(v));
+      throw Error(ErrorCode::bad_value, "duration of " + figure_label(c) + " must be a finite number >= 0, got " + format_number(v));
   }
 }
 
 void validate_sm_split(const SmSplit& s) {
-  if (s.total_sms < 2) throw Error("total SMs must be at least 2, got " + std::to_string(s.total_sms));
+  if (s.total_sms < 2) throw Error(ErrorCode::bad_value, "total SMs must be at least 2, got " + std::to_string(s.total_sms));
   if (s.comm_sms < 1 || s.comm_sms >= s.total_sms)
-    throw Error("communication SMs must be at least 1 and fewer than the total SMs (" + std::to_string(s.total_sms) +
+    throw Error(ErrorCode::bad_value, "communication SMs must be at least 1 and fewer than the total SMs (" + std::to_string(s.total_sms) +
                 "), got " + std::to_string(s.comm_sms));
   if (s.saturation_sms < 1)
-    throw Error("saturation SMs must be at least 1, got " + std::to_string(s.saturation_sms));
+    throw Error(ErrorCode::bad_value, "saturation SMs must be at least 1, got " + std::to_string(s.saturation_sms));
 }
 
 auto compute_stretch(const SmSplit& s) -> double {

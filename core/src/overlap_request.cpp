@@ -10,7 +10,7 @@ namespace {
 
 auto durations_from(const OverlapRequest& r) -> OverlapInput {
   if (!r.forward || !r.backward)
-    throw Error("--forward and --backward go together: give both, or neither to use a --workload");
+    throw Error(ErrorCode::usage, "--forward and --backward go together: give both, or neither to use a --workload");
   OverlapInput input;
   input.durations.forward = parse_forward_durations(*r.forward);
   input.durations.backward = parse_backward_durations(*r.backward);
@@ -22,7 +22,7 @@ auto durations_from(const OverlapRequest& r) -> OverlapInput {
 auto sm_split_from(const OverlapRequest& r, std::optional<SmSplit> sms) -> std::optional<SmSplit> {
   if (!sms && !r.comm_sms) {
     if (r.total_sms || r.saturation_sms)
-      throw Error("--total-sms and --saturation-sms need --comm-sms, the SMs given to communication");
+      throw Error(ErrorCode::usage, "--total-sms and --saturation-sms need --comm-sms, the SMs given to communication");
     return std::nullopt;
   }
   SmSplit s = sms.value_or(SmSplit{});
@@ -38,7 +38,7 @@ auto parse_compute_comm_ratio(std::string_view text) -> double {
   const std::string bad = "--ratio must be compute:comm like 1:1 or a number > 0, got '" + std::string(text) + "'";
   const auto read = [&](std::string_view part) {
     const auto v = parse_finite(part);
-    if (!v || !(*v > 0)) throw Error(bad);
+    if (!v || !(*v > 0)) throw Error(ErrorCode::bad_value, bad);
     return *v;
   };
   const auto colon = text.find(':');
@@ -48,7 +48,7 @@ auto parse_compute_comm_ratio(std::string_view text) -> double {
 
 auto make_overlap_input(const OverlapRequest& r) -> OverlapInput {
   const bool direct = r.forward || r.backward || r.pp_comm;
-  if (direct && r.workload) throw Error("--workload replaces --forward, --backward and --pp-comm: give one or the other");
+  if (direct && r.workload) throw Error(ErrorCode::usage, "--workload replaces --forward, --backward and --pp-comm: give one or the other");
   OverlapInput input = direct ? durations_from(r)
                        : r.workload ? derive_durations(parse_workload(*r.workload))
                                     : derive_durations(deepseek_v3_workload());

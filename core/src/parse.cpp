@@ -27,16 +27,16 @@ auto parse_whole_in(const std::string& name, std::string_view text, int lo, int 
   errno = 0;
   const long long v = s.empty() ? 0 : std::strtoll(s.c_str(), &end, 10);
   if (s.empty() || end != s.c_str() + s.size() || errno == ERANGE)
-    throw Error(name + " must be " + range + ", got '" + s + "'");
-  if (v < lo || v > hi) throw Error(name + " must be " + range + ", got " + s);
+    throw Error(ErrorCode::bad_value, name + " must be " + range + ", got '" + s + "'");
+  if (v < lo || v > hi) throw Error(ErrorCode::bad_value, name + " must be " + range + ", got " + s);
   return static_cast<int>(v);
 }
 
 auto parse_number_in(const std::string& name, std::string_view text, double lo, double hi) -> double {
   const std::string range = "a number from " + format_number(lo) + " to " + format_number(hi);
   const auto v = parse_finite(text);
-  if (!v) throw Error(name + " must be " + range + ", got '" + std::string(text) + "'");
-  if (*v < lo || *v > hi) throw Error(name + " must be " + range + ", got " + std::string(text));
+  if (!v) throw Error(ErrorCode::bad_value, name + " must be " + range + ", got '" + std::string(text) + "'");
+  if (*v < lo || *v > hi) throw Error(ErrorCode::bad_value, name + " must be " + range + ", got " + std::string(text));
   return *v;
 }
 

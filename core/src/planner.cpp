@@ -7,10 +7,12 @@
 #include <numeric>
 #include <optional>
 
+#include "detail/input_size.h"
 #include "detail/json_text.h"
 #include "detail/embedded.h"
 #include "detail/i18n.h"
 #include "pipesim/error.h"
+#include "pipesim/limits.h"
 #include "pipesim/registry.h"
 #include "pipesim/run.h"
 
@@ -41,11 +43,11 @@ class Fields {
 
   Fields(const json& object, std::string path, std::vector<std::string_view> allowed)
       : object_(object), path_(std::move(path)) {
-    if (!object_.is_object()) throw Error("plan input: " + label() + " must be a JSON object");
+    if (!object_.is_object()) throw Error(ErrorCode::bad_import, "plan input: " + label() + " must be a JSON object");
     for (const auto& item : object_.items()) {
       if (item.key().rfind('$', 0) == 0) continue;
       if (std::find(allowed.begin(), allowed.end(), item.key()) == allowed.end())
-        throw Error("plan input: unknown key " + name(item.key()) + "; allowed keys are " + joined(allowed));
+        throw Error(ErrorCode::bad_import, "plan input: unknown key " + name(item.key()) + "; allowed keys are " + joined(allowed));
     }
   }
 
@@ -55,10 +57,10 @@ class Fields {
     if (!object_.contains(key)) return fallback ? *fallback : missing(key, range);
     const json& v = object_[key];
     const bool whole = v.is_number_integer() || (v.is_number_float() && std::floor(v.get<double>()) == v.get<double>());
-    if (!whole) throw Error("plan input: " + name(key) + " must be " + range + ", got " + detail::describe_json(v));
+    if (!whole) throw Error(ErrorCode::bad_value, "plan input: " + name(key) + " must be " + range + ", got " + detail::describe_json(v));
     const double d = v.get<double>();
     if (d < static_cast<double>(lo) || d > static_cast<double>(hi))
-      throw Error("plan input: " + name(key) + " must be " + range + ", got " + detail::describe_json(v));
+      throw Error(ErrorCode::bad_value, "plan input: " + name(key) + " must be " + range + ", got " + detail::describe_json(v));
     return static_cast<int>(d);
   }
 
@@ -68,13 +70,13 @@ class Fields {
     if (!object_.contains(key)) return fallback ? *fallback : missing(key, range);
     const json& v = object_[key];
     if (!v.is_number() || !std::isfinite(v.get<double>()) || v.get<double>() < lo || v.get<double>() > hi)
-      throw Error("plan input: " + name(key) + " must be " + range + ", got " + detail::describe_json(v));
+      throw Error(ErrorCode::bad_value, "plan input: " + name(key) + " must be " + range + ", got " + detail::describe_json(v));
     return v.get<double>();
   }
 
   [[nodiscard]] auto text(const std::string& key, std::string fallback) const -> std::string {
     if (!object_.contains(key)) return fallback;
-    if (!object_[key].is_string()) throw Error("plan input: " + name(key) + " must be a string, got " + detail::describe_json(object_[key]));
+    if (!object_[key].is_string()) throw Error(ErrorCode::bad_import, "plan input: " + name(key) + " must be a string, got " + detail::describe_json(object_[key]));
     return object_[key].get<std::string>();
   }
 
@@ -85,12 +87,12 @@ class Fields {
     const json& v = object_[key];
     if (v.is_string() && std::find(choices.begin(), choices.end(), v.get<std::string>()) != choices.end())
       return v.get<std::string>();
-    throw Error("plan input: " + name(key) + " must be one of " + joined(choices) + ", got " + detail::describe_json(v));
+    throw Error(ErrorCode::bad_value, "plan input: " + name(key) + " must be one of " + joined(choices) + ", got " + detail::describe_json(v));
   }
 
   [[nodiscard]] auto child(const std::string& key, bool required) const -> std::optional<Path> {
     if (!object_.contains(key)) {
-      if (required) throw Error("plan input: " + name(key) + " is missing (a JSON object)");
+      if (required) throw Error(ErrorCode::bad_import, "plan input: " + name(key) + " is missing (a JSON object)");
       return std::nullopt;
     }
     return Path{&object_[key], name(key)};
@@ -100,7 +102,7 @@ class Fields {
   [[nodiscard]] auto label() const -> std::string { return path_.empty() ? "the input" : path_; }
   [[nodiscard]] auto name(const std::string& key) const -> std::string { return path_.empty() ? key : path_ + "." + key; }
   [[noreturn]] auto missing(const std::string& key, const std::string& range) const -> int {
-    throw Error("plan input: " + name(key) + " is missing (" + range + ")");
+    throw Error(ErrorCode::bad_import, "plan input: " + name(key) + " is missing (" + range + ")");
   }
 
   const json& object_;
@@ -174,16 +176,16 @@ void check_consistency(PlanInput& in) {
   ClusterSpec& c = in.cluster;
   ModelSpec& m = in.model;
   if (c.gpus % m.pp != 0)
-    throw Error("plan input: cluster.gpus (" + std::to_string(c.gpus) + ") must be a multiple of model.pp (" +
+    throw Error(ErrorCode::bad_value, "plan input: cluster.gpus (" + std::to_string(c.gpus) + ") must be a multiple of model.pp (" +
                 std::to_string(m.pp) + ")");
   const int per_stage = c.gpus / m.pp;
-  if (m.experts == 0 && m.ep > 1) throw Error("plan input: model.ep applies only to MoE models (model.experts > 0)");
+  if (m.experts == 0 && m.ep > 1) throw Error(ErrorCode::bad_value, "plan input: model.ep applies only to MoE models (model.experts > 0)");
   if (m.ep == 0) m.ep = m.experts > 0 ? std::gcd(m.experts, per_stage) : 1;
   if (per_stage % m.ep != 0)
-    throw Error("plan input: model.ep (" + std::to_string(m.ep) + ") must divide the GPUs of one pipeline stage, " +
+    throw Error(ErrorCode::bad_value, "plan input: model.ep (" + std::to_string(m.ep) + ") must divide the GPUs of one pipeline stage, " +
                 "cluster.gpus / model.pp = " + std::to_string(per_stage));
   if (m.experts > 0 && m.ep > m.experts)
-    throw Error("plan input: model.ep (" + std::to_string(m.ep) + ") cannot exceed model.experts (" +
+    throw Error(ErrorCode::bad_value, "plan input: model.ep (" + std::to_string(m.ep) + ") cannot exceed model.experts (" +
                 std::to_string(m.experts) + ")");
 }
 
@@ -336,7 +338,7 @@ class Words {
     const json& root = planner_text();
     // A missing key is a bug in core/data/, named like the other course data errors.
     if (!root.contains(section) || !root.at(section).contains(key))
-      throw Error("course data: planner text has no " + section + "." + key);
+      throw Error(ErrorCode::internal, "course data: planner text has no " + section + "." + key);
     return detail::fill(detail::pick(root.at(section).at(key), lang_, section + "." + key), values);
   }
 
@@ -515,9 +517,10 @@ auto costs_json(const Costs& c) -> json {
 }  // namespace
 
 auto parse_plan_input(std::string_view json_text) -> PlanInput {
+  detail::check_input_size(json_text, limits::max_small_json_bytes, "plan input");
   const json root = json::parse(json_text, nullptr, false);
   if (root.is_discarded())
-    throw Error("plan input is not valid JSON; expected an object with \"cluster\", \"model\" and optional \"assumptions\"");
+    throw Error(ErrorCode::bad_import, "plan input is not valid JSON; expected an object with \"cluster\", \"model\" and optional \"assumptions\"");
   const Fields top(root, "", {"cluster", "model", "assumptions", "language"});
   PlanInput in;
   in.cluster = read_cluster(*top.child("cluster", true));
@@ -534,7 +537,7 @@ auto parameter_split(const ModelSpec& m) -> ParameterSplit {
   s.estimated = m.params <= 0;
   s.total = s.estimated ? estimated_total(m) : m.params;
   if (s.total < s.routed)
-    throw Error("plan input: model.params_b (" + fixed(s.total / 1e9, 1) + ") is smaller than the routed experts alone (" +
+    throw Error(ErrorCode::bad_value, "plan input: model.params_b (" + fixed(s.total / 1e9, 1) + ") is smaller than the routed experts alone (" +
                 fixed(s.routed / 1e9, 1) + "B = MoE layers x experts x 3 x hidden x expert_hidden)");
   s.other = s.total - s.routed;
   s.active = m.active_params > 0   ? m.active_params

@@ -28,7 +28,7 @@ auto contains(const std::array<std::string_view, N>& list, const json& value) ->
 }
 
 void require(bool ok, const std::string& what) {
-  if (!ok) throw Error("quiz bank: " + what);
+  if (!ok) throw Error(ErrorCode::internal, "quiz bank: " + what);
 }
 
 void check_texts(const json& texts, const std::string& where) {
@@ -109,7 +109,7 @@ auto correct_positions(std::size_t count, SplitMix64& rng) -> std::vector<std::s
 auto find_question(const json& bank, int id) -> const json& {
   for (const json& q : bank["questions"])
     if (q["id"].get<int>() == id) return q;
-  throw Error("quiz bank: no question " + std::to_string(id));
+  throw Error(ErrorCode::internal, "quiz bank: no question " + std::to_string(id));
 }
 
 auto options_in(const json& q, std::string_view lang) -> std::vector<std::string> {

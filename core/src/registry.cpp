@@ -4,6 +4,7 @@
 
 #include "detail/specs.h"
 #include "pipesim/error.h"
+#include "pipesim/limits.h"
 
 namespace pipesim {
 
@@ -16,33 +17,34 @@ const std::array<const ScheduleSpec*, 10> catalogue = {
     &detail::chimera_spec,  &detail::custom_spec,
 };
 
-// Bounds that keep a run small enough for a browser tab (a few million ops at most).
-constexpr int max_ranks = 256;
-constexpr int max_micro_batches = 4096;
-constexpr int max_virtual_stages = 16;
-constexpr long long max_chunks = 1'000'000;
-
 auto names() -> std::string {
   std::string out;
   for (const ScheduleSpec* s : catalogue) out += (out.empty() ? "" : ", ") + std::string(s->name);
   return out;
 }
 
+// Below 1 the value is meaningless (bad_value); above the bound it is a resource limit.
+void check_count(const char* what, long long value, long long max) {
+  if (value < 1)
+    throw Error(ErrorCode::bad_value, std::string(what) + " must be at least 1 (got " + std::to_string(value) + ")");
+  if (value > max)
+    throw Error(ErrorCode::limit_exceeded, std::string(what) + " must be at most " + std::to_string(max) +
+                                               ", the limit of one run (got " + std::to_string(value) + ")");
+}
+
 void check_bounds(const ScheduleSpec& spec, const ScheduleParams& p) {
-  if (p.ranks < 1 || p.ranks > max_ranks)
-    throw Error("ranks must be between 1 and " + std::to_string(max_ranks) + " (got " + std::to_string(p.ranks) + ")");
-  if (p.micro_batches < 1 || p.micro_batches > max_micro_batches)
-    throw Error("micro-batches must be between 1 and " + std::to_string(max_micro_batches) + " (got " +
-                std::to_string(p.micro_batches) + ")");
-  if (p.virtual_stages < 1 || p.virtual_stages > max_virtual_stages)
-    throw Error("virtual stages must be between 1 and " + std::to_string(max_virtual_stages) + " (got " +
-                std::to_string(p.virtual_stages) + ")");
+  check_count("ranks", p.ranks, limits::max_ranks);
+  check_count("micro-batches", p.micro_batches, limits::max_micro_batches);
+  check_count("virtual stages", p.virtual_stages, limits::max_virtual_stages);
   if (!spec.uses_virtual_stages && p.virtual_stages != 1)
-    throw Error(std::string(spec.name) + " has one stage per rank; --virtual-stages applies only to interleaved schedules");
+    throw Error(ErrorCode::schedule_rule,
+                std::string(spec.name) + " has one stage per rank; --virtual-stages applies only to interleaved schedules");
   const long long chunks = static_cast<long long>(p.ranks) * p.micro_batches * p.virtual_stages;
-  if (chunks > max_chunks)
-    throw Error("ranks x micro-batches x virtual stages must be at most " + std::to_string(max_chunks) + " (got " +
-                std::to_string(chunks) + ")");
+  if (chunks > limits::max_chunks)
+    throw Error(ErrorCode::limit_exceeded,
+                "ranks x micro-batches x virtual stages must be at most " + std::to_string(limits::max_chunks) +
+                    " (about " + std::to_string(3 * limits::max_chunks / 1'000'000) +
+                    " million ops, the limit of one run); got " + std::to_string(chunks));
 }
 
 }  // namespace
@@ -52,7 +54,7 @@ auto schedules() -> std::span<const ScheduleSpec* const> { return catalogue; }
 auto find_schedule(std::string_view name) -> const ScheduleSpec& {
   for (const ScheduleSpec* s : catalogue)
     if (s->name == name) return *s;
-  throw Error("unknown schedule '" + std::string(name) + "'; known schedules: " + names());
+  throw Error(ErrorCode::unknown_name, "unknown schedule '" + std::string(name) + "'; known schedules: " + names());
 }
 
 auto build_schedule(std::string_view name, const ScheduleParams& params) -> Schedule {

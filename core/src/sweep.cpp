@@ -1,5 +1,7 @@
 #include "pipesim/sweep.h"
 
+#include <algorithm>
+
 #include "pipesim/error.h"
 
 namespace pipesim {
@@ -7,16 +9,33 @@ namespace pipesim {
 auto parse_sweep_axis(std::string_view name) -> SweepAxis {
   if (name == "micro_batches" || name == "micro-batches") return SweepAxis::micro_batches;
   if (name == "ranks") return SweepAxis::ranks;
-  throw Error("sweep axis must be micro_batches or ranks, got '" + std::string(name) + "'");
+  throw Error(ErrorCode::unknown_name, "sweep axis must be micro_batches or ranks, got '" + std::string(name) + "'");
 }
 
 void check_sweep_size(std::size_t points) {
   if (points > max_sweep_points)
-    throw Error("a sweep takes at most " + std::to_string(max_sweep_points) + " points (got " + std::to_string(points) + ")");
+    throw Error(ErrorCode::limit_exceeded, "a sweep takes at most " + std::to_string(max_sweep_points) + " points (got " + std::to_string(points) + ")");
+}
+
+// Each point is checked against the limits of one run by run() itself; the sum bounds the whole sweep.
+void check_sweep_work(const RunRequest& request, SweepAxis axis, const std::vector<int>& values) {
+  long long chunks = 0;
+  for (const int value : values) {
+    ScheduleParams p = request.params;
+    (axis == SweepAxis::micro_batches ? p.micro_batches : p.ranks) = value;
+    if (p.ranks < 1 || p.micro_batches < 1 || p.virtual_stages < 1) continue;  // refused per point
+    chunks += std::min<long long>(static_cast<long long>(p.ranks) * p.micro_batches * p.virtual_stages,
+                                  limits::max_chunks + 1);
+  }
+  if (chunks > limits::max_sweep_chunks)
+    throw Error(ErrorCode::limit_exceeded, "a sweep may simulate at most " + std::to_string(limits::max_sweep_chunks) +
+                                               " ranks x micro-batches x virtual stages in all its points together (got " +
+                                               std::to_string(chunks) + ")");
 }
 
 auto sweep(const RunRequest& request, SweepAxis axis, const std::vector<int>& values) -> std::vector<SweepPoint> {
   check_sweep_size(values.size());
+  check_sweep_work(request, axis, values);
   std::vector<SweepPoint> points;
   points.reserve(values.size());
   for (int value : values) {

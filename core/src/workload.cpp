@@ -11,9 +11,11 @@
 
 #include <nlohmann/json.hpp>
 
+#include "detail/input_size.h"
 #include "detail/json_text.h"
 #include "detail/short_number.h"
 #include "pipesim/error.h"
+#include "pipesim/limits.h"
 
 namespace pipesim {
 
@@ -63,24 +65,25 @@ auto checked_value(const Field& f, const nlohmann::json& value) -> double {
   const std::string name = f.name;
   const double v = value.is_number() ? value.get<double>() : NAN;
   if (!value.is_number() || !std::isfinite(v))
-    throw Error("workload field '" + name + "' must be a number, got " + shown(value));
+    throw Error(ErrorCode::bad_value, "workload field '" + name + "' must be a number, got " + shown(value));
   switch (f.kind) {
     case Kind::whole:
       if (v != std::floor(v) || v < f.min || v > 1e15)
-        throw Error("workload field '" + name + "' must be a whole number >= " + format_number(f.min) + ", got " +
+        throw Error(ErrorCode::bad_value, "workload field '" + name + "' must be a whole number >= " + format_number(f.min) + ", got " +
                     format_number(v));
       break;
     case Kind::positive:
-      if (v <= 0) throw Error("workload field '" + name + "' must be a number > 0, got " + format_number(v));
+      if (v <= 0) throw Error(ErrorCode::bad_value, "workload field '" + name + "' must be a number > 0, got " + format_number(v));
       break;
     case Kind::non_negative:
-      if (v < 0) throw Error("workload field '" + name + "' must be a number >= 0, got " + format_number(v));
+      if (v < 0) throw Error(ErrorCode::bad_value, "workload field '" + name + "' must be a number >= 0, got " + format_number(v));
       break;
   }
   return v;
 }
 
 auto parse_json(std::string_view text) -> nlohmann::json {
+  detail::check_input_size(text, limits::max_small_json_bytes, "a workload");
   try {
     return nlohmann::json::parse(text);
   } catch (const nlohmann::json::exception& e) {
@@ -90,22 +93,22 @@ auto parse_json(std::string_view text) -> nlohmann::json {
       what = what.substr(close + 2);
     for (char& ch : what)
       if (ch == '\n' || ch == '\r') ch = ' ';
-    throw Error("workload is not valid JSON: " + what);
+    throw Error(ErrorCode::bad_import, "workload is not valid JSON: " + what);
   }
 }
 
 auto read_fields(const nlohmann::json& root) -> std::map<std::string, double> {
   if (!root.is_object())
-    throw Error("a workload must be a JSON object of numbers; required fields are " + field_names(true));
+    throw Error(ErrorCode::bad_import, "a workload must be a JSON object of numbers; required fields are " + field_names(true));
   std::map<std::string, double> values;
   for (const auto& [key, value] : root.items()) {
     const Field* f = find_field(key);
-    if (f == nullptr) throw Error("unknown workload field '" + key + "'; fields are " + field_names(false));
+    if (f == nullptr) throw Error(ErrorCode::unknown_name, "unknown workload field '" + key + "'; fields are " + field_names(false));
     values[key] = checked_value(*f, value);
   }
   for (const Field& f : fields)
     if (f.required && values.count(f.name) == 0)
-      throw Error("workload field '" + std::string(f.name) + "' is missing; required fields are " + field_names(true));
+      throw Error(ErrorCode::bad_import, "workload field '" + std::string(f.name) + "' is missing; required fields are " + field_names(true));
   return values;
 }
 
@@ -116,7 +119,7 @@ auto sm_split(const std::map<std::string, double>& v) -> std::optional<SmSplit> 
   };
   if (v.count("comm_sms") == 0) {
     if (v.count("total_sms") != 0 || v.count("saturation_sms") != 0)
-      throw Error("workload fields total_sms and saturation_sms need comm_sms, the SMs given to communication");
+      throw Error(ErrorCode::bad_value, "workload fields total_sms and saturation_sms need comm_sms, the SMs given to communication");
     return std::nullopt;
   }
   return SmSplit{get("comm_sms", 20), get("total_sms", 132), get("saturation_sms", 20)};
@@ -254,15 +257,15 @@ auto workload_json(const Workload& w) -> nlohmann::json {
 
 void validate_workload(const Workload& w) {
   if (w.top_k > w.experts)
-    throw Error("workload top_k (" + n(w.top_k) + ") must not exceed experts (" + n(w.experts) + ")");
+    throw Error(ErrorCode::bad_value, "workload top_k (" + n(w.top_k) + ") must not exceed experts (" + n(w.experts) + ")");
   if (w.nodes_per_token > w.top_k)
-    throw Error("workload nodes_per_token (" + n(w.nodes_per_token) + ") must not exceed top_k (" + n(w.top_k) +
+    throw Error(ErrorCode::bad_value, "workload nodes_per_token (" + n(w.nodes_per_token) + ") must not exceed top_k (" + n(w.top_k) +
                 "): a token reaches at most one node per expert");
   for (const double v : {w.tokens, w.hidden, w.expert_hidden, w.bytes_per_element, w.combine_bytes_per_element,
                          w.gpu_tflops, w.nvlink_gbps, w.ib_gbps, w.layers})
-    if (!std::isfinite(v) || v <= 0) throw Error("workload sizes, bandwidths and throughput must be > 0, got " + n(v));
+    if (!std::isfinite(v) || v <= 0) throw Error(ErrorCode::bad_value, "workload sizes, bandwidths and throughput must be > 0, got " + n(v));
   for (const double v : {w.shared_experts, w.attention_params, w.attention_dim, w.sequence})
-    if (!std::isfinite(v) || v < 0) throw Error("workload counts must be >= 0, got " + n(v));
+    if (!std::isfinite(v) || v < 0) throw Error(ErrorCode::bad_value, "workload counts must be >= 0, got " + n(v));
   if (w.sms) validate_sm_split(*w.sms);
 }
 

@@ -13,3 +13,17 @@ export async function loadEngine() {
 }
 
 export const CLI = fileURLToPath(new URL('../../build/pipesim', import.meta.url));
+
+/** The PipesimError that `call` throws: the module refuses bad input by throwing, never by returning. */
+export function refusal(call) {
+  try {
+    call();
+  } catch (e) {
+    if (e?.name === 'PipesimError') return e;
+    throw e;
+  }
+  throw new Error('expected a PipesimError, but the call returned a value');
+}
+
+/** The line the native CLI prints for the same refusal. */
+export const cliLine = (e) => `pipesim: error[${e.code}]: ${e.message}\n`;

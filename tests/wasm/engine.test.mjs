@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { CLI, loadEngine } from './engine.mjs';
+import { CLI, cliLine, loadEngine, refusal } from './engine.mjs';
 
 const engine = await loadEngine();
 
@@ -37,7 +37,6 @@ for (const req of configurations) {
     const native = cli([...cliArgs(req), '--format', 'json']);
     assert.equal(native.status, 0, native.err);
     const wasm = engine.simulateJson(req, 'json');
-    assert.equal(wasm.error, undefined);
     assert.deepEqual(JSON.parse(wasm.json), JSON.parse(native.out));
   });
 }
@@ -79,18 +78,18 @@ for (const [req, args] of refusals) {
   test(`a refused request gives the CLI's message: ${JSON.stringify(req)}`, () => {
     const native = cli(['simulate', ...args]);
     assert.equal(native.status, 2);
-    const wasm = engine.simulate(req);
-    assert.equal(`pipesim: error: ${wasm.error}\n`, native.err);
+    const wasm = refusal(() => engine.simulate(req));
+    assert.equal(cliLine(wasm), native.err);
     // ... and the module keeps working afterwards.
     assert.equal(engine.simulate({ schedule: '1f1b', ranks: 4, microBatches: 8 }).summary.makespan, 33);
   });
 }
 
 test('malformed requests from JavaScript are refused with a clear message, not a crash', () => {
-  assert.match(engine.simulate(null).error, /request must be an object/);
-  assert.equal(engine.simulate({ ranks: 'abc' }).error, 'ranks must be a whole number, got abc');
-  assert.equal(engine.simulate({ ranks: 2.5 }).error, 'ranks must be a whole number, got 2.5');
-  assert.equal(engine.simulate({ cost: 42 }).error, 'cost must be a string');
+  assert.match(refusal(() => engine.simulate(null)).message, /request must be an object/);
+  assert.equal(refusal(() => engine.simulate({ ranks: 'abc' })).message, 'ranks must be a whole number, got abc');
+  assert.equal(refusal(() => engine.simulate({ ranks: 2.5 })).message, 'ranks must be a whole number, got 2.5');
+  assert.equal(refusal(() => engine.simulate({ cost: 42 })).message, 'cost must be a string');
   assert.equal(engine.simulate({}).summary.makespan, 66); // defaults: Fig. 5
 });
 
@@ -99,7 +98,7 @@ test('a sweep gives one point per value and marks the refused ones', () => {
   assert.deepEqual(Array.from(s.valid), [1, 0, 1, 1]);
   assert.deepEqual(Array.from(s.makespan).map((v) => (Number.isNaN(v) ? null : v)), [54, null, 60, 66]);
   assert.match(s.errors[1], /even number of micro-batches/);
-  assert.equal(engine.sweep({}, 'sideways', [1]).error, "sweep axis must be micro_batches or ranks, got 'sideways'");
+  assert.equal(refusal(() => engine.sweep({}, 'sideways', [1])).message, "sweep axis must be micro_batches or ranks, got 'sideways'");
 });
 
 test('the schedule list matches the CLI', () => {
@@ -122,7 +121,7 @@ test('the chunk model answers as `pipesim overlap --format json` does', () => {
     assert.deepEqual(engine.overlap(request), JSON.parse(native.out));
   }
   const refused = cli(['overlap', '--comm-sms', '132']);
-  assert.equal(`pipesim: error: ${engine.overlap({ commSms: 132 }).error}\n`, refused.err);
+  assert.equal(cliLine(refusal(() => engine.overlap({ commSms: 132 }))), refused.err);
   const workload = engine.defaultWorkload();
   assert.equal(workload.comm_sms, 20);
   assert.deepEqual(engine.overlap({ workload: JSON.stringify(workload) }), engine.overlap({}));
@@ -136,7 +135,7 @@ test('exports, the course quiz, lessons and the planner answer as the CLI does',
     assert.equal(native.status, 0, native.err);
     assert.equal(engine.exportText(req, format, 0).text, native.out, format);
   }
-  assert.match(engine.exportText(req, 'pdf', 0).error, /export format must be one of/);
+  assert.match(refusal(() => engine.exportText(req, 'pdf', 0)).message, /export format must be one of/);
   const quiz = cli(['quiz', '--course', '--lang', 'pt-BR', '--seed', '7']);
   assert.deepEqual(engine.courseQuiz('pt-BR', 7), JSON.parse(quiz.out));
   const lesson = cli(['lesson', '--exercise', '1', '--format', 'json', '--cost', 'F=1,B=2,W=1,FB=2.5']);
@@ -146,34 +145,34 @@ test('exports, the course quiz, lessons and the planner answer as the CLI does',
     const plan = cli(['plan', '--input', example.pathname, '--format', 'json', '--lang', lang]);
     assert.deepEqual(engine.plan(readFileSync(example, 'utf8'), lang), JSON.parse(plan.out));
   }
-  assert.match(engine.plan('{', 'en').error, /JSON/);
+  assert.match(refusal(() => engine.plan('{', 'en')).message, /JSON/);
 });
 
 // Values a page may hand over unchecked (NaN, negatives, 2 ** 53, the wrong type) come back as
-// {error} in the CLI's words, the option named without its dashes, and the module stays usable.
+// a thrown PipesimError in the CLI's words, the option named without its dashes, and the module stays usable.
 const asWasm = (err, option) => err.replace(`--${option} `, `${option} `);
 
 test('courseQuiz checks its seed as `quiz --seed` does', () => {
   for (const seed of [-1, 2.5, NaN, Infinity, 2 ** 31, 2 ** 53, 1e21]) {
     const native = cli(['quiz', '--course', '--seed', String(seed)]);
     assert.equal(native.status, 2, String(seed));
-    assert.equal(`pipesim: error: ${engine.courseQuiz('en', seed).error}\n`, asWasm(native.err, 'seed'));
+    assert.equal(cliLine(refusal(() => engine.courseQuiz('en', seed))), asWasm(native.err, 'seed'));
   }
-  assert.equal(engine.courseQuiz('en', undefined).error, "seed must be a whole number from 0 to 2147483647, got 'undefined'");
+  assert.equal(refusal(() => engine.courseQuiz('en', undefined)).message, "seed must be a whole number from 0 to 2147483647, got 'undefined'");
   for (const seed of [0, 2 ** 31 - 1]) {
     const native = cli(['quiz', '--course', '--seed', String(seed)]);
     assert.deepEqual(engine.courseQuiz('en', seed), JSON.parse(native.out));
   }
 });
 
-test('sweep refuses values that are not an array, or too many, with {error}', () => {
+test('sweep refuses values that are not an array, or too many, with a PipesimError', () => {
   const req = { schedule: '1f1b', ranks: 2 };
   for (const values of [undefined, null, 16, '16,18', { length: 2, 0: 16, 1: 18 }, { length: 1e9 }]) {
-    assert.match(engine.sweep(req, 'micro_batches', values).error, /^sweep values must be an array of whole numbers/);
+    assert.match(refusal(() => engine.sweep(req, 'micro_batches', values)).message, /^sweep values must be an array of whole numbers/);
   }
-  assert.equal(engine.sweep(req, 'micro_batches', new Array(513).fill(4)).error, 'a sweep takes at most 512 points (got 513)');
+  assert.equal(refusal(() => engine.sweep(req, 'micro_batches', new Array(513).fill(4))).message, 'a sweep takes at most 512 points (got 513)');
   assert.equal(engine.sweep(req, 'micro_batches', new Array(512).fill(4)).value.length, 512);
-  assert.equal(engine.sweep(req, 'micro_batches', [4, 'x']).error, 'sweep value must be a whole number, got x');
+  assert.equal(refusal(() => engine.sweep(req, 'micro_batches', [4, 'x'])).message, 'sweep value must be a whole number, got x');
 });
 
 test('exportText takes 0 as the default scale and refuses what --us-per-unit refuses', () => {
@@ -188,19 +187,42 @@ test('exportText takes 0 as the default scale and refuses what --us-per-unit ref
   for (const scale of [-1, 0.0005, 2e9, NaN, Infinity]) {
     const native = cli([...args, '--us-per-unit', String(scale)]);
     assert.equal(native.status, 2, String(scale));
-    const wasm = engine.exportText(req, 'chrome-trace', scale);
-    assert.equal(`pipesim: error: ${wasm.error}\n`, asWasm(native.err, 'us-per-unit'));
+    const wasm = refusal(() => engine.exportText(req, 'chrome-trace', scale));
+    assert.equal(cliLine(wasm), asWasm(native.err, 'us-per-unit'));
   }
   assert.equal(engine.exportText(req, 'csv', 0).text, cli([...args.slice(0, -1), 'csv']).out);
   assert.equal(engine.simulate({ schedule: '1f1b', ranks: 4, microBatches: 8 }).summary.makespan, 33);
 });
 
-test('an argument of the wrong JavaScript type is an {error}, not a thrown binding error', () => {
-  assert.equal(engine.plan(42, 'en').error, 'plan input must be a string, got a number');
-  assert.equal(engine.plan('{}', null).error, 'lang must be a string, got null');
-  assert.equal(engine.courseQuiz({}, 1).error, 'lang must be a string, got an object');
-  assert.equal(engine.exportText({}, 7, 0).error, 'export format must be a string, got a number');
-  assert.equal(engine.sweep({}, ['ranks'], [1]).error, 'sweep axis must be a string, got an object');
-  assert.equal(engine.simulateJson({}, undefined).error, 'detail must be a string, got undefined');
+test('an argument of the wrong JavaScript type is a PipesimError with a code, not an Embind binding error', () => {
+  assert.equal(refusal(() => engine.plan(42, 'en')).message, 'plan input must be a string, got a number');
+  assert.equal(refusal(() => engine.plan('{}', null)).message, 'lang must be a string, got null');
+  assert.equal(refusal(() => engine.courseQuiz({}, 1)).message, 'lang must be a string, got an object');
+  assert.equal(refusal(() => engine.exportText({}, 7, 0)).message, 'export format must be a string, got a number');
+  assert.equal(refusal(() => engine.sweep({}, ['ranks'], [1])).message, 'sweep axis must be a string, got an object');
+  assert.equal(refusal(() => engine.simulateJson({}, undefined)).message, 'detail must be a string, got undefined');
   assert.equal(engine.simulate({ schedule: '1f1b', ranks: 4, microBatches: 8 }).summary.makespan, 33); // still usable
+});
+
+test('a refusal is a PipesimError carrying the core error code, an instance of the module\'s class', () => {
+  const e = refusal(() => engine.simulate({ schedule: '1f1b', ranks: 5000, microBatches: 8 }));
+  assert.ok(e instanceof engine.PipesimError && e instanceof Error);
+  assert.equal(e.code, 'limit_exceeded');
+  assert.equal(e.message, 'ranks must be at most 4096, the limit of one run (got 5000)');
+  assert.equal(refusal(() => engine.simulate({ schedule: 'nope' })).code, 'unknown_name');
+  assert.equal(refusal(() => engine.simulate({ schedule: 'dualpipe', ranks: 3, microBatches: 12 })).code, 'schedule_rule');
+  assert.equal(refusal(() => engine.simulate({ schedule: 'custom', customSchedule: '{' })).code, 'bad_import');
+  const deadlock = refusal(() => engine.simulate({ schedule: 'custom', customSchedule: '0F0,0B0,0F1,0B1\n1F1,1B1,1F0,1B0' }));
+  assert.equal(deadlock.code, 'deadlock');
+  assert.equal(refusal(() => engine.simulate(null)).code, 'usage');
+});
+
+test('a run over the op limit is refused before the module allocates it, and the module stays usable', () => {
+  const e = refusal(() => engine.simulate({ schedule: 'gpipe', ranks: 4096, microBatches: 1048576 }));
+  assert.equal(e.code, 'limit_exceeded');
+  assert.match(e.message, /^ranks x micro-batches x virtual stages must be at most 2097152/);
+  const sweep = refusal(() => engine.sweep({ schedule: '1f1b', ranks: 64 }, 'micro_batches', new Array(300).fill(32768)));
+  assert.equal(sweep.code, 'limit_exceeded');
+  assert.match(sweep.message, /^a sweep may simulate at most 8388608 /);
+  assert.equal(engine.simulate({}).summary.makespan, 66);
 });

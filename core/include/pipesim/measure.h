@@ -42,4 +42,7 @@ struct ActivationStep {
 [[nodiscard]] auto activation_curve(const Schedule& schedule, const Timeline& timeline, int rank)
     -> std::vector<ActivationStep>;
 
+/// The largest `alive` of activation_curve(schedule, timeline, rank), without building the curve.
+[[nodiscard]] auto peak_activations(const Schedule& schedule, const Timeline& timeline, int rank) -> int;
+
 }  // namespace pipesim

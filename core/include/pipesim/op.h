@@ -19,13 +19,20 @@ enum class OpKind : std::uint8_t {
 
 inline constexpr int op_kind_count = 5;
 
-/// One micro-batch at one stage: what an op works on.
+/// One micro-batch at one stage: what an op works on. Packed into 8 bytes because a large run holds
+/// millions of ops and the engine's speed is the memory it streams; the widths hold the limits of
+/// pipesim/limits.h (micro-batches < 2^31, phases < 128, stages < 2^23) with room to spare.
 struct Chunk {
-  int mb = 0;     ///< micro-batch; counted within its direction in two-direction schedules
-  int phase = 0;  ///< direction (DualPipe, Chimera), leg of a V, virtual chunk of interleaving; else 0
-  int stage = 0;  ///< stage along the micro-batch's path, 0 = where it enters
+  int mb = 0;          ///< micro-batch; counted within its direction in two-direction schedules
+  int phase : 8 = 0;   ///< direction (DualPipe, Chimera), leg of a V, virtual chunk of interleaving; else 0
+  int stage : 24 = 0;  ///< stage along the micro-batch's path, 0 = where it enters
   friend bool operator==(const Chunk&, const Chunk&) = default;
 };
+static_assert(sizeof(Chunk) == 8);
+
+/// Largest phase and stage a Chunk can hold; readers of imported schedules check against these.
+inline constexpr int max_chunk_phase = 127;
+inline constexpr int max_chunk_stage = (1 << 23) - 1;
 
 struct Op {
   OpKind kind = OpKind::F;
@@ -33,6 +40,7 @@ struct Op {
   Chunk backward;  ///< FB only: the backward half, always a full backward
   friend bool operator==(const Op&, const Op&) = default;
 };
+static_assert(sizeof(Op) == 20);
 
 [[nodiscard]] auto kind_name(OpKind kind) -> std::string_view;
 [[nodiscard]] auto parse_kind(std::string_view text) -> std::optional<OpKind>;

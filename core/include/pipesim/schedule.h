@@ -54,18 +54,40 @@ struct Schedule {
   [[nodiscard]] auto stages_held(int rank) const -> int;
 };
 
-/// Collects per-rank op lists and flattens them into a Schedule.
+/// Where a generator writes one rank's ops, in run order. It can only append: the list behind it is
+/// the whole schedule's.
+class RankOps {
+ public:
+  explicit RankOps(std::vector<Op>& ops) : ops_(&ops) {}
+  void push_back(const Op& op) { ops_->push_back(op); }
+  void append(std::span<const Op> ops) { ops_->insert(ops_->end(), ops.begin(), ops.end()); }
+
+ private:
+  std::vector<Op>* ops_;
+};
+
+/// Collects the ranks' op lists straight into the Schedule's one flat list: generators write rank 0's
+/// ops, then rank 1's, and so on, so no per-rank copy is ever made (a large run is millions of ops).
 class ScheduleBuilder {
  public:
-  ScheduleBuilder(std::string name, ScheduleParams params, Layout layout);
-  auto rank(int r) -> std::vector<Op>& { return per_rank_[static_cast<std::size_t>(r)]; }
+  /// Reserves room for `ops_per_chunk` ops per chunk (3 covers F, I and W; F/B-only schedules pass 2):
+  /// the flat list then never moves while it grows.
+  ScheduleBuilder(std::string name, ScheduleParams params, Layout layout, int ops_per_chunk = 3);
+  /// Reserves room for exactly `ops` ops, for a generator that can count them up front; build()
+  /// checks the count (a mismatch is an internal error).
+  struct ExactOps {
+    std::size_t count;
+  };
+  ScheduleBuilder(std::string name, ScheduleParams params, Layout layout, ExactOps ops);
+  /// Where to append rank r's ops. Ranks are written in increasing order; asking again for the rank
+  /// being written continues it. Throws Error (internal) when a generator goes back.
+  auto rank(int r) -> RankOps;
   [[nodiscard]] auto build() && -> Schedule;
 
  private:
-  std::string name_;
-  ScheduleParams params_;
-  Layout layout_;
-  std::vector<std::vector<Op>> per_rank_;
+  Schedule schedule_;
+  int next_rank_ = 0;
+  std::size_t exact_ops_ = 0;  // the ops a counting generator announced; 0: not counted
 };
 
 /// Checks what the engine relies on: chunks in range, each stage on the rank the layout says,

@@ -5,6 +5,7 @@
 #include <string_view>
 #include <vector>
 
+#include "pipesim/limits.h"
 #include "pipesim/run.h"
 
 namespace pipesim {
@@ -12,7 +13,7 @@ namespace pipesim {
 enum class SweepAxis { micro_batches, ranks };
 
 /// The most points one sweep runs: a chart needs far fewer, and each point is a whole simulation.
-inline constexpr std::size_t max_sweep_points = 512;
+inline constexpr std::size_t max_sweep_points = limits::max_sweep_points;
 
 /// Throws Error unless `name` is "micro_batches" or "ranks" (also accepts "micro-batches").
 [[nodiscard]] auto parse_sweep_axis(std::string_view name) -> SweepAxis;
@@ -34,7 +35,8 @@ struct SweepPoint {
 /// values themselves check before they do.
 void check_sweep_size(std::size_t points);
 
-/// Runs `request` once per value of the axis (at most max_sweep_points, else Error). Invalid points are
+/// Runs `request` once per value of the axis (at most max_sweep_points, and at most
+/// limits::max_sweep_chunks chunks in all its runs together, else Error before any run). Invalid points are
 /// kept (valid = false) so a curve can show gaps where a schedule's rules exclude a size (e.g. DualPipe
 /// at odd micro-batch counts).
 [[nodiscard]] auto sweep(const RunRequest& request, SweepAxis axis, const std::vector<int>& values)

@@ -1,5 +1,7 @@
 #include "detail/dualpipe_steps.h"
 
+#include <algorithm>
+
 #include "detail/rank_program.h"
 #include "pipesim/error.h"
 
@@ -27,7 +29,7 @@ class PhaseCounters {
 
 }  // namespace
 
-void dualpipe_steps(const DualPipeRank& rank, std::vector<Op>& out) {
+void dualpipe_steps(const DualPipeRank& rank, RankOps out) {
   RankProgram p(out);
   PhaseCounters next(rank);
   const int h = rank.half_rank;
@@ -99,7 +101,19 @@ void dualpipe_steps(const DualPipeRank& rank, std::vector<Op>& out) {
   // Step 8: nW
   const int step_8 = h + 1;
   for (int i = 0; i < step_8; ++i) p.weight();
-  if (p.parked() != 0) throw Error("internal: weight-gradient queue not empty at the end of the step");
+  if (p.parked() != 0) throw Error(ErrorCode::internal, "internal: weight-gradient queue not empty at the end of the step");
+}
+
+auto dualpipe_op_count(const DualPipeRank& rank) -> std::size_t {
+  const int h = rank.half_rank;
+  const int half = rank.num_half_ranks;
+  const int main_steps = rank.chunks_per_phase - 2 * half + h + 1;
+  // Ops per iteration of steps 1..8 as dualpipe_steps runs them; the middle rank's first main step
+  // runs F and B apart (3 ops) instead of as a pair.
+  const int ops = 1 * (half - h - 1) * 2 + 2 * (h + 1) + 3 * (half - h - 1) + 2 * main_steps +
+                  (h == half - 1 && main_steps > 0 ? 1 : 0) + 2 * (half - h - 1) + 2 * (h + 1) +
+                  2 * (half - h - 1) + 1 * (h + 1);
+  return static_cast<std::size_t>(std::max(ops, 0));
 }
 
 }  // namespace pipesim::detail

@@ -2,9 +2,11 @@
 // DeepSeek's DualPipe `step()` for one rank: eight numbered loops. DualPipeV runs the same loops
 // with other counts (its half rank is the rank, its half rank count is the rank count).
 #include <array>
+#include <cstddef>
 #include <vector>
 
 #include "pipesim/op.h"
+#include "pipesim/schedule.h"
 
 namespace pipesim::detail {
 
@@ -17,6 +19,10 @@ struct DualPipeRank {
 };
 
 /// Appends the rank's ops exactly as the reference `step()` runs them.
-void dualpipe_steps(const DualPipeRank& rank, std::vector<Op>& out);
+void dualpipe_steps(const DualPipeRank& rank, RankOps out);
+
+/// How many ops dualpipe_steps appends for `rank`, from its step lengths, so a generator reserves
+/// exactly the memory it fills (most ops are F&B pairs: a third of the generic three per chunk).
+[[nodiscard]] auto dualpipe_op_count(const DualPipeRank& rank) -> std::size_t;
 
 }  // namespace pipesim::detail

@@ -12,7 +12,7 @@ namespace pipesim::detail {
 template <typename Json>
 [[nodiscard]] auto parse_embedded(std::string_view text, std::string_view what) -> Json {
   Json parsed = Json::parse(text, nullptr, false);
-  if (parsed.is_discarded()) throw Error(std::string(what) + " is not valid JSON");
+  if (parsed.is_discarded()) throw Error(ErrorCode::internal, std::string(what) + " is not valid JSON");
   return parsed;
 }
 

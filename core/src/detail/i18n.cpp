@@ -12,7 +12,7 @@ auto check_language(std::string_view lang) -> std::string {
     return std::string(lang);
   std::string known;
   for (std::string_view l : course_languages) known += (known.empty() ? "" : ", ") + std::string(l);
-  throw Error("unknown language '" + std::string(lang) + "'; languages are " + known);
+  throw Error(ErrorCode::unknown_name, "unknown language '" + std::string(lang) + "'; languages are " + known);
 }
 
 namespace {
@@ -21,7 +21,7 @@ template <typename Json>
 auto pick_from(const Json& texts, std::string_view lang, std::string_view where) -> std::string {
   const std::string key(lang);
   if (!texts.is_object() || !texts.contains(key) || !texts[key].is_string() || texts[key].template get_ref<const std::string&>().empty())
-    throw Error("course data: " + std::string(where) + " has no '" + key + "' text");
+    throw Error(ErrorCode::internal, "course data: " + std::string(where) + " has no '" + key + "' text");
   return texts[key].template get<std::string>();
 }
 
@@ -46,7 +46,7 @@ auto fill(std::string_view text, const std::map<std::string, std::string>& value
     out.append(text.substr(i, open - i));
     const std::string name(text.substr(open + 1, close - open - 1));
     const auto it = values.find(name);
-    if (it == values.end()) throw Error("course data: no value for placeholder {" + name + "}");
+    if (it == values.end()) throw Error(ErrorCode::internal, "course data: no value for placeholder {" + name + "}");
     out += it->second;
     i = close + 1;
   }

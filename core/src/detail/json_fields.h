@@ -18,10 +18,10 @@ template <typename Label>
   const auto it = object.find(key);
   if (it == object.end()) {
     if (fallback) return *fallback;
-    throw Error(label() + " is missing");
+    throw Error(ErrorCode::bad_import, label() + " is missing");
   }
   if (!it->is_number_integer() || *it < lo || *it > hi)
-    throw Error(label() + " must be a whole number from " + std::to_string(lo) + " to " + std::to_string(hi));
+    throw Error(ErrorCode::bad_import, label() + " must be a whole number from " + std::to_string(lo) + " to " + std::to_string(hi));
   return it->get<int>();
 }
 

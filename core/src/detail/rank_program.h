@@ -9,12 +9,13 @@
 
 #include "pipesim/error.h"
 #include "pipesim/op.h"
+#include "pipesim/schedule.h"
 
 namespace pipesim::detail {
 
 class RankProgram {
  public:
-  explicit RankProgram(std::vector<Op>& out) : out_(out) {}
+  explicit RankProgram(RankOps out) : out_(out) {}
 
   void forward(Chunk c) { out_.push_back({OpKind::F, c, {}}); }
   void full_backward(Chunk c) { out_.push_back({OpKind::B, c, {}}); }
@@ -25,14 +26,14 @@ class RankProgram {
   /// A backward that is split into I + W when `split` (zero-bubble style), else a full B.
   void backward(Chunk c, bool split) { split ? input_backward(c) : full_backward(c); }
   void weight() {
-    if (parked_.empty()) throw Error("internal: W with no parked I (pop of an empty weight-gradient queue)");
+    if (parked_.empty()) throw Error(ErrorCode::internal, "internal: W with no parked I (pop of an empty weight-gradient queue)");
     out_.push_back({OpKind::W, parked_.front(), {}});
     parked_.pop_front();
   }
   /// The W of the oldest parked I of one phase (ZB-V keeps one queue per leg of its V).
   void weight_of_phase(int phase) {
     const auto it = std::find_if(parked_.begin(), parked_.end(), [phase](const Chunk& c) { return c.phase == phase; });
-    if (it == parked_.end()) throw Error("internal: W with no parked I of phase " + std::to_string(phase));
+    if (it == parked_.end()) throw Error(ErrorCode::internal, "internal: W with no parked I of phase " + std::to_string(phase));
     out_.push_back({OpKind::W, *it, {}});
     parked_.erase(it);
   }
@@ -42,7 +43,7 @@ class RankProgram {
   [[nodiscard]] auto parked() const -> std::size_t { return parked_.size(); }
 
  private:
-  std::vector<Op>& out_;
+  RankOps out_;
   std::deque<Chunk> parked_;
 };
 

@@ -11,7 +11,7 @@ namespace pipesim::detail {
 
 /// Throws "NAME: RULE (got ...)" unless `ok`.
 inline void require(bool ok, std::string_view schedule, std::string_view rule, const std::string& got) {
-  if (!ok) throw Error(std::string(schedule) + " " + std::string(rule) + " (got " + got + ")");
+  if (!ok) throw Error(ErrorCode::schedule_rule, std::string(schedule) + " " + std::string(rule) + " (got " + got + ")");
 }
 
 /// The check of schedules that run at any size: the registry's bounds (at least 1 rank and 1

@@ -31,7 +31,7 @@ void check(const ScheduleParams& p) {
 /// One rank's program. The "primary" pipeline is the one whose first half of stages this rank holds
 /// (direction 0 on ranks 0 .. D/2-1, direction 1 above); `a` and `b` are the runtime's
 /// schedule_number_a and schedule_number_b.
-void chimera_rank(int stages, int rank, int units, std::vector<Op>& out) {
+void chimera_rank(int stages, int rank, int units, RankOps out) {
   const int half = stages / 2;
   const int primary = rank < half ? 0 : 1;
   const int primary_stage = primary == 0 ? rank : stages - 1 - rank;
@@ -73,7 +73,7 @@ void chimera_rank(int stages, int rank, int units, std::vector<Op>& out) {
 }
 
 auto generate(const ScheduleParams& p) -> Schedule {
-  ScheduleBuilder builder("chimera", p, two_way_layout(p.ranks));
+  ScheduleBuilder builder("chimera", p, two_way_layout(p.ranks), 2);  // F and B only
   for (int r = 0; r < p.ranks; ++r) chimera_rank(p.ranks, r, p.micro_batches / p.ranks, builder.rank(r));
   return std::move(builder).build();
 }

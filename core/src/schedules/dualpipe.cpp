@@ -21,11 +21,13 @@ void check(const ScheduleParams& p) {
 
 auto generate(const ScheduleParams& p) -> Schedule {
   const int n = p.ranks;
-  ScheduleBuilder builder("dualpipe", p, two_way_layout(n));
-  for (int r = 0; r < n; ++r) {
-    const DualPipeRank rank{std::min(r, n - 1 - r), n / 2, p.micro_batches / 2, r >= n / 2, {r, n - 1 - r}};
-    dualpipe_steps(rank, builder.rank(r));
-  }
+  const auto rank_program = [&](int r) {
+    return DualPipeRank{std::min(r, n - 1 - r), n / 2, p.micro_batches / 2, r >= n / 2, {r, n - 1 - r}};
+  };
+  std::size_t ops = 0;
+  for (int r = 0; r < n; ++r) ops += dualpipe_op_count(rank_program(r));
+  ScheduleBuilder builder("dualpipe", p, two_way_layout(n), ScheduleBuilder::ExactOps{ops});
+  for (int r = 0; r < n; ++r) dualpipe_steps(rank_program(r), builder.rank(r));
   return std::move(builder).build();
 }
 

@@ -18,8 +18,11 @@ void check(const ScheduleParams& p) {
 
 auto generate(const ScheduleParams& p) -> Schedule {
   const int n = p.ranks;
-  ScheduleBuilder builder("dualpipev", p, v_layout(n));
-  for (int r = 0; r < n; ++r) dualpipe_steps(DualPipeRank{r, n, p.micro_batches, false, {r, 2 * n - 1 - r}}, builder.rank(r));
+  const auto rank_program = [&](int r) { return DualPipeRank{r, n, p.micro_batches, false, {r, 2 * n - 1 - r}}; };
+  std::size_t ops = 0;
+  for (int r = 0; r < n; ++r) ops += dualpipe_op_count(rank_program(r));
+  ScheduleBuilder builder("dualpipev", p, v_layout(n), ScheduleBuilder::ExactOps{ops});
+  for (int r = 0; r < n; ++r) dualpipe_steps(rank_program(r), builder.rank(r));
   return std::move(builder).build();
 }
 

@@ -9,7 +9,7 @@ namespace pipesim::detail {
 namespace {
 
 auto generate(const ScheduleParams& p) -> Schedule {
-  ScheduleBuilder builder("gpipe", p, straight_layout(p.ranks));
+  ScheduleBuilder builder("gpipe", p, straight_layout(p.ranks), 2);  // F and B only
   for (int r = 0; r < p.ranks; ++r) {
     RankProgram prog(builder.rank(r));
     for (int mb = 0; mb < p.micro_batches; ++mb) prog.forward({mb, 0, r});

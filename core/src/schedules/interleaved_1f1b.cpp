@@ -30,7 +30,7 @@ void check(const ScheduleParams& p) {
 }
 
 /// One rank's program. `k` counts forwards (and, from the end of the warm-up, backwards) on this rank.
-void interleaved_rank(const ScheduleParams& p, int rank, std::vector<Op>& out) {
+void interleaved_rank(const ScheduleParams& p, int rank, RankOps out) {
   const int v = p.virtual_stages;
   const int per_round = p.micro_batches / rounds(p);
   const int total = p.micro_batches * v;  // forwards, and as many backwards, on this rank
@@ -58,7 +58,7 @@ void interleaved_rank(const ScheduleParams& p, int rank, std::vector<Op>& out) {
 }
 
 auto generate(const ScheduleParams& p) -> Schedule {
-  ScheduleBuilder builder("interleaved-1f1b", p, looped_layout(p.ranks, p.virtual_stages));
+  ScheduleBuilder builder("interleaved-1f1b", p, looped_layout(p.ranks, p.virtual_stages), 2);  // F and B only
   for (int r = 0; r < p.ranks; ++r) interleaved_rank(p, r, builder.rank(r));
   return std::move(builder).build();
 }

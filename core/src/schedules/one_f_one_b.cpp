@@ -12,7 +12,7 @@ namespace pipesim::detail {
 namespace {
 
 auto generate(const ScheduleParams& p) -> Schedule {
-  ScheduleBuilder builder("1f1b", p, straight_layout(p.ranks));
+  ScheduleBuilder builder("1f1b", p, straight_layout(p.ranks), 2);  // F and B only
   const int m = p.micro_batches;
   for (int r = 0; r < p.ranks; ++r) {
     RankProgram prog(builder.rank(r));

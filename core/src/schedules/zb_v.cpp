@@ -16,7 +16,7 @@ namespace {
 
 /// One rank's program over `planned` micro-batches per leg, FIFO within each leg.
 void zb_v_rank(int ranks, int rank, int planned, std::vector<Op>& out) {
-  RankProgram prog(out);
+  RankProgram prog{RankOps(out)};
   std::array<int, 2> forwards{};
   std::array<int, 2> backwards{};
   std::array<int, 2> weights{};
@@ -79,7 +79,7 @@ auto generate(const ScheduleParams& p) -> Schedule {
     zb_v_rank(p.ranks, r, planned, ops);
     // The planned micro-batches past m do not exist: torch turns their ops into idle slots.
     std::erase_if(ops, [&](const Op& op) { return op.chunk.mb >= p.micro_batches; });
-    builder.rank(r) = std::move(ops);
+    builder.rank(r).append(ops);
   }
   return std::move(builder).build();
 }

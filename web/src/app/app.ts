@@ -1,7 +1,15 @@
-// The page: state -> engine -> views. Every change re-simulates at once and redraws the visible
-// view; a configuration the engine refuses shows its reason and leaves the last valid drawing, greyed.
+// The page: state -> engine -> views. Every change re-simulates and redraws the visible view: small
+// runs at once on this thread (a slider move is simulated and drawn within its frame), large ones in
+// the background worker while the page keeps the last drawing. A configuration the engine refuses
+// shows its reason and leaves the last valid drawing, greyed.
+//
+// Performance marks: every update is measured as `pipesim:update` (simulate + draw of what the view
+// shows), split into `pipesim:simulate` and `pipesim:draw`; the first drawn timeline is marked
+// `pipesim:first-timeline` (timeline_view.ts). scripts/bench-page.mjs reads them.
 import { byId, clear, el } from '../base/dom';
-import { EngineError, type Engine, type RunRequest } from '../engine/engine';
+import { BACKGROUND_ABOVE_OPS, estimatedOps, Lane, sharedBackground, SUPERSEDED, type LaneRequest } from '../engine/background';
+import { EngineError, type Engine, type RunRequest, type SimulateValue } from '../engine/engine';
+import type { Outcome } from '../engine/tasks';
 import { store } from '../base/storage';
 import { applyTranslations, lang, LANGS, t, type Key, type Lang } from '../i18n';
 import { ChartsPanel } from '../views/charts_panel';
@@ -20,6 +28,9 @@ import { readState, VIEWS, writeState, type AppState, type ViewName } from './st
 
 const OWN_PARAMS = ['schedule', 'ranks', 'micro-batches', 'virtual-stages', 'cost', 'compare', 'view', 'custom'];
 
+/** A schedule's run at the current settings, or the engine's refusal of it (its message and code). */
+type RunOutcome = { run: RunView } | { error: string; code: string };
+
 export class App {
   private state: AppState;
   private controls!: Controls;
@@ -35,15 +46,22 @@ export class App {
   private primary: RunView | null = null;
   private dirty = new Set<ViewName>(VIEWS);
   private chartTimer = 0;
+  /** The runs of the current settings, per schedule; emptied by every change of settings. */
+  private readonly runs = new Map<string, RunOutcome>();
+  /** Large updates in the worker: a newer update supersedes one still running. */
+  private readonly updates: Lane;
+  private readonly busy = el('p', { class: 'hint', role: 'status', 'data-testid': 'busy', hidden: true });
 
   constructor(
     private readonly root: HTMLElement,
     private readonly engine: Engine,
   ) {
     this.state = readState(location.search);
-    this.timeline = new TimelinePanel(engine);
+    const background = sharedBackground(engine);
+    this.updates = new Lane(background);
+    this.timeline = new TimelinePanel(engine, background);
     this.compare = new ComparePanel(engine, (names) => this.set({ compare: names }));
-    this.charts = new ChartsPanel(engine);
+    this.charts = new ChartsPanel(engine, background);
     // "Derive F&B from the chunk model": its costs become the pipeline's, shown on the timeline.
     this.chunk = new ChunkPanel(engine, (cost) => this.set({ cost, view: 'timeline' }));
     this.exercises = new ExercisesPanel(engine);
@@ -53,7 +71,7 @@ export class App {
       () => this.primary?.request ?? { schedule: 'dualpipe', ranks: 8, microBatches: 20, cost: 'F=1,B=2,W=1,FB=3' },
       (view) => this.set({ view: (VIEWS as string[]).includes(view) ? (view as ViewName) : view === 'placement' ? 'memory' : 'timeline' }),
     );
-    this.planner = new PlannerPanel(engine);
+    this.planner = new PlannerPanel(background);
     this.panels = {
       timeline: this.timeline,
       compare: this.compare,
@@ -70,6 +88,7 @@ export class App {
     this.controls = new Controls(byId('controls', this.root), this.engine, (patch) => this.set(patch));
     this.buildTabs();
     const panels = byId('panels', this.root);
+    panels.before(this.busy);
     for (const view of VIEWS) {
       this.panels[view].element.setAttribute('aria-labelledby', `tab-${view}`);
       panels.append(this.panels[view].element);
@@ -80,6 +99,8 @@ export class App {
     byId('theme-toggle', this.root).textContent = t(document.documentElement.dataset.theme === 'dark' ? 'ui.themeLight' : 'ui.theme');
     this.update();
     this.root.dataset.state = 'ready';
+    // The worker starts once the first drawing is up, so that it does not delay it.
+    setTimeout(() => this.updates.background.warmUp(), 0);
   }
 
   /** Applies a change from any control and redraws. */
@@ -89,6 +110,12 @@ export class App {
     if (patch.schedule) next.compare = next.compare.filter((s) => s !== patch.schedule);
     this.state = next;
     this.dirty = new Set(VIEWS);
+    // Switching views keeps the runs (the settings have not changed); anything else re-simulates.
+    if (Object.keys(patch).some((key) => key !== 'view')) {
+      this.runs.clear();
+      clearTimeout(this.chartTimer);
+      this.charts.stop(); // its sweep is of the old settings
+    }
     this.update();
   }
 
@@ -119,15 +146,23 @@ export class App {
     };
   }
 
-  private run(schedule: string): RunView {
-    const request = this.request(schedule);
-    const result = this.engine.simulate(request); // throws the engine's own message for unknown names too
-    const info = this.engine.schedule(schedule)!;
+  private runView(schedule: string, request: RunRequest, result: SimulateValue): RunView {
+    const s = result.summary;
     return {
-      request: { ...request, ranks: result.summary.ranks, microBatches: result.summary.micro_batches, virtualStages: result.summary.virtual_stages },
-      info,
+      request: { ...request, ranks: s.ranks, microBatches: s.micro_batches, virtualStages: s.virtual_stages },
+      info: this.engine.schedule(schedule)!,
       result,
     };
+  }
+
+  private runHere(schedule: string): RunOutcome {
+    const request = this.request(schedule);
+    try {
+      return { run: this.runView(schedule, request, this.engine.simulate(request)) }; // unknown names are refused too
+    } catch (e) {
+      if (!(e instanceof EngineError)) throw e;
+      return { error: e.message, code: e.code };
+    }
   }
 
   private update(): void {
@@ -137,19 +172,71 @@ export class App {
     history.replaceState(null, '', writeState(this.state, !!info?.uses_virtual_stages, extra));
     this.controls.sync(this.state);
     this.selectTab(this.state.view, false);
-    try {
-      this.primary = this.run(this.state.schedule);
+    this.refresh();
+  }
+
+  /** The schedules the visible view needs, the chosen one first. */
+  private schedulesNeeded(): string[] {
+    const view = this.state.view;
+    return view === 'compare' || view === 'charts' ? [this.state.schedule, ...this.state.compare] : [this.state.schedule];
+  }
+
+  /** Simulates what the visible view needs and not yet simulated, then draws it. */
+  private refresh(): void {
+    const started = performance.now();
+    const missing = this.schedulesNeeded().filter((name) => !this.runs.has(name));
+    const update = this.updates.begin(); // whatever runs in the worker for older settings is now stale
+    const ops = missing.reduce((sum, name) => sum + estimatedOps(this.request(name)), 0);
+    if (ops > BACKGROUND_ABOVE_OPS) {
+      void this.refreshInBackground(missing, ops, update, started);
+      return;
+    }
+    this.showBusy(null);
+    for (const name of missing) this.runs.set(name, this.runHere(name));
+    this.show(started, missing.length > 0 ? 'main-thread' : 'cache');
+  }
+
+  private async refreshInBackground(names: string[], ops: number, update: LaneRequest, started: number): Promise<void> {
+    this.showBusy(ops);
+    const requests = names.map((name) => this.request(name));
+    const outcomes = await update.run('simulate', requests);
+    if (outcomes === SUPERSEDED) return; // a newer update is under way and owns the busy note
+    names.forEach((name, k) => this.runs.set(name, this.outcome(name, requests[k], outcomes[k])));
+    this.showBusy(null);
+    this.show(started, this.updates.background.lastPlace ?? 'worker');
+  }
+
+  private outcome(schedule: string, request: RunRequest, outcome: Outcome<SimulateValue>): RunOutcome {
+    return 'value' in outcome ? { run: this.runView(schedule, request, outcome.value) } : { error: outcome.error.message, code: outcome.error.code };
+  }
+
+  private showBusy(ops: number | null): void {
+    this.busy.hidden = ops === null;
+    if (ops !== null) this.busy.textContent = t('app.computing', { ops: Math.round(ops / 3).toLocaleString(lang()) });
+    byId('panels', this.root).setAttribute('aria-busy', String(ops !== null));
+    if (ops === null) delete this.root.dataset.busy;
+    else this.root.dataset.busy = 'true';
+  }
+
+  /** Draws the current runs: readouts and the visible view, or the refusal over the last drawing. */
+  private show(started: number, where: string): void {
+    const simulated = performance.now();
+    const primary = this.runs.get(this.state.schedule)!;
+    if ('run' in primary) {
+      this.primary = primary.run;
       this.showError(null);
       renderReadouts(byId('readouts', this.root), this.primary);
       this.setStale(false);
-      this.renderActive();
-    } catch (e) {
-      if (!(e instanceof EngineError)) throw e;
-      this.showError(e.message);
+    } else {
+      this.showError(primary.error, primary.code);
       // Every view keeps showing the last accepted configuration, greyed out, as the message says.
       this.setStale(true);
-      this.renderActive();
     }
+    this.renderActive();
+    const detail = { view: this.state.view, where, schedules: this.schedulesNeeded() };
+    performance.measure('pipesim:simulate', { start: started, end: simulated, detail });
+    performance.measure('pipesim:draw', { start: simulated, detail });
+    performance.measure('pipesim:update', { start: started, detail });
   }
 
   private setStale(stale: boolean): void {
@@ -168,21 +255,19 @@ export class App {
     if (view === 'planner') this.planner.update();
     if (view === 'compare') this.compare.update(this.state.schedule, this.state.compare, this.compareEntries());
     if (view === 'charts') {
-      // Sweeps run dozens of simulations: coalesce a burst of slider moves into one.
+      // Sweeps run hundreds of simulations: coalesce a burst of slider moves into one.
       clearTimeout(this.chartTimer);
-      this.chartTimer = window.setTimeout(() => this.charts.update(this.chartRuns()), 60);
+      const runs = this.chartRuns();
+      this.chartTimer = window.setTimeout(() => this.charts.update(runs), 60);
     }
   }
 
   private compareEntries(): CompareEntry[] {
-    return [this.state.schedule, ...this.state.compare].map((name) => {
+    return this.schedulesNeeded().flatMap((name) => {
+      const outcome = this.runs.get(name);
+      if (!outcome) return [];
       const title = scheduleTitle(this.engine.schedule(name), name);
-      try {
-        return { name, title, run: this.run(name) };
-      } catch (e) {
-        if (!(e instanceof EngineError)) throw e;
-        return { name, title, error: e.message };
-      }
+      return ['run' in outcome ? { name, title, run: outcome.run } : { name, title, error: outcome.error }];
     });
   }
 
@@ -191,9 +276,12 @@ export class App {
     return this.compareEntries().flatMap((e) => (e.run && e.name !== 'custom' ? [e.run] : []));
   }
 
-  private showError(message: string | null): void {
+  /** The engine's refusal in the error readout; its code (bad_argument, deadlock, ...) goes to
+   *  data-code, for tools and tests, since the message already says what is wrong in words. */
+  private showError(message: string | null, code = ''): void {
     const box = byId('error', this.root);
     this.controls.markInvalid(message);
+    box.dataset.code = code;
     // An alert is announced when it changes: rewriting the same text on every keystroke would repeat it.
     if (box.dataset.message === (message ?? '')) return;
     box.dataset.message = message ?? '';
@@ -240,7 +328,7 @@ export class App {
       this.panels[v].element.hidden = !selected;
     }
     if (view !== 'chunk') this.chunk.hide();
-    if (render) this.renderActive();
+    if (render) this.refresh();
   }
 
   private bindHeader(): void {
@@ -250,7 +338,7 @@ export class App {
     const html = document.documentElement;
     const redraw = () => {
       this.dirty = new Set(VIEWS);
-      this.renderActive();
+      this.refresh();
       theme.textContent = t(html.dataset.theme === 'dark' ? 'ui.themeLight' : 'ui.theme');
     };
     theme.addEventListener('click', () => {

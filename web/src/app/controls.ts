@@ -10,6 +10,10 @@ import { CUSTOM_IN_URL_LIMIT, formatCost, parseCostLoose, type AppState, type Co
 
 type Change = (patch: Partial<AppState>) => void;
 
+/** Longest schedule text written into the box: a textarea given megabytes freezes the page for seconds,
+ *  so a larger imported file is simulated without being shown. */
+const CUSTOM_SHOWN_LIMIT = 256 * 1024;
+
 interface SliderField {
   root: HTMLElement;
   range: HTMLInputElement;
@@ -42,12 +46,14 @@ export class Controls {
   private readonly microBatches = sliderField('micro-batches', 'control.microBatches', 1, 128, 1, 'control.microBatchesHint');
   private readonly custom = el('textarea', { id: 'custom-schedule', 'data-testid': 'custom-schedule', rows: 8, spellcheck: 'false' });
   private readonly customTooLong = el('div', { class: 'note', hidden: true, text: t('control.customTooLong') });
+  private readonly customNotShown = el('div', { class: 'note', hidden: true, 'data-testid': 'custom-not-shown' });
   private readonly customFile = el('input', { type: 'file', accept: '.json,.txt,.csv,application/json,text/plain', 'data-testid': 'custom-file', id: 'custom-file' });
   private readonly customField = el('div', { class: 'field' }, [
     el('label', { for: 'custom-schedule', 'data-i18n': 'control.custom', text: t('control.custom') }),
     this.custom,
     el('div', { class: 'hint', 'data-i18n': 'control.customHint', text: t('control.customHint') }),
     this.customTooLong,
+    this.customNotShown,
     el('label', { for: 'custom-file', class: 'hint', 'data-i18n': 'control.customFile', text: t('control.customFile') }),
     this.customFile,
   ]);
@@ -62,6 +68,8 @@ export class Controls {
   private state: AppState | null = null;
   /** The cost setting the F&B note was written for; any other change hides it. */
   private noteFor = '';
+  /** The schedule whose summary `about` shows. */
+  private aboutFor = '';
 
   constructor(
     private readonly host: HTMLElement,
@@ -98,8 +106,9 @@ export class Controls {
     this.customFile.addEventListener('change', async () => {
       const file = this.customFile.files?.[0];
       if (!file) return;
-      this.custom.value = await file.text();
-      this.onChange({ custom: this.custom.value });
+      const text = await file.text();
+      this.custom.value = text.length <= CUSTOM_SHOWN_LIMIT ? text : '';
+      this.onChange({ custom: text });
     });
     this.bindInteger(this.ranks, 'ranks');
     this.bindInteger(this.microBatches, 'microBatches');
@@ -173,14 +182,7 @@ export class Controls {
     this.schedule.value = state.schedule;
     if (this.schedule.value !== state.schedule) this.schedule.selectedIndex = -1;
     const info: ScheduleInfo | undefined = this.engine.schedule(state.schedule);
-    clear(this.about);
-    if (info) {
-      const summaryKey = `schedule.${info.name}.summary` as Key;
-      const summary = t(summaryKey) === summaryKey ? info.summary : t(summaryKey);
-      const rulesKey = `schedule.${info.name}.rules` as Key;
-      const rules = t(rulesKey) === rulesKey ? info.constraints : t(rulesKey);
-      this.about.append(el('div', { text: summary }), el('div', { class: 'rules', text: t('control.rules', { rules }) }));
-    }
+    this.describeSchedule(info);
     const isCustom = state.schedule === 'custom';
     this.virtualStages.root.hidden = !info?.uses_virtual_stages || isCustom;
     this.ranks.root.hidden = isCustom;
@@ -190,7 +192,10 @@ export class Controls {
     const twoWay = state.schedule === 'dualpipe' || state.schedule === 'chimera';
     this.ranks.root.querySelector<HTMLElement>('.hint')!.hidden = !twoWay;
     this.microBatches.root.querySelector<HTMLElement>('.hint')!.hidden = !twoWay;
-    if (isCustom && document.activeElement !== this.custom && this.custom.value !== state.custom) this.custom.value = state.custom;
+    const shown = state.custom.length <= CUSTOM_SHOWN_LIMIT ? state.custom : '';
+    if (isCustom && document.activeElement !== this.custom && this.custom.value !== shown) this.custom.value = shown;
+    this.customNotShown.hidden = !isCustom || shown === state.custom;
+    if (!this.customNotShown.hidden) this.customNotShown.textContent = t('control.customNotShown', { size: Math.ceil(state.custom.length / 1024) });
     this.customTooLong.hidden = !isCustom || state.custom.length <= CUSTOM_IN_URL_LIMIT;
     for (const [field, value] of [
       [this.ranks, state.ranks],
@@ -210,6 +215,21 @@ export class Controls {
       field.range.value = String(c[key]);
     }
     if (state.cost !== this.noteFor) this.costs.FB.note!.hidden = true;
+  }
+
+  /** The chosen schedule's summary and rules, rewritten only when the schedule changes (every slider
+   *  move syncs the controls, and a rebuilt block would cost a layout each time). */
+  private describeSchedule(info: ScheduleInfo | undefined): void {
+    const name = info?.name ?? '';
+    if (this.aboutFor === name && this.about.firstChild) return;
+    this.aboutFor = name;
+    clear(this.about);
+    if (!info) return;
+    const summaryKey = `schedule.${info.name}.summary` as Key;
+    const summary = t(summaryKey) === summaryKey ? info.summary : t(summaryKey);
+    const rulesKey = `schedule.${info.name}.rules` as Key;
+    const rules = t(rulesKey) === rulesKey ? info.constraints : t(rulesKey);
+    this.about.append(el('div', { text: summary }), el('div', { class: 'rules', text: t('control.rules', { rules }) }));
   }
 
   /** Marks the field the engine's message is about, for screen readers and the eye. */

@@ -10,7 +10,8 @@
 import css from '../styles.css?inline';
 import { clear, el } from '../base/dom';
 import { num, percent } from '../base/format';
-import { EngineError, loadEngine, type Engine, type RunRequest } from '../engine/engine';
+import { BACKGROUND_ABOVE_OPS, estimatedOps, Lane, sharedBackground, SUPERSEDED, type LaneRequest } from '../engine/background';
+import { EngineError, loadEngine, type Engine, type RunRequest, type SimulateValue } from '../engine/engine';
 import { detectLang, setLang, t } from '../i18n';
 import { describeIdle, describeOp, scheduleTitle } from '../app/describe';
 import { forwardShare, type RunView } from '../app/run';
@@ -49,6 +50,8 @@ export class PipesimTimelineElement extends HTMLElement {
   private readonly root: ShadowRoot;
   private readonly body = el('div', { class: 'card' }, [el('div', { class: 'placeholder', text: 'pipesim…' })]);
   private engine: Engine | null = null;
+  /** Large runs go to the page's background worker; a newer render supersedes one still there. */
+  private updates: Lane | null = null;
   private queued = false;
   private timeline: TimelineView | null = null;
   private chunk: ChunkPanel | null = null;
@@ -85,6 +88,7 @@ export class PipesimTimelineElement extends HTMLElement {
     try {
       await this.applyLang();
       this.engine = await loadEngine();
+      this.updates = new Lane(sharedBackground(this.engine));
       this.render();
     } catch (e) {
       this.showError(`${t('error.engineStart')} ${(e as Error).message}`);
@@ -113,29 +117,45 @@ export class PipesimTimelineElement extends HTMLElement {
     };
   }
 
-  private run(schedule: string): RunView {
-    const request = this.request(schedule);
-    const result = this.engine!.simulate(request);
+  private runView(request: RunRequest, result: SimulateValue): RunView {
     const s = result.summary;
-    return { request: { ...request, ranks: s.ranks, microBatches: s.micro_batches, virtualStages: s.virtual_stages }, info: this.engine!.schedule(schedule)!, result };
+    return { request: { ...request, ranks: s.ranks, microBatches: s.micro_batches, virtualStages: s.virtual_stages }, info: this.engine!.schedule(request.schedule)!, result };
   }
 
   private render(): void {
     const view = this.getAttribute('view') ?? (this.getAttribute('compare') ? 'compare' : 'timeline');
+    const update = this.updates!.begin(); // a large run still in the worker is now stale
     try {
       if (view === 'chunk') return this.renderChunk();
       if (view === 'quiz') return this.renderQuiz();
-      this.renderTimeline(view === 'compare');
+      this.renderTimeline(view === 'compare', update);
     } catch (e) {
       if (!(e instanceof EngineError)) throw e;
       this.showError(`${t('error.refused')} ${e.message}`);
     }
   }
 
-  private renderTimeline(compare: boolean): void {
+  /** Small runs are simulated and drawn at once; large ones in the worker, then drawn. */
+  private renderTimeline(compare: boolean, update: LaneRequest): void {
     const primary = this.getAttribute('schedule') ?? DEFAULT_REQUEST.schedule;
     const names = compare ? [primary, ...(this.getAttribute('compare') ?? '').split(',').map((s) => s.trim()).filter(Boolean)] : [primary];
-    const runs = names.map((name) => this.run(name));
+    const requests = names.map((name) => this.request(name));
+    if (requests.reduce((n, r) => n + estimatedOps(r), 0) > BACKGROUND_ABOVE_OPS) {
+      void this.renderInBackground(requests, update);
+      return;
+    }
+    this.showTimeline(requests.map((request) => this.runView(request, this.engine!.simulate(request))));
+  }
+
+  private async renderInBackground(requests: RunRequest[], update: LaneRequest): Promise<void> {
+    const outcomes = await update.run('simulate', requests);
+    if (outcomes === SUPERSEDED) return;
+    const refused = outcomes.find((o) => 'error' in o);
+    if (refused && 'error' in refused) return this.showError(`${t('error.refused')} ${refused.error.message}`);
+    this.showTimeline(outcomes.map((o, k) => this.runView(requests[k], (o as { value: SimulateValue }).value)));
+  }
+
+  private showTimeline(runs: RunView[]): void {
     const groups: TimelineGroup[] = runs.map((r) => ({
       key: r.info.name,
       title: t('compare.groupTitle', { title: scheduleTitle(r.info), makespan: num(r.result.summary.makespan) }),

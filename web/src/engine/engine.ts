@@ -1,19 +1,23 @@
-// The only place the page touches the WebAssembly module: it is loaded once and shared, and every
-// call returns typed results or throws an EngineError carrying the core's message (the CLI's text).
+// The only place the page touches the WebAssembly module: it is compiled once and shared (with the
+// background worker too), and every call returns typed results or throws an EngineError carrying the
+// core's message (the CLI's text) and its short code.
 import createPipesimEngine from './generated/pipesim_engine.mjs';
-import type {
-  ErrorValue,
-  OverlapRequestJs,
-  PipesimModule,
-  RunRequestJs,
-  SimulateValue,
-  SweepValue,
-} from './generated/pipesim_engine.mjs';
-import { wasmOptions } from './wasm_source';
+import type { OverlapRequestJs, PipesimModule, RunRequestJs, SimulateValue, SweepValue } from './generated/pipesim_engine.mjs';
+import { compileWasm, wasmOptions } from './wasm_source';
 
 export type { OpColumns, SimulateValue, SweepValue, ActivationCurve } from './generated/pipesim_engine.mjs';
 
-export class EngineError extends Error {}
+/** A refusal by the engine: `message` is the CLI's text, `code` a short name of the kind of refusal
+ *  ('bad_argument', 'limit_exceeded', 'deadlock', ...; 'error' when the engine gave none). */
+export class EngineError extends Error {
+  constructor(
+    message: string,
+    readonly code = 'error',
+  ) {
+    super(message);
+    this.name = 'EngineError';
+  }
+}
 
 export type ExportFormat = 'chrome-trace' | 'csv' | 'svg' | 'actions' | 'json';
 
@@ -74,9 +78,33 @@ export interface ScheduleInfo {
 export const KINDS = ['F', 'B', 'I', 'W', 'FB'] as const;
 export type KindName = (typeof KINDS)[number];
 
-function unwrap<T extends object>(value: T | ErrorValue): T {
-  if ('error' in value) throw new EngineError(value.error);
-  return value as T;
+/** The engine's older way of refusing: a returned {error} value instead of a thrown PipesimError. */
+interface Refusal {
+  error: string;
+  code?: string;
+}
+
+function isRefusal(value: unknown): value is Refusal {
+  return typeof value === 'object' && value !== null && typeof (value as Refusal).error === 'string';
+}
+
+/** A PipesimError thrown by the module: an error object with a string `code` and a `message`. */
+function isThrownRefusal(e: unknown): e is { message: string; code: string } {
+  return typeof e === 'object' && e !== null && typeof (e as any).code === 'string' && typeof (e as any).message === 'string';
+}
+
+/** Calls the module and turns either form of refusal (returned {error} or thrown PipesimError) into
+ *  an EngineError, so callers handle one kind. */
+function unwrap<T>(call: () => T): Exclude<T, Refusal> {
+  let value: T;
+  try {
+    value = call();
+  } catch (e) {
+    if (isThrownRefusal(e)) throw new EngineError(e.message, e.code);
+    throw e;
+  }
+  if (isRefusal(value)) throw new EngineError(value.error, value.code);
+  return value as Exclude<T, Refusal>;
 }
 
 function toJs(request: RunRequest): RunRequestJs {
@@ -94,47 +122,52 @@ export class Engine {
   readonly schedules: ScheduleInfo[];
 
   constructor(private readonly module: PipesimModule) {
-    this.schedules = module.schedules() as ScheduleInfo[];
+    this.schedules = unwrap(() => module.schedules()) as ScheduleInfo[];
   }
 
   simulate(request: RunRequest): SimulateValue {
-    return unwrap(this.module.simulate(toJs(request)));
+    return unwrap(() => this.module.simulate(toJs(request)));
+  }
+
+  /** The CLI's `--format summary` JSON alone: what simulate() gives as `summary`, without the ops. */
+  summary(request: RunRequest): any {
+    return JSON.parse(unwrap(() => this.module.simulateJson(toJs(request), 'summary')).json);
   }
 
   sweep(request: RunRequest, axis: 'micro_batches' | 'ranks', values: number[]): SweepValue {
-    return unwrap(this.module.sweep(toJs(request), axis, values));
+    return unwrap(() => this.module.sweep(toJs(request), axis, values));
   }
 
   /** The chunk model of DeepSeek-V3 Fig. 4: the CLI's `pipesim overlap --format json`. */
   overlap(request: OverlapRequestJs): OverlapResult {
-    return unwrap(this.module.overlap(request)) as OverlapResult;
+    return unwrap(() => this.module.overlap(request)) as OverlapResult;
   }
 
   /** The schedule of `request` as text a custom schedule accepts: PyTorch action notation, or the
    *  JSON contract (needed for two-direction schedules, which action notation cannot express). */
   scheduleText(request: RunRequest, format: 'actions' | 'json'): string {
-    if (format === 'actions') return unwrap(this.module.actions(toJs(request))).actions;
-    return unwrap(this.module.simulateJson(toJs(request), 'json')).json;
+    if (format === 'actions') return unwrap(() => this.module.actions(toJs(request))).actions;
+    return unwrap(() => this.module.simulateJson(toJs(request), 'json')).json;
   }
 
   /** The run in one of the CLI's export formats. */
   exportText(request: RunRequest, format: ExportFormat, usPerUnit = 0): string {
-    return unwrap(this.module.exportText(toJs(request), format, usPerUnit)).text;
+    return unwrap(() => this.module.exportText(toJs(request), format, usPerUnit)).text;
   }
 
   /** The course's quiz.json, as `pipesim quiz --course --lang L --seed S` writes it. */
   courseQuiz(lang: string, seed: number): unknown {
-    return unwrap(this.module.courseQuiz(lang, seed));
+    return unwrap(() => this.module.courseQuiz(lang, seed));
   }
 
   /** A lesson exercise worked by the engine (`pipesim lesson --format json`). */
   lesson(request: { exercise: number; lang?: string; cost?: string; bytesPerParam?: number; gpuMemoryGb?: number }): any {
-    return unwrap(this.module.lesson(request));
+    return unwrap(() => this.module.lesson(request));
   }
 
   /** The planner on a JSON input, explained in `lang` (`pipesim plan --format json --lang L`). */
   plan(input: string, lang: string): any {
-    return unwrap(this.module.plan(input, lang));
+    return unwrap(() => this.module.plan(input, lang));
   }
 
   defaultWorkload(): Record<string, number> {
@@ -150,10 +183,35 @@ export class Engine {
   }
 }
 
+/** An engine instantiated from an already compiled module: the page compiles the .wasm once and the
+ *  worker instantiates the same WebAssembly.Module. `fallback` says where the module may fetch the
+ *  .wasm itself should a build ignore `instantiateWasm`. */
+export async function instantiateEngine(
+  compiled: WebAssembly.Module,
+  fallback: { locateFile?: () => string; wasmBinary?: Uint8Array } = {},
+): Promise<Engine> {
+  const options = {
+    ...fallback,
+    // Emscripten's hook: we instantiate, it receives the instance (and returns {} meanwhile).
+    instantiateWasm(imports: WebAssembly.Imports, receive: (instance: WebAssembly.Instance, module: WebAssembly.Module) => void) {
+      void WebAssembly.instantiate(compiled, imports).then((instance) => receive(instance, compiled));
+      return {};
+    },
+  };
+  return new Engine(await createPipesimEngine(options as Parameters<typeof createPipesimEngine>[0]));
+}
+
+let compiled: Promise<WebAssembly.Module> | null = null;
 let shared: Promise<Engine> | null = null;
+
+/** The engine's WebAssembly module, compiled once per page (the worker gets the same object). */
+export function compiledEngine(): Promise<WebAssembly.Module> {
+  compiled ??= compileWasm();
+  return compiled;
+}
 
 /** The one engine instance of this page (several views and embedded elements share it). */
 export function loadEngine(): Promise<Engine> {
-  shared ??= createPipesimEngine(wasmOptions()).then((m) => new Engine(m));
+  shared ??= compiledEngine().then((module) => instantiateEngine(module, wasmOptions()));
   return shared;
 }

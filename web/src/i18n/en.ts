@@ -2,6 +2,7 @@
 export const en = {
   'app.tagline': 'Pipeline-parallel schedules, simulated op for op',
   'app.engineVersion': 'engine {version}',
+  'app.computing': 'Simulating about {ops} ops in the background…',
   'app.title': 'pipesim · DualPipe and pipeline schedules, simulated',
   'app.footer':
     "Numbers computed by the pipesim engine (C++ compiled to WebAssembly). DualPipe and DualPipeV match DeepSeek's reference step() op for op.",
@@ -33,6 +34,7 @@ export const en = {
     'One line per rank of actions such as 0F1, 1I0, 1W0, 2B3, (0F7;7B3)OVERLAP_F_B — stage, kind, micro-batch — or the JSON that --format json writes. It starts as the schedule you were looking at.',
   'control.customFile': 'Or load a file: a pipesim Chrome trace, the JSON, or actions',
   'control.customTooLong': 'Too long to keep in the address: download the JSON to share this schedule.',
+  'control.customNotShown': 'The loaded file ({size} KiB) is too large to show here; it is simulated as loaded. Type or load another to replace it.',
   'control.virtualStages': 'Virtual stages per rank',
   'control.virtualStagesHint': 'Interleaved schedules: rank r holds stages r, r+p, r+2p, …',
   'control.costs': 'Costs per stage',
@@ -196,6 +198,7 @@ export const en = {
 
   'charts.title': 'Bubbles as the pipeline grows',
   'charts.hint': 'Every point is a full simulation by the engine at the current costs. Sizes a schedule does not accept have no point.',
+  'charts.progress': 'Simulating: {done} of {total} points',
   'charts.vsMicroBatches': 'Bubble fraction vs micro-batches ({ranks} ranks)',
   'charts.vsMicroBatchesHint': 'The dashed line marks the current setting.',
   'charts.microBatches': 'micro-batches',

@@ -8,6 +8,7 @@ import type { Key } from './en';
 export const ptBR = {
   'app.tagline': 'Escalonamentos de paralelismo de pipeline, simulados operação por operação',
   'app.engineVersion': 'motor {version}',
+  'app.computing': 'Simulando cerca de {ops} operações em segundo plano…',
   'app.title': 'pipesim · DualPipe e escalonamentos de pipeline, simulados',
   'app.footer':
     'Números calculados pelo motor do pipesim (C++ compilado para WebAssembly). O DualPipe e o DualPipeV reproduzem, operação por operação, o step() de referência da DeepSeek.',
@@ -39,6 +40,7 @@ export const ptBR = {
     'Uma linha por rank, com ações como 0F1, 1I0, 1W0, 2B3, (0F7;7B3)OVERLAP_F_B — estágio, tipo, micro-batch — ou o JSON que --format json gera. Começa com o escalonamento que você estava vendo.',
   'control.customFile': 'Ou carregue um arquivo: um trace do Chrome gerado pelo pipesim, o JSON ou as ações',
   'control.customTooLong': 'Longo demais para ficar no endereço: baixe o JSON para compartilhar este escalonamento.',
+  'control.customNotShown': 'O arquivo carregado ({size} KiB) é grande demais para ser mostrado aqui; ele é simulado como foi carregado. Digite ou carregue outro para substituí-lo.',
   'control.virtualStages': 'Estágios virtuais por rank',
   'control.virtualStagesHint': 'Escalonamentos intercalados: o rank r guarda os estágios r, r+p, r+2p, …',
   'control.costs': 'Custos por estágio',
@@ -212,6 +214,7 @@ export const ptBR = {
   'compare.stagesOf': '{held} de {total} estágios',
 
   'charts.title': 'Bolhas à medida que o pipeline cresce',
+  'charts.progress': 'Simulando: {done} de {total} pontos',
   'charts.hint':
     'Cada ponto é uma simulação completa feita pelo motor com os custos atuais. Tamanhos que um escalonamento não aceita ficam sem ponto.',
   'charts.vsMicroBatches': 'Fração de bolha vs micro-batches ({ranks} ranks)',

@@ -9,6 +9,7 @@ import type { Key } from './en';
 export const zhCN = {
   'app.tagline': '流水线并行调度，逐个操作模拟',
   'app.engineVersion': '引擎 {version}',
+  'app.computing': '正在后台模拟约 {ops} 个操作…',
   'app.title': 'pipesim · DualPipe 与流水线调度，逐操作模拟',
   'app.footer': '数值由 pipesim 引擎计算（C++ 编译为 WebAssembly）。DualPipe 和 DualPipeV 与 DeepSeek 参考实现的 step() 逐个操作一致。',
   'ui.language': '语言',
@@ -39,6 +40,7 @@ export const zhCN = {
     '每个 rank 一行，写出 0F1、1I0、1W0、2B3、(0F7;7B3)OVERLAP_F_B 这样的动作（阶段、类型、微批次），或者 --format json 输出的 JSON。初始内容是你刚才查看的调度。',
   'control.customFile': '或加载文件：pipesim 导出的 Chrome trace、JSON 或动作列表',
   'control.customTooLong': '太长，无法放进网址：请下载 JSON 来分享这个调度。',
+  'control.customNotShown': '已加载的文件（{size} KiB）太大，无法在此显示；仍按加载的内容模拟。输入或加载其他内容即可替换。',
   'control.virtualStages': '每个 rank 的虚拟阶段数',
   'control.virtualStagesHint': '交错调度：rank r 持有阶段 r、r+p、r+2p、…',
   'control.costs': '每个阶段的代价',
@@ -200,6 +202,7 @@ export const zhCN = {
 
   'charts.title': '流水线扩大时的气泡',
   'charts.hint': '每个点都是引擎在当前代价下完成的一次完整模拟。调度不接受的规模没有数据点。',
+  'charts.progress': '正在模拟：已完成 {done} 个点，共 {total} 个',
   'charts.vsMicroBatches': '气泡占比随微批次数的变化（{ranks} 个 rank）',
   'charts.vsMicroBatchesHint': '虚线标出当前设置。',
   'charts.microBatches': '微批次数',

@@ -3,10 +3,15 @@
 // one bordered cell). Several groups (compare mode) share one time axis. Rendering reads cached
 // results and never awaits; hover, click, drag-to-pan, ctrl+wheel zoom and keyboard navigation are
 // all handled here so every view that shows a timeline behaves the same.
+//
+// Cost: cells are drawn grouped by colour. When cells get too narrow to show a border or a label, a
+// group is drawn as a picture of pixel columns instead (aggregate.ts): O(ops + pixels) in plain
+// arithmetic and one canvas call per rank, however many ops there are.
 import { clear, el } from '../base/dom';
 import { fillFor, readPalette, textFor, type Palette } from '../base/colors';
 import { niceStep, TimeScale } from '../base/time_scale';
 import { KINDS, type KindName, type SimulateValue } from '../engine/engine';
+import { aggregateRows, cssColourToRgb, paintClasses, typicalOpDuration, visibleRange } from './aggregate';
 
 export interface TimelineGroup {
   key: string;
@@ -45,12 +50,29 @@ const AXIS = 26;
 const GROUP_HEADER = 24;
 const GROUP_GAP = 10;
 
+/** Below this many device pixels per op (on average) a group is drawn aggregated: a cell that narrow
+ *  has no gap, border or label left, and columns of the dominant kind draw the same picture at a
+ *  fraction of the cost. */
+const AGGREGATE_BELOW_DEVICE_PX = 2;
+
+/** How a group was drawn, for tests and tools (data-render on the canvas). */
+export type RenderMode = 'cells' | 'aggregated';
+
 interface RowLayout {
   group: number;
   rank: number;
   y: number;
   h: number;
 }
+
+/** The cells of one group, sorted by colour before they reach the canvas. */
+interface CellBatch {
+  fills: Map<string, number[]>; // colour -> x, y, w, h, x, y, w, h, ...
+  borders: number[];
+  labels: { text: string; x: number; y: number; fill: string }[];
+}
+
+let firstTimelineMarked = false;
 
 export class TimelineView {
   readonly element: HTMLElement;
@@ -67,6 +89,14 @@ export class TimelineView {
   private focus: CellRef | null = null;
   private frame = 0;
   private drag: { x: number; window: [number, number]; moved: boolean } | null = null;
+  /** Canvas calls issued for ops in the last paint, and how each group was drawn. */
+  private drawCalls = 0;
+  private modes: RenderMode[] = [];
+  /** Scratch canvas holding an aggregated group, one device-pixel row per rank. */
+  private scratch: HTMLCanvasElement | null = null;
+  /** The element's width as the ResizeObserver last saw it (0: not laid out, or hidden). Reading
+   *  clientWidth right after the page changed its DOM would force a layout in the middle of an update. */
+  private width = 0;
 
   constructor(private readonly options: TimelineOptions) {
     // An application role lets screen readers in browse mode pass the arrow keys through to the cells.
@@ -79,15 +109,27 @@ export class TimelineView {
     this.ctx = ctx;
     this.target = ctx;
     this.bindEvents();
-    new ResizeObserver(() => this.requestRender()).observe(this.element);
+    new ResizeObserver(() => {
+      this.width = this.element.clientWidth; // laid out already when observers run: no extra layout
+      this.requestRender();
+    }).observe(this.element);
   }
 
+  /** New results: drawn at once when the view is on screen, so that an update's simulation and
+   *  drawing happen in one task and show in the next frame. */
   setGroups(groups: TimelineGroup[]): void {
     const oldFull = this.fullSpan();
     this.groups = groups;
     if (this.window && Math.abs(this.fullSpan() - oldFull) > 1e-9) this.window = null;
     this.focus = null;
-    this.requestRender();
+    if (this.knownWidth() > 0) this.renderNow();
+    else this.requestRender();
+  }
+
+  /** The width to draw at; read from the layout only before the observer has reported one. */
+  private knownWidth(): number {
+    if (this.width === 0) this.width = this.element.clientWidth;
+    return this.width;
   }
 
   setHighlight(predicate: ((group: number, op: number) => boolean) | null): void {
@@ -165,8 +207,12 @@ export class TimelineView {
   }
 
   private render(): void {
-    const width = Math.max(160, this.element.clientWidth);
-    this.paint(this.canvas, this.ctx, width, window.devicePixelRatio || 1, true);
+    const width = this.knownWidth();
+    this.paint(this.canvas, this.ctx, Math.max(160, width), window.devicePixelRatio || 1, true);
+    if (!firstTimelineMarked && this.groups.length > 0 && width > 0) {
+      firstTimelineMarked = true;
+      performance.mark('pipesim:first-timeline');
+    }
   }
 
   /** The whole timeline (fitted) as a PNG at `scale` x its on-screen size, for slides. */
@@ -175,17 +221,22 @@ export class TimelineView {
     const ctx = canvas.getContext('2d')!;
     const saved = this.window;
     this.window = null;
-    this.paint(canvas, ctx, Math.max(160, this.element.clientWidth), scale, false);
+    this.paint(canvas, ctx, Math.max(160, this.knownWidth()), scale, false);
     this.window = saved;
     return new Promise((resolve, reject) => canvas.toBlob((b) => (b ? resolve(b) : reject(new Error('PNG encoding failed'))), 'image/png'));
   }
 
   private paint(canvas: HTMLCanvasElement, ctx: CanvasRenderingContext2D, width: number, dpr: number, onScreen: boolean): void {
     const height = this.layout();
-    canvas.style.width = `${width}px`;
-    canvas.style.height = `${height}px`;
-    canvas.width = Math.round(width * dpr);
-    canvas.height = Math.round(height * dpr);
+    const styleWidth = `${width}px`;
+    const styleHeight = `${height}px`;
+    if (canvas.style.width !== styleWidth) canvas.style.width = styleWidth;
+    if (canvas.style.height !== styleHeight) canvas.style.height = styleHeight;
+    // Resizing a canvas reallocates its pixels: only when the size really changes.
+    const pixelWidth = Math.round(width * dpr);
+    const pixelHeight = Math.round(height * dpr);
+    if (canvas.width !== pixelWidth) canvas.width = pixelWidth;
+    if (canvas.height !== pixelHeight) canvas.height = pixelHeight;
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
     const palette = readPalette(this.element);
     ctx.clearRect(0, 0, width, height);
@@ -193,23 +244,33 @@ export class TimelineView {
       ctx.fillStyle = palette.idle; // an exported image needs its own background
       ctx.fillRect(0, 0, width, height);
     }
-    if (this.groups.length === 0) return;
-    const scale = this.scale(width);
-    if (onScreen)
-      // Stable hooks for tests and tools: where time and rows are on the canvas (CSS pixels).
-      Object.assign(canvas.dataset, {
-        t0: String(scale.t0),
-        t1: String(scale.t1),
-        px0: String(scale.px0),
-        px1: String(scale.px1),
-        axis: String(AXIS),
-        rowHeight: String(this.rowHeight()),
-      });
-    const previous = this.target;
-    this.target = ctx;
-    this.drawAxis(palette, scale, height);
-    this.groups.forEach((g, gi) => this.drawGroup(palette, scale, g, gi));
-    this.target = previous;
+    this.drawCalls = 0;
+    this.modes = [];
+    if (this.groups.length > 0) {
+      const scale = this.scale(width);
+      const previous = this.target;
+      this.target = ctx;
+      this.drawAxis(palette, scale, height);
+      this.groups.forEach((g, gi) => this.drawGroup(palette, scale, g, gi, dpr));
+      this.target = previous;
+      if (onScreen) this.publishLayout(scale);
+    }
+  }
+
+  /** Stable hooks for tests and tools: where time and rows are on the canvas (CSS pixels), and how
+   *  the groups were drawn (cells or aggregated columns) with how many canvas calls for their ops. */
+  private publishLayout(scale: TimeScale): void {
+    const mode = this.modes.every((m) => m === this.modes[0]) ? this.modes[0] : 'mixed';
+    Object.assign(this.canvas.dataset, {
+      t0: String(scale.t0),
+      t1: String(scale.t1),
+      px0: String(scale.px0),
+      px1: String(scale.px1),
+      axis: String(AXIS),
+      rowHeight: String(this.rowHeight()),
+      render: mode,
+      drawCalls: String(this.drawCalls),
+    });
   }
 
   private drawAxis(p: Palette, scale: TimeScale, height: number): void {
@@ -218,19 +279,21 @@ export class TimelineView {
     ctx.font = `11px ${p.fontMono}`;
     ctx.textBaseline = 'middle';
     ctx.textAlign = 'center';
+    ctx.strokeStyle = p.grid;
+    ctx.lineWidth = 1;
+    ctx.beginPath();
     for (let t = Math.ceil(scale.t0 / step) * step; t <= scale.t1 + 1e-9; t += step) {
       const x = Math.round(scale.timeToPx(t)) + 0.5;
-      ctx.strokeStyle = p.grid;
-      ctx.beginPath();
       ctx.moveTo(x, AXIS - 4);
       ctx.lineTo(x, height - GROUP_GAP);
-      ctx.stroke();
-      ctx.fillStyle = p.inkSoft;
-      ctx.fillText(String(Number(t.toFixed(6))), x, AXIS / 2);
     }
+    ctx.stroke();
+    ctx.fillStyle = p.inkSoft;
+    for (let t = Math.ceil(scale.t0 / step) * step; t <= scale.t1 + 1e-9; t += step)
+      ctx.fillText(String(Number(t.toFixed(6))), Math.round(scale.timeToPx(t)) + 0.5, AXIS / 2);
   }
 
-  private drawGroup(p: Palette, scale: TimeScale, g: TimelineGroup, gi: number): void {
+  private drawGroup(p: Palette, scale: TimeScale, g: TimelineGroup, gi: number, dpr: number): void {
     const ctx = this.target;
     const rows = this.rows.filter((r) => r.group === gi);
     if (rows.length === 0) return;
@@ -241,71 +304,147 @@ export class TimelineView {
       ctx.textBaseline = 'middle';
       ctx.fillText(g.title, 4, rows[0].y - GROUP_HEADER / 2);
     }
-    for (const row of rows) {
-      ctx.fillStyle = p.idle;
-      ctx.fillRect(GUTTER, row.y + 1, scale.px1 - GUTTER, row.h - 2);
-      ctx.fillStyle = p.inkSoft;
-      ctx.font = `${Math.min(12, row.h - 2)}px ${p.fontMono}`;
-      ctx.textAlign = 'right';
-      ctx.textBaseline = 'middle';
-      if (row.h >= 9) ctx.fillText(this.options.rankLabel(row.rank), GUTTER - 6, row.y + row.h / 2);
-    }
-    const ops = g.result.ops;
+    this.drawRowBackgrounds(p, scale, rows);
     ctx.save();
     ctx.beginPath();
     ctx.rect(GUTTER, 0, scale.px1 - GUTTER, ctx.canvas.height);
     ctx.clip();
-    for (let i = 0; i < ops.count; i++) {
-      if (ops.end[i] < scale.t0 || ops.start[i] > scale.t1) continue;
-      const row = rows[ops.rank[i]];
-      this.drawOp(p, scale, g, i, row);
+    const cellPx = typicalOpDuration(g.result) * ((scale.px1 - scale.px0) / (scale.t1 - scale.t0)) * dpr;
+    if (cellPx < AGGREGATE_BELOW_DEVICE_PX) {
+      this.modes.push('aggregated');
+      this.drawAggregated(p, scale, g, rows, dpr);
+    } else {
+      this.modes.push('cells');
+      this.drawCells(p, scale, g, rows);
     }
+    this.drawMarked(p, scale, g, gi, rows);
     ctx.restore();
   }
 
-  private drawOp(p: Palette, scale: TimeScale, g: TimelineGroup, i: number, row: RowLayout): void {
+  private drawRowBackgrounds(p: Palette, scale: TimeScale, rows: RowLayout[]): void {
     const ctx = this.target;
-    const ops = g.result.ops;
-    const x0 = scale.timeToPx(ops.start[i]);
-    const x1 = scale.timeToPx(ops.end[i]);
-    const w = Math.max(1, x1 - x0 - (x1 - x0 > 4 ? 1 : 0));
-    const y = row.y + 1;
-    const h = row.h - 2;
-    const kind = KINDS[ops.kind[i]] as KindName;
+    ctx.fillStyle = p.idle;
+    ctx.beginPath();
+    for (const row of rows) ctx.rect(GUTTER, row.y + 1, scale.px1 - GUTTER, row.h - 2);
+    ctx.fill();
+    if (rows[0].h < 9) return; // too small for a label
+    ctx.fillStyle = p.inkSoft;
+    ctx.font = `${Math.min(12, rows[0].h - 2)}px ${p.fontMono}`;
+    ctx.textAlign = 'right';
+    ctx.textBaseline = 'middle';
+    for (const row of rows) ctx.fillText(this.options.rankLabel(row.rank), GUTTER - 6, row.y + row.h / 2);
+  }
+
+  /** Every visible op as its own cell, batched by colour (one fillStyle per colour, not per op), then
+   *  the F&B borders and the labels that fit. Separate rectangles, not one path per colour: Chromium
+   *  rasterises thousands of small rectangles faster than a path made of them. */
+  private drawCells(p: Palette, scale: TimeScale, g: TimelineGroup, rows: RowLayout[]): void {
+    const ctx = this.target;
+    const h = rows[0].h - 2;
     const labelSize = Math.min(12, h - 4);
     ctx.font = `600 ${labelSize}px ${p.fontMono}`;
+    // Labels are micro-batch numbers in a monospace font: one digit's width sizes them all.
+    const digit = labelSize >= 7 ? ctx.measureText('0').width : Infinity;
+    const batch = this.batchCells(p, scale, g, rows, digit);
+    for (const [colour, rects] of batch.fills) {
+      ctx.fillStyle = colour;
+      for (let k = 0; k < rects.length; k += 4) ctx.fillRect(rects[k], rects[k + 1], rects[k + 2], rects[k + 3]);
+      this.drawCalls += rects.length / 4;
+    }
+    ctx.strokeStyle = p.border;
+    ctx.lineWidth = 1.5;
+    const borders = batch.borders;
+    for (let k = 0; k < borders.length; k += 4) ctx.strokeRect(borders[k], borders[k + 1], borders[k + 2], borders[k + 3]);
+    this.drawCalls += borders.length / 4;
     ctx.textAlign = 'center';
     ctx.textBaseline = 'middle';
-    const label = (text: string, cx: number, width: number, fill: string) => {
-      if (labelSize < 7 || ctx.measureText(text).width + 3 > width) return;
-      ctx.fillStyle = textFor(p, fill);
-      ctx.fillText(text, cx, y + h / 2 + 0.5);
+    const ink = new Map<string, string>();
+    for (const label of batch.labels) {
+      if (!ink.has(label.fill)) ink.set(label.fill, textFor(p, label.fill));
+      ctx.fillStyle = ink.get(label.fill)!;
+      ctx.fillText(label.text, label.x, label.y);
+    }
+    this.drawCalls += batch.labels.length;
+  }
+
+  private batchCells(p: Palette, scale: TimeScale, g: TimelineGroup, rows: RowLayout[], digit: number): CellBatch {
+    const ops = g.result.ops;
+    const batch: CellBatch = { fills: new Map(), borders: [], labels: [] };
+    const rect = (fill: string, x: number, y: number, w: number, h: number) => {
+      let list = batch.fills.get(fill);
+      if (!list) batch.fills.set(fill, (list = []));
+      list.push(x, y, w, h);
     };
-    if (kind === 'FB') {
-      const fw = w * g.forwardShare;
-      const fFill = fillFor(p, 'F', ops.phase[i]);
-      const bFill = fillFor(p, 'B', ops.bPhase[i]);
-      ctx.fillStyle = fFill;
-      ctx.fillRect(x0, y, fw, h);
-      ctx.fillStyle = bFill;
-      ctx.fillRect(x0 + fw, y, w - fw, h);
-      ctx.strokeStyle = p.border;
-      ctx.lineWidth = 1.5;
-      ctx.strokeRect(x0 + 0.75, y + 0.75, w - 1.5, h - 1.5);
-      label(String(ops.mb[i]), x0 + fw / 2, fw, fFill);
-      label(String(ops.bMb[i]), x0 + fw + (w - fw) / 2, w - fw, bFill);
-    } else {
-      const fill = fillFor(p, kind, ops.phase[i]);
-      ctx.fillStyle = fill;
-      ctx.fillRect(x0, y, w, h);
-      label(String(ops.mb[i]), x0 + w / 2, w, fill);
+    const label = (mb: number, cx: number, width: number, y: number, fill: string) => {
+      const text = String(mb);
+      if (text.length * digit + 3 <= width) batch.labels.push({ text, x: cx, y, fill });
+    };
+    for (const row of rows) {
+      const [begin, end] = visibleRange(g.result, row.rank, scale.t0, scale.t1);
+      const y = row.y + 1;
+      const h = row.h - 2;
+      const labelY = y + h / 2 + 0.5;
+      for (let i = begin; i < end; i++) {
+        const x0 = scale.timeToPx(ops.start[i]);
+        const x1 = scale.timeToPx(ops.end[i]);
+        const w = Math.max(1, x1 - x0 - (x1 - x0 > 4 ? 1 : 0));
+        const kind = KINDS[ops.kind[i]] as KindName;
+        if (kind === 'FB') {
+          const fw = w * g.forwardShare;
+          const fFill = fillFor(p, 'F', ops.phase[i]);
+          const bFill = fillFor(p, 'B', ops.bPhase[i]);
+          rect(fFill, x0, y, fw, h);
+          rect(bFill, x0 + fw, y, w - fw, h);
+          batch.borders.push(x0 + 0.75, y + 0.75, w - 1.5, h - 1.5);
+          label(ops.mb[i], x0 + fw / 2, fw, labelY, fFill);
+          label(ops.bMb[i], x0 + fw + (w - fw) / 2, w - fw, labelY, bFill);
+        } else {
+          const fill = fillFor(p, kind, ops.phase[i]);
+          rect(fill, x0, y, w, h);
+          label(ops.mb[i], x0 + w / 2, w, labelY, fill);
+        }
+      }
     }
-    const focused = this.focus && this.groups[this.focus.group] === g && this.focus.op === i;
-    if (focused || (this.highlight && this.highlight(this.groups.indexOf(g), i))) {
-      ctx.strokeStyle = focused ? p.ink : p.highlight;
-      ctx.lineWidth = 3;
-      ctx.strokeRect(x0 + 1.5, y + 1.5, Math.max(1, w - 3), h - 3);
-    }
+    return batch;
+  }
+
+  /** The group as pixel columns: per rank and device-pixel column, the dominant kind's colour faded
+   *  towards idle by the column's idle share, written into one image (one pixel row per rank) and
+   *  stretched onto each row. */
+  private drawAggregated(p: Palette, scale: TimeScale, g: TimelineGroup, rows: RowLayout[], dpr: number): void {
+    const ctx = this.target;
+    const columns = Math.max(1, Math.round((scale.px1 - scale.px0) * dpr));
+    const classes = paintClasses(p).map(cssColourToRgb);
+    const image = aggregateRows(g.result, g.forwardShare, rows.length, columns, scale.t0, scale.t1, classes, cssColourToRgb(p.idle));
+    this.scratch ??= document.createElement('canvas');
+    const scratch = this.scratch;
+    if (scratch.width !== columns) scratch.width = columns;
+    if (scratch.height !== rows.length) scratch.height = rows.length;
+    scratch.getContext('2d')!.putImageData(image, 0, 0);
+    ctx.imageSmoothingEnabled = false;
+    for (const row of rows) ctx.drawImage(scratch, 0, row.rank, columns, 1, scale.px0, row.y + 1, scale.px1 - scale.px0, row.h - 2);
+    ctx.imageSmoothingEnabled = true;
+    this.drawCalls += rows.length + 1;
+  }
+
+  /** The focused cell and the highlighted ones, outlined on top, whichever way the group was drawn. */
+  private drawMarked(p: Palette, scale: TimeScale, g: TimelineGroup, gi: number, rows: RowLayout[]): void {
+    const focused = this.focus && this.focus.group === gi ? this.focus.op : -1;
+    if (focused < 0 && !this.highlight) return;
+    const ctx = this.target;
+    const ops = g.result.ops;
+    ctx.lineWidth = 3;
+    const outline = (i: number, colour: string) => {
+      const x0 = scale.timeToPx(ops.start[i]);
+      const x1 = scale.timeToPx(ops.end[i]);
+      const w = Math.max(1, x1 - x0 - (x1 - x0 > 4 ? 1 : 0));
+      const row = rows[ops.rank[i]];
+      ctx.strokeStyle = colour;
+      ctx.strokeRect(x0 + 1.5, row.y + 2.5, Math.max(1, w - 3), row.h - 5);
+    };
+    if (this.highlight)
+      for (let i = 0; i < ops.count; i++) if (i !== focused && this.highlight(gi, i)) outline(i, p.highlight);
+    if (focused >= 0) outline(focused, p.ink);
   }
 
   // ---- interaction -------------------------------------------------------------------------------

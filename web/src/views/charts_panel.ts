@@ -1,42 +1,156 @@
 // Curves computed by the engine: bubble fraction against micro-batches and against ranks for the
-// schedules on screen, and each rank's utilisation.
+// schedules on screen, and each rank's utilisation. The sweeps (hundreds of simulations) run in the
+// background worker, cut into pieces so that a progress bar follows them and a newer setting stops
+// them between two pieces.
 import { clear, el } from '../base/dom';
 import { seriesColor } from '../base/colors';
 import { num, percent } from '../base/format';
-import type { Engine, RunRequest } from '../engine/engine';
+import { Lane, SUPERSEDED, type Background, type LaneRequest } from '../engine/background';
+import { EngineError, type Engine, type RunRequest } from '../engine/engine';
 import { t } from '../i18n';
 import type { ResolvedRequest, RunView } from '../app/run';
 import { scheduleTitle } from '../app/describe';
 import { barChart, lineChart, scatterChart, type ScatterPoint, type Series } from './chart';
-import { EngineError } from '../engine/engine';
 
 const range = (from: number, to: number) => Array.from({ length: Math.max(0, to - from + 1) }, (_, i) => from + i);
+
+/** Sweep values per piece sent to the worker: small enough for the progress bar to move often, large
+ *  enough that messages cost little next to the simulations. */
+const PIECE = 16;
+
+type Axis = 'micro_batches' | 'ranks';
+
+/** One curve to compute: a schedule swept along an axis. */
+interface CurvePlan {
+  request: RunRequest;
+  axis: Axis;
+  values: number[];
+}
+
+/** Counts the points done and shows them (a <progress> and "k of n points"). */
+class Progress {
+  readonly element: HTMLElement;
+  private readonly bar = el('progress', { 'aria-labelledby': 'sweep-progress-text' });
+  private readonly text = el('span', { id: 'sweep-progress-text' });
+  private done = 0;
+
+  constructor() {
+    this.element = el('div', { class: 'hint sweep-progress', 'data-testid': 'sweep-progress', hidden: true }, [this.bar, ' ', this.text]);
+  }
+
+  start(total: number): void {
+    this.done = 0;
+    this.bar.max = total;
+    this.element.hidden = false;
+    this.advance(0);
+  }
+
+  advance(points: number): void {
+    this.done += points;
+    this.bar.value = this.done;
+    this.text.textContent = t('charts.progress', { done: this.done, total: this.bar.max });
+    this.element.dataset.done = String(this.done);
+    this.element.dataset.total = String(this.bar.max);
+  }
+
+  finish(): void {
+    this.element.hidden = true;
+  }
+}
 
 export class ChartsPanel {
   readonly element: HTMLElement;
   private readonly grid = el('div', { class: 'charts-grid' });
+  private readonly progress = new Progress();
+  private readonly sweeps: Lane;
 
-  constructor(private readonly engine: Engine) {
+  constructor(
+    private readonly engine: Engine,
+    background: Background,
+  ) {
+    this.sweeps = new Lane(background);
     this.element = el('section', { class: 'panel', id: 'panel-charts', role: 'tabpanel', hidden: true }, [
       el('h3', { text: t('charts.title') }),
       el('p', { class: 'hint', text: t('charts.hint') }),
+      this.progress.element,
       this.grid,
     ]);
   }
 
+  /** Stops the sweep still running: the settings it was for have changed (their runs may take a while
+   *  in the worker before update() is called with them). */
+  stop(): void {
+    this.sweeps.begin();
+    this.progress.finish();
+  }
+
+  /** Starts computing the charts of `runs`, superseding any still computing; the charts on screen
+   *  stay until the new ones are complete. */
   update(runs: RunView[]): void {
+    const sweep = this.sweeps.begin();
+    if (runs.length === 0) {
+      this.progress.finish();
+      clear(this.grid);
+      return;
+    }
+    this.compute(runs, sweep).catch((e: unknown) => this.showRefusal(e, sweep));
+  }
+
+  /** A sweep the engine refused (the runs on screen were accepted, so this is rare): its message in
+   *  place of the charts rather than a bar that never finishes. */
+  private showRefusal(e: unknown, sweep: LaneRequest): void {
+    if (!(e instanceof EngineError)) throw e;
+    if (!sweep.current) return;
+    this.progress.finish();
     clear(this.grid);
-    if (runs.length === 0) return;
+    this.grid.append(el('div', { class: 'error', role: 'alert', 'data-code': e.code, text: `${t('error.refused')} ${e.message}` }));
+  }
+
+  private async compute(runs: RunView[], sweep: LaneRequest): Promise<void> {
+    const primary = runs[0].request;
+    const requests = runs.map((r) => r.request);
+    const microValues = range(1, Math.min(128, Math.max(48, 4 * primary.ranks)));
+    const rankValues = range(1, 32);
+    const plans = [
+      ...requests.map((request) => ({ request, axis: 'micro_batches' as const, values: microValues })),
+      ...requests.map((request) => ({ request, axis: 'ranks' as const, values: rankValues })),
+    ];
+    const tradeOffRequests = this.tradeOffRequests(primary);
+    this.progress.start(plans.reduce((n, p) => n + p.values.length, 0) + tradeOffRequests.length);
+    const curves: Series[] = [];
+    for (const plan of plans) {
+      const curve = await this.curve(plan, sweep);
+      if (curve === SUPERSEDED) return;
+      curves.push(curve);
+    }
+    const tradeOff = await this.tradeOff(tradeOffRequests, sweep);
+    if (tradeOff === SUPERSEDED) return;
+    this.progress.finish();
+    this.element.dataset.sweptIn = this.sweeps.background.lastPlace ?? '';
+    this.draw(runs, curves.slice(0, requests.length), curves.slice(requests.length), tradeOff);
+  }
+
+  /** One curve, piece by piece. */
+  private async curve(plan: CurvePlan, sweep: LaneRequest): Promise<Series | typeof SUPERSEDED> {
+    const x: number[] = [];
+    const y: number[] = [];
+    for (let at = 0; at < plan.values.length; at += PIECE) {
+      const values = plan.values.slice(at, at + PIECE);
+      const piece = await sweep.run('sweep', { request: plan.request, axis: plan.axis, values });
+      if (piece === SUPERSEDED) return SUPERSEDED;
+      x.push(...piece.value);
+      y.push(...piece.bubbleFraction);
+      this.progress.advance(values.length);
+    }
+    const name = scheduleTitle(this.engine.schedule(plan.request.schedule), plan.request.schedule);
+    return { name, color: seriesColor(plan.request.schedule), x, y };
+  }
+
+  private draw(runs: RunView[], byMicro: Series[], byRanks: Series[], tradeOff: ScatterPoint[]): void {
+    clear(this.grid);
     const primary = runs[0].request;
     const ranks = primary.ranks;
     const micro = primary.microBatches;
-    const microValues = range(1, Math.min(128, Math.max(48, 4 * ranks)));
-    const rankValues = range(1, 32);
-    const curve = (request: RunRequest, axis: 'micro_batches' | 'ranks', values: number[]): Series => {
-      const sweep = this.engine.sweep(request, axis, values);
-      return { name: scheduleTitle(this.engine.schedule(request.schedule), request.schedule), color: seriesColor(request.schedule), x: sweep.value, y: sweep.bubbleFraction };
-    };
-    const requests = runs.map((r) => r.request);
     const card = (titleText: string, hint: string, chart: SVGSVGElement, legendSeries: Series[]) =>
       el('div', { class: 'chart-card' }, [
         el('h4', { text: titleText }),
@@ -49,7 +163,6 @@ export class ChartsPanel {
         el('div', { class: 'hint', text: hint }),
       ]);
 
-    const byMicro = requests.map((r) => curve(r, 'micro_batches', microValues));
     this.grid.append(
       card(
         t('charts.vsMicroBatches', { ranks }),
@@ -58,7 +171,6 @@ export class ChartsPanel {
         byMicro,
       ),
     );
-    const byRanks = requests.map((r) => curve(r, 'ranks', rankValues));
     this.grid.append(
       card(
         t('charts.vsRanks', { micro }),
@@ -67,7 +179,6 @@ export class ChartsPanel {
         byRanks,
       ),
     );
-    const tradeOff = this.tradeOff(primary);
     this.grid.append(
       card(
         t('charts.pareto', { ranks, micro }),
@@ -99,20 +210,25 @@ export class ChartsPanel {
     );
   }
 
+  /** Every schedule at these sizes, for the trade-off chart (those that refuse them have no point). */
+  private tradeOffRequests(request: ResolvedRequest): RunRequest[] {
+    return this.engine.schedules
+      .filter((info) => info.name !== 'custom')
+      .map((info) => ({ ...request, schedule: info.name, virtualStages: info.uses_virtual_stages ? Math.max(2, request.virtualStages) : 1 }));
+  }
+
   /** Every schedule that accepts these sizes: its bubble against its activation memory per GPU, in
    *  micro-batches through the whole model (peak stage-activations / stages along the path), so that
    *  DualPipe's PP + 1 stages and DualPipeV's half-size stages compare fairly. */
-  private tradeOff(request: ResolvedRequest): ScatterPoint[] {
-    const points: ScatterPoint[] = [];
-    for (const info of this.engine.schedules) {
-      if (info.name === 'custom') continue;
-      try {
-        const s = this.engine.simulate({ ...request, schedule: info.name, virtualStages: info.uses_virtual_stages ? Math.max(2, request.virtualStages) : 1 }).summary;
-        points.push({ label: scheduleTitle(info), color: seriesColor(info.name), x: s.peak_activations / s.stages, y: s.bubble_fraction });
-      } catch (e) {
-        if (!(e instanceof EngineError)) throw e; // a schedule that refuses these sizes has no point
-      }
-    }
-    return points;
+  private async tradeOff(requests: RunRequest[], sweep: LaneRequest): Promise<ScatterPoint[] | typeof SUPERSEDED> {
+    const summaries = await sweep.run('summaries', requests);
+    if (summaries === SUPERSEDED) return SUPERSEDED;
+    this.progress.advance(requests.length);
+    return summaries.flatMap((outcome, k) => {
+      if (!('value' in outcome)) return []; // a schedule that refuses these sizes has no point
+      const s = outcome.value;
+      const name = requests[k].schedule;
+      return [{ label: scheduleTitle(this.engine.schedule(name)), color: seriesColor(name), x: s.peak_activations / s.stages, y: s.bubble_fraction }];
+    });
   }
 }

@@ -1,12 +1,15 @@
 // The planner: a cluster and a model (JSON, as `pipesim plan --input` reads it) in, every schedule
 // simulated with estimated F, B, W and all-to-all times, a ranked table and a recommendation out.
+// It runs in the background worker (a plan simulates every schedule at the planned sizes); each edit
+// supersedes the plan still computing.
 import deepseek from '../../../core/data/plan_examples/deepseek-v3.json';
 import moeOneNode from '../../../core/data/plan_examples/moe-one-node-ep.json';
 import smallDense from '../../../core/data/plan_examples/small-dense.json';
 import { clear, el } from '../base/dom';
 import { seriesColor } from '../base/colors';
 import { num, percent } from '../base/format';
-import { EngineError, type Engine } from '../engine/engine';
+import { Lane, SUPERSEDED, type Background } from '../engine/background';
+import { EngineError } from '../engine/engine';
 import { lang, t, type Key } from '../i18n';
 
 const EXAMPLES: { id: string; name: Key; input: unknown }[] = [
@@ -21,11 +24,13 @@ export class PlannerPanel {
   private readonly input = el('textarea', { id: 'planner-input', rows: 18, spellcheck: 'false', 'data-testid': 'planner-input' });
   private readonly output = el('div', { class: 'planner-output' });
   private started = false;
+  private readonly plans: Lane;
 
-  constructor(private readonly engine: Engine) {
+  constructor(background: Background) {
+    this.plans = new Lane(background);
     for (const e of EXAMPLES) this.example.append(el('option', { value: e.id, text: t(e.name) }));
     this.example.addEventListener('change', () => this.load(this.example.value));
-    this.input.addEventListener('input', () => this.render());
+    this.input.addEventListener('input', () => void this.render());
     this.element = el('section', { class: 'panel', id: 'panel-planner', role: 'tabpanel', hidden: true }, [
       el('h3', { text: t('planner.title') }),
       el('p', { class: 'hint', text: t('planner.hint') }),
@@ -51,20 +56,22 @@ export class PlannerPanel {
     const e = EXAMPLES.find((x) => x.id === id) ?? EXAMPLES[0];
     this.example.value = e.id;
     this.input.value = JSON.stringify(e.input, null, 2);
-    this.render();
+    void this.render();
   }
 
-  private render(): void {
-    clear(this.output);
+  private async render(): Promise<void> {
     let plan: any;
     try {
-      plan = this.engine.plan(this.input.value, lang());
+      plan = await this.plans.begin().run('plan', { input: this.input.value, lang: lang() });
+      if (plan === SUPERSEDED) return;
     } catch (e) {
       if (!(e instanceof EngineError)) throw e;
+      clear(this.output);
       this.input.setAttribute('aria-invalid', 'true');
       this.output.append(el('div', { class: 'error', role: 'alert', 'data-testid': 'planner-error', text: `${t('error.refused')} ${e.message}` }));
       return;
     }
+    clear(this.output);
     this.input.setAttribute('aria-invalid', 'false');
     const rec = plan.recommendation;
     const best = plan.candidates.find((c: any) => c.schedule === rec.schedule);

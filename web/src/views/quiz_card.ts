@@ -1,7 +1,7 @@
 // The quiz: the lesson's sourced question bank (core/data/quiz_bank.json, three languages) and
 // questions computed live by the engine for the current settings, one at a time, with score,
 // explanation, source and a link to the view that shows the answer. Progress lives in localStorage.
-import bank from '../../../core/data/quiz_bank.json';
+// The bank (60 KB of text) is fetched when the quiz is first shown, not with the page: see loadBank().
 import { clear, el } from '../base/dom';
 import { load, store } from '../base/storage';
 import { num, percent } from '../base/format';
@@ -49,6 +49,28 @@ export interface QuizOptions {
   settings?: () => RunRequest;
   /** opens the view that shows a question's answer (the page's tabs) */
   showView?: (view: string) => void;
+}
+
+interface Bank {
+  questions: BankQuestion[];
+}
+
+let bank: Bank | null = null;
+let bankLoading: Promise<void> | null = null;
+
+/** Loads the question bank once, as a separate chunk (a dynamic import), so the page's first load
+ *  does not carry it; the engine embeds its own copy for courseQuiz(). */
+function loadBank(): Promise<void> {
+  bankLoading ??= import('../../../core/data/quiz_bank.json').then(
+    (m) => {
+      bank = m.default as unknown as Bank;
+    },
+    (e: unknown) => {
+      bankLoading = null; // a failed fetch (offline, redeployed) is tried again on the next render
+      throw e;
+    },
+  );
+  return bankLoading;
 }
 
 function pick(text: Localised): string {
@@ -102,7 +124,7 @@ export class QuizCard {
   ) {
     this.progress = this.load();
     this.element = el('section', { class: 'quiz', 'data-testid': 'quiz' }, [this.head, this.body]);
-    this.render();
+    // Not rendered yet: its owner calls render() when the quiz is shown, which loads the bank.
   }
 
   // ---- progress ----------------------------------------------------------------------------------
@@ -132,7 +154,8 @@ export class QuizCard {
   // ---- questions ---------------------------------------------------------------------------------
 
   private bankQuestions(): Shown[] {
-    return (bank.questions as BankQuestion[]).map((q) => {
+    if (!bank) return [];
+    return bank.questions.map((q) => {
       const { options, correct } = arrange(q.options.map(pick), q.correct, this.progress.seed + q.id * 7919);
       return {
         key: `bank-${q.id}`,
@@ -275,6 +298,23 @@ export class QuizCard {
   // ---- rendering ---------------------------------------------------------------------------------
 
   render(): void {
+    if (this.set === 'bank' && !bank) {
+      // First showing: fetch the bank, then draw. Until then the card stays as it is (empty at first).
+      this.element.setAttribute('aria-busy', 'true');
+      loadBank().then(
+        () => {
+          this.element.removeAttribute('aria-busy');
+          this.render();
+        },
+        () => {
+          // The chunk did not load: the live questions stay reachable; the next render tries again.
+          this.element.removeAttribute('aria-busy');
+          this.renderHead([]);
+          clear(this.body);
+        },
+      );
+      return;
+    }
     const all = this.questions();
     this.index = Math.min(this.index, Math.max(0, all.length - 1));
     this.renderHead(all);

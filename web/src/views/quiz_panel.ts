@@ -1,28 +1,57 @@
-// The quiz tab: the QuizCard plus the course export.
+// The quiz tab: the QuizCard plus the course export. The card's code and the question bank are loaded
+// when the tab is first shown (dynamic imports), so the page's first load does not carry them.
 import { el } from '../base/dom';
 import { download } from '../base/download';
 import type { Engine, RunRequest } from '../engine/engine';
 import { t } from '../i18n';
-import { QuizCard } from './quiz_card';
+import type { QuizCard } from './quiz_card';
 
 export class QuizPanel {
   readonly element: HTMLElement;
-  private readonly card: QuizCard;
+  /** Where the card goes once loaded. */
+  private readonly slot = el('div', { class: 'quiz-slot' });
+  private card: Promise<QuizCard> | null = null;
 
-  constructor(engine: Engine, settings: () => RunRequest, showView: (view: string) => void) {
-    this.card = new QuizCard(engine, { storageKey: 'pipesim:quiz:v1', settings, showView });
+  constructor(
+    private readonly engine: Engine,
+    private readonly settings: () => RunRequest,
+    private readonly showView: (view: string) => void,
+  ) {
     const exportButton = el('button', { type: 'button', class: 'ghost', 'data-testid': 'quiz-export', text: t('quiz.export') });
-    exportButton.addEventListener('click', () => download('quiz.json', this.card.courseExport(), 'application/json'));
+    exportButton.addEventListener('click', () => {
+      void this.loadCard().then((card) => download('quiz.json', card.courseExport(), 'application/json'));
+    });
     this.element = el('section', { class: 'panel', id: 'panel-quiz', role: 'tabpanel', hidden: true }, [
       el('h3', { text: t('quiz.title') }),
       el('p', { class: 'hint', text: t('quiz.hint') }),
-      this.card.element,
+      this.slot,
       el('div', { class: 'toolbar quiz-export' }, [exportButton, el('span', { class: 'hint', text: t('quiz.exportHint') })]),
     ]);
   }
 
-  /** Live questions follow the settings: redraw when they change. */
+  private loadCard(): Promise<QuizCard> {
+    this.card ??= Promise.all([
+      import('./quiz_card'),
+      import('../../../core/data/quiz_bank.json'), // fetched alongside the card rather than after it
+    ]).then(
+      ([{ QuizCard }]) => {
+        const card = new QuizCard(this.engine, { storageKey: 'pipesim:quiz:v1', settings: this.settings, showView: this.showView });
+        this.slot.replaceWith(card.element);
+        return card;
+      },
+      (e: unknown) => {
+        this.card = null; // a chunk that failed to load (offline, redeployed) is tried again next time
+        throw e;
+      },
+    );
+    return this.card;
+  }
+
+  /** Live questions follow the settings: redraw when they change (the first call loads the card). */
   update(): void {
-    this.card.render();
+    this.loadCard().then(
+      (card) => card.render(),
+      () => {}, // nothing to draw; the next update tries again
+    );
   }
 }

@@ -3,7 +3,8 @@
 import { clear, el } from '../base/dom';
 import { download } from '../base/download';
 import { num, percent } from '../base/format';
-import { EngineError, KINDS, type Engine, type ExportFormat } from '../engine/engine';
+import { BACKGROUND_ABOVE_OPS, estimatedOps, Lane, SUPERSEDED, type Background } from '../engine/background';
+import { EngineError, KINDS, type Engine, type ExportFormat, type RunRequest } from '../engine/engine';
 import { t } from '../i18n';
 import { describeIdle, describeOp, phaseLabel } from '../app/describe';
 import { forwardShare, type RunView } from '../app/run';
@@ -22,8 +23,14 @@ export class TimelinePanel {
   private readonly opsTable = el('div', { class: 'table-scroll ops-table', hidden: true });
   private group: TimelineGroup | null = null;
   private run: RunView | null = null;
+  /** Downloads of large runs are written in the worker; a newer one supersedes one still there. */
+  private readonly exports: Lane;
 
-  constructor(private readonly engine: Engine) {
+  constructor(
+    private readonly engine: Engine,
+    background: Background,
+  ) {
+    this.exports = new Lane(background);
     this.view = new TimelineView({
       describeOp,
       describeIdle,
@@ -84,12 +91,22 @@ export class TimelinePanel {
     this.exportError.hidden = true;
     try {
       if (format === 'png') download(name, await this.view.toPng(2), type);
-      else download(name, this.engine.exportText(this.run.request, format), type);
+      else {
+        const text = await this.exportText(this.run.request, format);
+        if (text !== SUPERSEDED) download(name, text, type);
+      }
     } catch (e) {
       if (!(e instanceof EngineError)) throw e;
       this.exportError.hidden = false;
       this.exportError.textContent = `${t('error.refused')} ${e.message}`;
     }
+  }
+
+  /** The engine's export, written here for a small run (the download starts within the click) and in
+   *  the worker for a large one. */
+  private async exportText(request: RunRequest, format: ExportFormat): Promise<string | typeof SUPERSEDED> {
+    if (estimatedOps(request) <= BACKGROUND_ABOVE_OPS) return this.engine.exportText(request, format);
+    return this.exports.begin().run('exportText', { request, format });
   }
 
   private toggleTable(): void {

@@ -1,0 +1,206 @@
+// Work that can take longer than a frame (large runs, sweeps, the planner) runs in a Web Worker with
+// its own instance of the engine, so the page keeps answering while it runs. Small runs stay on the
+// main thread, synchronous, so a slider move is simulated and drawn within the same frame.
+//
+// Requests come in lanes (one per view): a newer request of a lane supersedes the older ones, whose
+// tasks still waiting are dropped and whose results are discarded. Tasks go to the worker one at a
+// time, so a waiting task can still be dropped.
+//
+// When no worker starts (the offline file, a script served from another origin, a worker that
+// fails), the same tasks run on the main thread, each in its own macrotask so the page can paint
+// between them.
+import { compiledEngine, type Engine, type RunRequest } from './engine';
+import { errorData, errorFrom, runTask, type TaskArgs, type TaskName, type TaskResult } from './tasks';
+import type { FromWorker, ToWorker } from './worker';
+import { startWorker } from './worker_start';
+
+export const SUPERSEDED = Symbol('superseded');
+export type Superseded = typeof SUPERSEDED;
+
+/** Above this many ops (estimated, over all the runs of one update) simulation leaves the main thread.
+ *  The engine in WebAssembly does about 10 M ops/s and drawing costs about as much again, so 30 000
+ *  ops keep a synchronous update within a 16 ms frame; the worker's round trip is not worth it below. */
+export const BACKGROUND_ABOVE_OPS = 30_000;
+
+/** An upper estimate of a run's op count from its request, before simulating it: at most three ops
+ *  (F, I, W) per micro-batch, stage and virtual stage; a custom schedule has one op per ~4 characters. */
+export function estimatedOps(request: RunRequest): number {
+  if (request.schedule === 'custom') return (request.customSchedule ?? '').length / 4;
+  const n = (v: number | string | undefined) => (Number.isFinite(Number(v)) ? Math.max(1, Number(v)) : 1);
+  return 3 * n(request.ranks) * n(request.microBatches) * n(request.virtualStages);
+}
+
+/** How long a worker may take to start its engine before the page gives up on it. */
+const WORKER_START_TIMEOUT_MS = 15_000;
+
+interface Job {
+  id: number;
+  task: TaskName;
+  args: unknown;
+  lane: Lane | null;
+  resolve(value: unknown): void;
+  reject(error: Error): void;
+}
+
+export type Place = 'worker' | 'main-thread';
+
+export class Background {
+  private worker: Worker | null = null;
+  private state: 'starting' | 'ready' | 'none' = 'none';
+  private readonly queue: Job[] = [];
+  private running: Job | null = null;
+  private nextId = 1;
+  /** Where the last task ran (tests and the page's data-* hooks read it). */
+  lastPlace: Place | null = null;
+  private started = false;
+
+  constructor(private readonly engine: Engine) {}
+
+  /** Starts the worker ahead of its first task (the page calls it once its first drawing is up). */
+  warmUp(): void {
+    if (this.started) return;
+    this.started = true;
+    this.start();
+  }
+
+  /** Runs `task` away from the main thread if a worker is there; resolves with its result, or
+   *  SUPERSEDED if a newer request of `lane` dropped it before it started. */
+  run<K extends TaskName>(task: K, args: TaskArgs<K>, lane: Lane | null = null): Promise<TaskResult<K> | Superseded> {
+    this.warmUp();
+    return new Promise((resolve, reject) => {
+      this.queue.push({ id: this.nextId++, task, args, lane, resolve: resolve as (v: unknown) => void, reject });
+      this.pump();
+    });
+  }
+
+  /** Drops the waiting tasks of `lane`: a newer request replaced them. */
+  dropWaiting(lane: Lane): void {
+    for (let i = this.queue.length - 1; i >= 0; i--) {
+      if (this.queue[i].lane !== lane) continue;
+      this.queue[i].resolve(SUPERSEDED);
+      this.queue.splice(i, 1);
+    }
+  }
+
+  private start(): void {
+    let worker: Worker;
+    try {
+      worker = startWorker();
+    } catch {
+      return; // no worker here (see worker_start_offline.ts): the main thread does the work
+    }
+    this.worker = worker;
+    this.state = 'starting';
+    const timer = setTimeout(() => this.state === 'starting' && this.giveUpWorker(), WORKER_START_TIMEOUT_MS);
+    worker.addEventListener('message', (e: MessageEvent<FromWorker>) => this.onMessage(e.data, timer));
+    // A worker script that cannot load (blocked, missing) or that crashes: carry on without it.
+    worker.addEventListener('error', (e) => {
+      e.preventDefault();
+      this.giveUpWorker();
+    });
+    void compiledEngine().then((module) => worker.postMessage({ type: 'init', module } satisfies ToWorker));
+  }
+
+  private onMessage(m: FromWorker, timer: ReturnType<typeof setTimeout>): void {
+    if (m.type === 'ready') {
+      clearTimeout(timer);
+      this.state = 'ready';
+      this.pump();
+    } else if (m.type === 'failed') {
+      this.giveUpWorker();
+    } else {
+      const job = this.running;
+      if (!job || job.id !== m.id) return;
+      this.running = null;
+      this.lastPlace = 'worker';
+      if (m.ok) job.resolve(m.value);
+      else job.reject(errorFrom(m.error));
+      this.pump();
+    }
+  }
+
+  /** From now on the main thread runs every task, the one the worker was running included. */
+  private giveUpWorker(): void {
+    this.worker?.terminate();
+    this.worker = null;
+    this.state = 'none';
+    const lost = this.running;
+    this.running = null;
+    if (lost) this.queue.unshift(lost);
+    this.pump();
+  }
+
+  private pump(): void {
+    if (this.running || this.state === 'starting') return;
+    const job = this.queue.shift();
+    if (!job) return;
+    this.running = job;
+    if (this.worker && this.state === 'ready') {
+      this.worker.postMessage({ type: 'task', id: job.id, task: job.task, args: job.args } satisfies ToWorker);
+      return;
+    }
+    // A macrotask per task, so the page paints (and shows progress) between the pieces of a sweep.
+    setTimeout(() => {
+      if (this.running !== job) return;
+      this.running = null;
+      this.lastPlace = 'main-thread';
+      try {
+        job.resolve(runTask(this.engine, job.task, job.args as never));
+      } catch (e) {
+        job.reject(errorFrom(errorData(e)));
+      }
+      this.pump();
+    }, 0);
+  }
+}
+
+/** One view's stream of requests, of which only the newest matters. */
+export class Lane {
+  private generation = 0;
+
+  constructor(readonly background: Background) {}
+
+  /** Starts a new request, superseding every older one of this lane. */
+  begin(): LaneRequest {
+    this.generation++;
+    this.background.dropWaiting(this);
+    return new LaneRequest(this, this.background, this.generation);
+  }
+
+  isLatest(generation: number): boolean {
+    return generation === this.generation;
+  }
+}
+
+export class LaneRequest {
+  constructor(
+    private readonly lane: Lane,
+    private readonly background: Background,
+    private readonly generation: number,
+  ) {}
+
+  /** False once a newer request of the lane has begun: its results would be stale. */
+  get current(): boolean {
+    return this.lane.isLatest(this.generation);
+  }
+
+  /** Runs one task of this request; SUPERSEDED (never an error) once the request is stale. */
+  async run<K extends TaskName>(task: K, args: TaskArgs<K>): Promise<TaskResult<K> | Superseded> {
+    if (!this.current) return SUPERSEDED;
+    try {
+      const result = await this.background.run(task, args, this.lane);
+      return this.current ? result : SUPERSEDED;
+    } catch (e) {
+      if (!this.current) return SUPERSEDED;
+      throw e;
+    }
+  }
+}
+
+let shared: Background | null = null;
+
+/** The page's one background worker (the views and embedded elements share it). */
+export function sharedBackground(engine: Engine): Background {
+  shared ??= new Background(engine);
+  return shared;
+}

@@ -1,0 +1,72 @@
+// What the background worker does for the page, as functions of an Engine. The worker runs them on
+// its own instance of the engine; when no worker can start, the page runs the very same functions.
+import { EngineError, type Engine, type ExportFormat, type RunRequest } from './engine';
+
+/** One run's result or the engine's refusal of it, so that one refused schedule does not fail the
+ *  others of a comparison. */
+export type Outcome<T> = { value: T } | { error: { message: string; code: string } };
+
+function outcome<T>(call: () => T): Outcome<T> {
+  try {
+    return { value: call() };
+  } catch (e) {
+    if (e instanceof EngineError) return { error: { message: e.message, code: e.code } };
+    throw e;
+  }
+}
+
+export interface SweepPiece {
+  request: RunRequest;
+  axis: 'micro_batches' | 'ranks';
+  values: number[];
+}
+
+export const TASKS = {
+  /** Several runs at once (the schedules of a comparison), each with its ops as columns. */
+  simulate: (engine: Engine, requests: RunRequest[]) => requests.map((r) => outcome(() => engine.simulate(r))),
+  /** Only the summaries: for points of a chart, which need no op columns. */
+  summaries: (engine: Engine, requests: RunRequest[]) => requests.map((r) => outcome(() => engine.summary(r))),
+  /** One piece of a sweep: the page cuts a sweep into pieces to show its progress and to stop early
+   *  when a newer one replaces it. */
+  sweep: (engine: Engine, piece: SweepPiece) => engine.sweep(piece.request, piece.axis, piece.values),
+  /** The planner (every schedule simulated at the planned sizes). */
+  plan: (engine: Engine, args: { input: string; lang: string }) => engine.plan(args.input, args.lang),
+  /** A download of a large run (a Chrome trace of a million ops takes seconds to write). */
+  exportText: (engine: Engine, args: { request: RunRequest; format: ExportFormat }) => engine.exportText(args.request, args.format),
+};
+
+export type TaskName = keyof typeof TASKS;
+export type TaskArgs<K extends TaskName> = Parameters<(typeof TASKS)[K]>[1];
+export type TaskResult<K extends TaskName> = ReturnType<(typeof TASKS)[K]>;
+
+export function runTask<K extends TaskName>(engine: Engine, task: K, args: TaskArgs<K>): TaskResult<K> {
+  return (TASKS[task] as (engine: Engine, args: TaskArgs<K>) => TaskResult<K>)(engine, args);
+}
+
+/** The buffers of every typed array in `value`: moved, not copied, to the page (a large run's ops are
+ *  megabytes). */
+export function transferablesOf(value: unknown, found = new Set<ArrayBuffer>()): ArrayBuffer[] {
+  if (ArrayBuffer.isView(value)) {
+    if (value.buffer instanceof ArrayBuffer) found.add(value.buffer);
+  } else if (Array.isArray(value)) {
+    for (const item of value) if (typeof item === 'object' && item !== null) transferablesOf(item, found);
+  } else if (typeof value === 'object' && value !== null) {
+    for (const item of Object.values(value)) if (typeof item === 'object' && item !== null) transferablesOf(item, found);
+  }
+  return [...found];
+}
+
+/** An error as it crosses from the worker: the engine's refusals keep their code. */
+export interface ErrorData {
+  message: string;
+  code?: string;
+}
+
+export function errorData(e: unknown): ErrorData {
+  if (e instanceof EngineError) return { message: e.message, code: e.code };
+  return { message: e instanceof Error ? e.message : String(e) };
+}
+
+export function errorFrom(data: ErrorData): Error {
+  return data.code === undefined ? new Error(data.message) : new EngineError(data.message, data.code);
+}

@@ -1,0 +1,37 @@
+// The background worker: its own instance of the engine, made from the module the page compiled (sent
+// in the first message), running the tasks of tasks.ts one message at a time.
+import { instantiateEngine, type Engine } from './engine';
+import { errorData, runTask, transferablesOf, type TaskName } from './tasks';
+import { wasmOptions } from './wasm_source';
+
+export type ToWorker = { type: 'init'; module: WebAssembly.Module } | { type: 'task'; id: number; task: TaskName; args: unknown };
+export type FromWorker =
+  | { type: 'ready' }
+  | { type: 'failed'; message: string }
+  | { type: 'result'; id: number; ok: true; value: unknown }
+  | { type: 'result'; id: number; ok: false; error: ReturnType<typeof errorData> };
+
+let engine: Promise<Engine> | null = null;
+
+function post(message: FromWorker, transfer: Transferable[] = []): void {
+  self.postMessage(message, { transfer });
+}
+
+self.addEventListener('message', async (event: MessageEvent<ToWorker>) => {
+  const m = event.data;
+  if (m.type === 'init') {
+    engine = instantiateEngine(m.module, wasmOptions());
+    engine.then(
+      () => post({ type: 'ready' }),
+      (e) => post({ type: 'failed', message: String(e?.message ?? e) }),
+    );
+    return;
+  }
+  try {
+    if (!engine) throw new Error('the worker got a task before its engine');
+    const value = runTask(await engine, m.task, m.args as never);
+    post({ type: 'result', id: m.id, ok: true, value }, transferablesOf(value));
+  } catch (e) {
+    post({ type: 'result', id: m.id, ok: false, error: errorData(e) });
+  }
+});
