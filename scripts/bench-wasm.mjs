@@ -283,6 +283,9 @@ async function runAll(a, factory) {
   const report = new Report();
   await benchInstantiation(report, a, factory);
   const engine = await factory({ wasmBinary: readFileSync(`${a.dir}/pipesim_engine_node.wasm`) });
+  // The module does not carry core/data's course files (the page loads them when first needed).
+  for (const name of ['quiz_bank', 'lesson_text', 'planner_text'])
+    engine.provideCourseData(name, readFileSync(new URL(`../core/data/${name}.json`, import.meta.url), 'utf8'));
   benchPage(report, a, engine);
   benchTargetCase(report, a, engine);
   benchSweep(report, a, engine);

@@ -2,10 +2,10 @@
 // What the built page (web/dist/index.html) makes a browser download at first load, compressed: the
 // engine's .wasm plus every JavaScript file it loads before the user does anything. That is the
 // entry scripts of index.html and its modulepreload links, the modules they import statically (followed
-// transitively), and the Web Worker script the page starts once its first drawing is up
-// (web/src/engine/background.ts), with the modules the worker imports statically. Modules reached only
-// through a dynamic import() (the pt-BR and zh-CN dictionaries, the quiz bank) are listed as lazy and
-// not counted. Each file counts once, however many scripts refer to it (the worker gets the compiled
+// transitively), and any Web Worker script those start, with the modules the worker imports
+// statically. Modules reached only through a dynamic import() (the pt-BR and zh-CN dictionaries, the
+// course data, the worker's starter: web/src/engine/background.ts starts it on the first large task)
+// are listed as lazy and not counted. Each file counts once, however many scripts refer to it (the worker gets the compiled
 // module from the page and never fetches the .wasm again).
 //
 // Sizes are gzip at level 9 (node:zlib, what `gzip -9` gives) in kB of 1000 bytes; brotli (quality 11)
@@ -189,7 +189,7 @@ function main() {
   const report = {
     unit: 'kB = 1000 bytes',
     compression: 'gzip level 9 (node:zlib); brotli quality 11 for information',
-    what: 'the .wasm plus every JS file web/dist/index.html loads at first load: entry scripts, modulepreloads, static imports, the worker the page starts after its first drawing; not dynamic imports, not CSS',
+    what: 'the .wasm plus every JS file web/dist/index.html loads at first load: entry scripts, modulepreloads, static imports, a worker they start; not dynamic imports (the worker, started on the first large task, is one), not CSS',
     wasm_gzip_kb: kb(total),
     max_kb: a.maxKb,
     pass,

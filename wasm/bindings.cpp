@@ -29,6 +29,7 @@
 #include "pipesim/report.h"
 #include "pipesim/run.h"
 #include "pipesim/sweep.h"
+#include "detail/embedded.h"  // provide_course_data: the module does not carry core/data/*.json
 
 namespace {
 
@@ -352,6 +353,15 @@ auto plan(val input, val lang) -> val {
   return guarded([&] { return from_json(pipesim::plan_from_json(text_arg(input, "plan input"), text_arg(lang, "lang"))); });
 }
 
+/// Hands over core/data/NAME.json, which this module does not carry (detail/provided_data.cpp): the
+/// page loads it the first time a quiz, lesson or planner call needs it.
+auto provide_course_data(val name, val text) -> val {
+  return guarded([&] {
+    pipesim::detail::provide_course_data(text_arg(name, "course data name"), text_arg(text, "course data"));
+    return val::undefined();
+  });
+}
+
 auto version() -> std::string { return PIPESIM_VERSION; }
 
 }  // namespace
@@ -368,5 +378,6 @@ EMSCRIPTEN_BINDINGS(pipesim) {
   emscripten::function("lesson", &lesson);
   emscripten::function("plan", &plan);
   emscripten::function("defaultWorkload", &default_workload);
+  emscripten::function("provideCourseData", &provide_course_data);
   emscripten::function("version", &version);
 }

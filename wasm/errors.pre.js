@@ -30,7 +30,7 @@ function throwingRefusals(name) {
 Module['onRuntimeInitialized'] = (function (theirs) {
   return function () {
     for (const name of ['simulate', 'simulateJson', 'sweep', 'overlap', 'actions', 'exportText', 'courseQuiz',
-                        'lesson', 'plan']) {
+                        'lesson', 'plan', 'provideCourseData']) {
       throwingRefusals(name);
     }
     if (theirs) theirs();

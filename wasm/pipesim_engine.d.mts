@@ -98,6 +98,10 @@ export interface PipesimModule {
   lesson(request: { exercise: number; lang?: string; cost?: string; bytesPerParam?: number; gpuMemoryGb?: number }): any;
   plan(input: string, lang: string): any; // `pipesim plan --format json --lang L` // the CLI's `overlap --format json`
   defaultWorkload(): Record<string, number>;
+  // The module does not carry the course data (core/data/NAME.json, a third of its download): hand
+  // each file's text over before the first courseQuiz, lesson or plan call, which otherwise throws a
+  // PipesimError (code 'usage') naming the missing file.
+  provideCourseData(name: 'quiz_bank' | 'lesson_text' | 'planner_text', text: string): void;
   version(): string;
 }
 

@@ -86,6 +86,11 @@ test('the offline single file works from a file:// URL', async () => {
   await page.fill('[data-testid=ranks]', '4');
   await page.fill('[data-testid=micro-batches]', '8');
   assert.equal(await page.textContent('[data-testid=makespan]'), '26');
+  // The course data the engine gets on first need is inside the file too: the planner, the exercises.
+  await page.goto(pathToFileURL(join(DIST, 'pipesim-offline.html')).href + '?view=planner');
+  await page.waitForSelector('[data-testid=planner-recommendation]', { timeout: 20000 });
+  await page.click('[data-testid=tab-exercises]');
+  await page.waitForSelector('#panel-exercises [data-testid=exercise-1-answer]', { timeout: 20000 });
   assert.deepEqual(problems, []);
   await chromium.close();
 });

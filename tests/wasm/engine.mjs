@@ -6,10 +6,20 @@ import { fileURLToPath } from 'node:url';
 
 const dir = fileURLToPath(new URL('../../build-wasm/wasm/', import.meta.url));
 
-export async function loadEngine() {
+/** The module with core/data's course files given to it, as the page does on first need; pass
+ *  { courseData: false } for one without them. */
+export async function loadEngine({ courseData = true } = {}) {
   const require = createRequire(import.meta.url);
   const factory = require(`${dir}pipesim_engine_node.cjs`);
-  return factory({ wasmBinary: readFileSync(`${dir}pipesim_engine_node.wasm`) });
+  const engine = await factory({ wasmBinary: readFileSync(`${dir}pipesim_engine_node.wasm`) });
+  if (courseData) provideCourseData(engine);
+  return engine;
+}
+
+/** Hands the module core/data's course files, which it does not carry (the page loads them lazily). */
+export function provideCourseData(engine) {
+  for (const name of ['quiz_bank', 'lesson_text', 'planner_text'])
+    engine.provideCourseData(name, readFileSync(new URL(`../../core/data/${name}.json`, import.meta.url), 'utf8'));
 }
 
 export const CLI = fileURLToPath(new URL('../../build/pipesim', import.meta.url));

@@ -152,6 +152,23 @@ test('exports, the course quiz, lessons and the planner answer as the CLI does',
 // a thrown PipesimError in the CLI's words, the option named without its dashes, and the module stays usable.
 const asWasm = (err, option) => err.replace(`--${option} `, `${option} `);
 
+test('the module does not carry the course data: until it is given, the course calls name what is missing', async () => {
+  const bare = await loadEngine({ courseData: false });
+  assert.ok(bare.simulate({}).ops.count > 0, 'the engine itself needs no course data');
+  for (const [call, file] of [
+    [() => bare.courseQuiz('en', 1), 'quiz_bank'],
+    [() => bare.lesson({ exercise: 1 }), 'lesson_text'],
+    [() => bare.plan(readFileSync(new URL('../../core/data/plan_examples/deepseek-v3.json', import.meta.url), 'utf8'), 'en'), 'planner_text'],
+  ]) {
+    const e = refusal(call);
+    assert.equal(e.code, 'usage');
+    assert.match(e.message, new RegExp(`core/data/${file}\\.json\\) was not provided`));
+  }
+  assert.match(refusal(() => bare.provideCourseData('quiz', '{}')).message, /unknown course data 'quiz'/);
+  bare.provideCourseData('quiz_bank', readFileSync(new URL('../../core/data/quiz_bank.json', import.meta.url), 'utf8'));
+  assert.deepEqual(bare.courseQuiz('en', 1), engine.courseQuiz('en', 1));
+});
+
 test('courseQuiz checks its seed as `quiz --seed` does', () => {
   for (const seed of [-1, 2.5, NaN, Infinity, 2 ** 31, 2 ** 53, 1e21]) {
     const native = cli(['quiz', '--course', '--seed', String(seed)]);

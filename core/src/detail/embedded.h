@@ -1,5 +1,6 @@
 #pragma once
-// The course data of core/data/, compiled in by core/cmake/embed_data.cmake at build time.
+// The course data of core/data/: compiled in by core/cmake/embed_data.cmake at build time, except in
+// the WebAssembly build, where the page provides it when first needed (detail/provided_data.cpp).
 #include <string>
 #include <string_view>
 
@@ -24,5 +25,10 @@ template <typename Json>
 
 /// core/data/planner_text.json, byte for byte.
 [[nodiscard]] auto embedded_planner_text() -> std::string_view;
+
+/// WebAssembly build only: stores the text of core/data/NAME.json (`quiz_bank`, `lesson_text` or
+/// `planner_text`) for the functions above, which refuse with ErrorCode::usage until it is given.
+/// A text given after its first successful use is not seen: the parsed data is kept.
+void provide_course_data(std::string_view name, std::string text);
 
 }  // namespace pipesim::detail

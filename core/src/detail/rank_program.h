@@ -35,7 +35,8 @@ class RankProgram {
     const auto it = std::find_if(parked_.begin(), parked_.end(), [phase](const Chunk& c) { return c.phase == phase; });
     if (it == parked_.end()) throw Error(ErrorCode::internal, "internal: W with no parked I of phase " + std::to_string(phase));
     out_.push_back({OpKind::W, *it, {}});
-    parked_.erase(it);
+    if (it == parked_.begin()) parked_.pop_front();  // the common case, without deque's general erase
+    else parked_.erase(it);
   }
   void overlapped(Chunk forward_chunk, Chunk backward_chunk) {
     out_.push_back({OpKind::FB, forward_chunk, backward_chunk});

@@ -74,8 +74,11 @@ void zb_v_rank(int ranks, int rank, int planned, std::vector<Op>& out) {
 auto generate(const ScheduleParams& p) -> Schedule {
   ScheduleBuilder builder("zb-v", p, v_layout(p.ranks));
   const int planned = std::max(2 * p.ranks - 1, p.micro_batches);
+  // One scratch list for every rank: each rank has at most 3 ops (F, I, W) per chunk of its two legs.
+  std::vector<Op> ops;
+  ops.reserve(6 * static_cast<std::size_t>(planned));
   for (int r = 0; r < p.ranks; ++r) {
-    std::vector<Op> ops;
+    ops.clear();
     zb_v_rank(p.ranks, r, planned, ops);
     // The planned micro-batches past m do not exist: torch turns their ops into idle slots.
     std::erase_if(ops, [&](const Op& op) { return op.chunk.mb >= p.micro_batches; });

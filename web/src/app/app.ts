@@ -99,8 +99,8 @@ export class App {
     byId('theme-toggle', this.root).textContent = t(document.documentElement.dataset.theme === 'dark' ? 'ui.themeLight' : 'ui.theme');
     this.update();
     this.root.dataset.state = 'ready';
-    // The worker starts once the first drawing is up, so that it does not delay it.
-    setTimeout(() => this.updates.background.warmUp(), 0);
+    // No worker yet: it starts with the first task that needs it (background.ts), so that a page
+    // that never runs a large task never downloads its script.
   }
 
   /** Applies a change from any control and redraws. */

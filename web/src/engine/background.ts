@@ -10,9 +10,8 @@
 // fails), the same tasks run on the main thread, each in its own macrotask so the page can paint
 // between them.
 import { compiledEngine, type Engine, type RunRequest } from './engine';
-import { errorData, errorFrom, runTask, type TaskArgs, type TaskName, type TaskResult } from './tasks';
+import { errorData, errorFrom, prepareTask, runTask, type TaskArgs, type TaskName, type TaskResult } from './tasks';
 import type { FromWorker, ToWorker } from './worker';
-import { startWorker } from './worker_start';
 
 export const SUPERSEDED = Symbol('superseded');
 export type Superseded = typeof SUPERSEDED;
@@ -56,7 +55,8 @@ export class Background {
 
   constructor(private readonly engine: Engine) {}
 
-  /** Starts the worker ahead of its first task (the page calls it once its first drawing is up). */
+  /** Starts the worker, once: the first task does, so that the worker's script (loaded with it, by
+   *  a dynamic import) is not part of the page's first download. */
   warmUp(): void {
     if (this.started) return;
     this.started = true;
@@ -83,14 +83,22 @@ export class Background {
   }
 
   private start(): void {
+    this.state = 'starting'; // tasks wait for the worker's module to load
+    import('./worker_start').then(
+      ({ startWorker }) => this.attach(startWorker),
+      () => this.giveUpWorker(),
+    );
+  }
+
+  private attach(startWorker: () => Worker): void {
     let worker: Worker;
     try {
       worker = startWorker();
     } catch {
-      return; // no worker here (see worker_start_offline.ts): the main thread does the work
+      this.giveUpWorker(); // no worker here (see worker_start_offline.ts): the main thread does the work
+      return;
     }
     this.worker = worker;
-    this.state = 'starting';
     const timer = setTimeout(() => this.state === 'starting' && this.giveUpWorker(), WORKER_START_TIMEOUT_MS);
     worker.addEventListener('message', (e: MessageEvent<FromWorker>) => this.onMessage(e.data, timer));
     // A worker script that cannot load (blocked, missing) or that crashes: carry on without it.
@@ -140,17 +148,21 @@ export class Background {
       return;
     }
     // A macrotask per task, so the page paints (and shows progress) between the pieces of a sweep.
-    setTimeout(() => {
-      if (this.running !== job) return;
-      this.running = null;
+    setTimeout(() => void this.runHere(job), 0);
+  }
+
+  /** Runs `job` on the main thread (no worker), once its course data, if it needs any, is loaded. */
+  private async runHere(job: Job): Promise<void> {
+    if (this.running !== job) return;
+    try {
+      await prepareTask(this.engine, job.task);
       this.lastPlace = 'main-thread';
-      try {
-        job.resolve(runTask(this.engine, job.task, job.args as never));
-      } catch (e) {
-        job.reject(errorFrom(errorData(e)));
-      }
-      this.pump();
-    }, 0);
+      job.resolve(runTask(this.engine, job.task, job.args as never));
+    } catch (e) {
+      job.reject(errorFrom(errorData(e)));
+    }
+    this.running = null;
+    this.pump();
   }
 }
 

@@ -3,6 +3,7 @@
 // core's message (the CLI's text) and its short code.
 import createPipesimEngine from './generated/pipesim_engine.mjs';
 import type { OverlapRequestJs, PipesimModule, RunRequestJs, SimulateValue, SweepValue } from './generated/pipesim_engine.mjs';
+import { COURSE_FILES, courseText } from './course_data';
 import { compileWasm, wasmOptions } from './wasm_source';
 
 export type { OpColumns, SimulateValue, SweepValue, ActivationCurve } from './generated/pipesim_engine.mjs';
@@ -120,9 +121,23 @@ function toJs(request: RunRequest): RunRequestJs {
 
 export class Engine {
   readonly schedules: ScheduleInfo[];
+  private courseLoading: Promise<void> | null = null;
 
   constructor(private readonly module: PipesimModule) {
     this.schedules = unwrap(() => module.schedules()) as ScheduleInfo[];
+  }
+
+  /** Resolves once this instance holds the course data (core/data/*.json), which courseQuiz(),
+   *  lesson() and plan() need and the module does not carry: loaded on first use (course_data.ts). */
+  courseData(): Promise<void> {
+    this.courseLoading ??= Promise.all(COURSE_FILES.map(courseText)).then(
+      (texts) => COURSE_FILES.forEach((name, i) => unwrap(() => this.module.provideCourseData(name, texts[i]))),
+      (e: unknown) => {
+        this.courseLoading = null; // tried again on the next call
+        throw e;
+      },
+    );
+    return this.courseLoading;
   }
 
   simulate(request: RunRequest): SimulateValue {
@@ -155,17 +170,18 @@ export class Engine {
     return unwrap(() => this.module.exportText(toJs(request), format, usPerUnit)).text;
   }
 
-  /** The course's quiz.json, as `pipesim quiz --course --lang L --seed S` writes it. */
+  /** The course's quiz.json, as `pipesim quiz --course --lang L --seed S` writes it (after courseData()). */
   courseQuiz(lang: string, seed: number): unknown {
     return unwrap(() => this.module.courseQuiz(lang, seed));
   }
 
-  /** A lesson exercise worked by the engine (`pipesim lesson --format json`). */
+  /** A lesson exercise worked by the engine (`pipesim lesson --format json`; after courseData()). */
   lesson(request: { exercise: number; lang?: string; cost?: string; bytesPerParam?: number; gpuMemoryGb?: number }): any {
     return unwrap(() => this.module.lesson(request));
   }
 
-  /** The planner on a JSON input, explained in `lang` (`pipesim plan --format json --lang L`). */
+  /** The planner on a JSON input, explained in `lang` (`pipesim plan --format json --lang L`; after
+   *  courseData()). */
   plan(input: string, lang: string): any {
     return unwrap(() => this.module.plan(input, lang));
   }

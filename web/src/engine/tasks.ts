@@ -39,6 +39,14 @@ export type TaskName = keyof typeof TASKS;
 export type TaskArgs<K extends TaskName> = Parameters<(typeof TASKS)[K]>[1];
 export type TaskResult<K extends TaskName> = ReturnType<(typeof TASKS)[K]>;
 
+/** Tasks whose engine calls need the course data, which an engine loads on first need. */
+const COURSE_TASKS: ReadonlySet<TaskName> = new Set<TaskName>(['plan']);
+
+/** Gets `engine` ready for `task` (the worker and the main thread both call it before runTask). */
+export async function prepareTask(engine: Engine, task: TaskName): Promise<void> {
+  if (COURSE_TASKS.has(task)) await engine.courseData();
+}
+
 export function runTask<K extends TaskName>(engine: Engine, task: K, args: TaskArgs<K>): TaskResult<K> {
   return (TASKS[task] as (engine: Engine, args: TaskArgs<K>) => TaskResult<K>)(engine, args);
 }

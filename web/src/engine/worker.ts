@@ -1,7 +1,7 @@
 // The background worker: its own instance of the engine, made from the module the page compiled (sent
 // in the first message), running the tasks of tasks.ts one message at a time.
 import { instantiateEngine, type Engine } from './engine';
-import { errorData, runTask, transferablesOf, type TaskName } from './tasks';
+import { errorData, prepareTask, runTask, transferablesOf, type TaskName } from './tasks';
 import { wasmOptions } from './wasm_source';
 
 export type ToWorker = { type: 'init'; module: WebAssembly.Module } | { type: 'task'; id: number; task: TaskName; args: unknown };
@@ -29,7 +29,9 @@ self.addEventListener('message', async (event: MessageEvent<ToWorker>) => {
   }
   try {
     if (!engine) throw new Error('the worker got a task before its engine');
-    const value = runTask(await engine, m.task, m.args as never);
+    const ready = await engine;
+    await prepareTask(ready, m.task);
+    const value = runTask(ready, m.task, m.args as never);
     post({ type: 'result', id: m.id, ok: true, value }, transferablesOf(value));
   } catch (e) {
     post({ type: 'result', id: m.id, ok: false, error: errorData(e) });

@@ -14,6 +14,7 @@ export class ExercisesPanel {
   private readonly bytes = el('input', { type: 'number', min: 0.5, step: 0.5, value: 2, id: 'ex3-bytes', 'data-testid': 'ex3-bytes' });
   private readonly memory = el('input', { type: 'number', min: 1, step: 1, value: 80, id: 'ex3-memory', 'data-testid': 'ex3-memory' });
   private cost = 'F=1,B=2,W=1,FB=3';
+  private courseReady = false;
 
   constructor(private readonly engine: Engine) {
     for (const input of [this.bytes, this.memory]) input.addEventListener('input', () => this.render());
@@ -31,6 +32,17 @@ export class ExercisesPanel {
   }
 
   private render(): void {
+    if (!this.courseReady) {
+      // The engine gets the lesson's text on first need (course_data.ts): render once it has it.
+      this.engine.courseData().then(
+        () => {
+          this.courseReady = true;
+          this.render();
+        },
+        (e: unknown) => this.list.replaceChildren(el('div', { class: 'error', role: 'alert', text: `${t('error.refused')} ${String(e)}` })),
+      );
+      return;
+    }
     const typing = document.activeElement === this.bytes || document.activeElement === this.memory ? (document.activeElement as HTMLInputElement) : null;
     clear(this.list);
     for (const exercise of [1, 2, 3, 4]) {

@@ -5,6 +5,7 @@
 import { clear, el } from '../base/dom';
 import { load, store } from '../base/storage';
 import { num, percent } from '../base/format';
+import { courseText } from '../engine/course_data';
 import { EngineError, type Engine, type RunRequest } from '../engine/engine';
 import { lang, t, type Key } from '../i18n';
 import { describeOp, scheduleTitle } from '../app/describe';
@@ -58,12 +59,12 @@ interface Bank {
 let bank: Bank | null = null;
 let bankLoading: Promise<void> | null = null;
 
-/** Loads the question bank once, as a separate chunk (a dynamic import), so the page's first load
- *  does not carry it; the engine embeds its own copy for courseQuiz(). */
+/** Loads the question bank once, as a separate chunk, so the page's first load does not carry it;
+ *  the engine gets the same text for courseQuiz() (course_data.ts). */
 function loadBank(): Promise<void> {
-  bankLoading ??= import('../../../core/data/quiz_bank.json').then(
-    (m) => {
-      bank = m.default as unknown as Bank;
+  bankLoading ??= courseText('quiz_bank').then(
+    (text) => {
+      bank = JSON.parse(text) as Bank;
     },
     (e: unknown) => {
       bankLoading = null; // a failed fetch (offline, redeployed) is tried again on the next render
@@ -442,7 +443,8 @@ export class QuizCard {
   }
 
   /** The course's quiz.json (1 pre, 3 check, 2 post) in the current language, from the engine. */
-  courseExport(): string {
+  async courseExport(): Promise<string> {
+    await this.engine.courseData();
     const quiz = this.engine.courseQuiz(lang(), this.progress.seed);
     return JSON.stringify(quiz, null, 2) + '\n';
   }

@@ -2,6 +2,7 @@
 // when the tab is first shown (dynamic imports), so the page's first load does not carry them.
 import { el } from '../base/dom';
 import { download } from '../base/download';
+import { courseText } from '../engine/course_data';
 import type { Engine, RunRequest } from '../engine/engine';
 import { t } from '../i18n';
 import type { QuizCard } from './quiz_card';
@@ -19,7 +20,9 @@ export class QuizPanel {
   ) {
     const exportButton = el('button', { type: 'button', class: 'ghost', 'data-testid': 'quiz-export', text: t('quiz.export') });
     exportButton.addEventListener('click', () => {
-      void this.loadCard().then((card) => download('quiz.json', card.courseExport(), 'application/json'));
+      void this.loadCard()
+        .then((card) => card.courseExport())
+        .then((text) => download('quiz.json', text, 'application/json'));
     });
     this.element = el('section', { class: 'panel', id: 'panel-quiz', role: 'tabpanel', hidden: true }, [
       el('h3', { text: t('quiz.title') }),
@@ -32,7 +35,7 @@ export class QuizPanel {
   private loadCard(): Promise<QuizCard> {
     this.card ??= Promise.all([
       import('./quiz_card'),
-      import('../../../core/data/quiz_bank.json'), // fetched alongside the card rather than after it
+      courseText('quiz_bank'), // fetched alongside the card rather than after it
     ]).then(
       ([{ QuizCard }]) => {
         const card = new QuizCard(this.engine, { storageKey: 'pipesim:quiz:v1', settings: this.settings, showView: this.showView });
