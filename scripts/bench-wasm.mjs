@@ -70,9 +70,18 @@ function timeCalls(call, plan) {
 
 // ---- the engine -----------------------------------------------------------------------------------
 
-function loadFactory(dir) {
+function loadFactory(dir, module = 'pipesim_engine') {
   const require = createRequire(import.meta.url);
-  return require(`${dir}/pipesim_engine_node.cjs`);
+  return require(`${dir}/${module}_node.cjs`);
+}
+
+/** The course module (quiz, lessons, planner), given core/data's course files as the page gives them
+ *  when the course first needs it. */
+async function loadCourse(dir) {
+  const course = await loadFactory(dir, 'pipesim_course')({ wasmBinary: readFileSync(`${dir}/pipesim_course_node.wasm`) });
+  for (const name of ['quiz_bank', 'lesson_text', 'planner_text'])
+    course.provideCourseData(name, readFileSync(new URL(`../core/data/${name}.json`, import.meta.url), 'utf8'));
+  return course;
 }
 
 function must(value) {
@@ -90,6 +99,9 @@ async function benchInstantiation(report, a, factory) {
   report.value('wasm.size_kib', section, 'pipesim_engine.wasm (what the page downloads)', page.length / 1024, 'KiB');
   report.value('wasm.gzip_kib', section, 'the same, gzip -9', gzipSync(page, { level: 9 }).length / 1024, 'KiB');
   report.value('wasm.js_kib', section, 'pipesim_engine.mjs (its JavaScript loader)', statSync(`${a.dir}/pipesim_engine.mjs`).size / 1024, 'KiB');
+  const course = readFileSync(`${a.dir}/pipesim_course.wasm`);
+  report.value('wasm.course.size_kib', section, 'pipesim_course.wasm (loaded when the course or planner first needs it)', course.length / 1024, 'KiB');
+  report.value('wasm.course.gzip_kib', section, 'the same, gzip -9', gzipSync(course, { level: 9 }).length / 1024, 'KiB');
   // What a page load costs after the download: compile, instantiate, Embind setup and the first
   // simulate(), each in a fresh Node process so that no compiled code is reused.
   const times = [];
@@ -161,11 +173,11 @@ function benchSweep(report, a, engine) {
   report.value('sweep.charts_tab_ms', section, 'both: one Charts tab update (fastest samples)', byMicro.minMs + byRanks.minMs, 'ms');
 }
 
-function benchModels(report, a, engine) {
+function benchModels(report, a, engine, course) {
   const section = 'chunk model, planner, export, per call';
   report.timed('overlap.deepseek_v3', section, 'overlap({}) (DeepSeek-V3 workload)', 0, timeCalls(() => must(engine.overlap({})), a));
   const input = readFileSync(`${root}core/data/plan_examples/deepseek-v3.json`, 'utf8');
-  report.timed('plan.deepseek_v3', section, 'plan(deepseek-v3.json)', 0, timeCalls(() => must(engine.plan(input, 'en')), a));
+  report.timed('plan.deepseek_v3', section, 'plan(deepseek-v3.json)', 0, timeCalls(() => must(course.plan(input, 'en')), a));
   const fig5 = { schedule: 'dualpipe', ranks: 8, microBatches: 20 };
   report.timed('export.fig5.chrome_trace', section, 'exportText(Fig. 5, chrome-trace)', 0, timeCalls(() => must(engine.exportText(fig5, 'chrome-trace', 0)), a));
   report.timed('export.fig5.svg', section, 'exportText(Fig. 5, svg)', 0, timeCalls(() => must(engine.exportText(fig5, 'svg', 0)), a));
@@ -283,13 +295,11 @@ async function runAll(a, factory) {
   const report = new Report();
   await benchInstantiation(report, a, factory);
   const engine = await factory({ wasmBinary: readFileSync(`${a.dir}/pipesim_engine_node.wasm`) });
-  // The module does not carry core/data's course files (the page loads them when first needed).
-  for (const name of ['quiz_bank', 'lesson_text', 'planner_text'])
-    engine.provideCourseData(name, readFileSync(new URL(`../core/data/${name}.json`, import.meta.url), 'utf8'));
+  const course = await loadCourse(a.dir);
   benchPage(report, a, engine);
   benchTargetCase(report, a, engine);
   benchSweep(report, a, engine);
-  benchModels(report, a, engine);
+  benchModels(report, a, engine, course);
   return report;
 }
 

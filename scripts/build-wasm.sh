@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Builds the WebAssembly engine with Debian's Emscripten and copies it (with its hand-written types)
-# to web/src/engine/generated/, where the page imports it.
+# Builds the WebAssembly modules with Debian's Emscripten, the engine and the course (loaded on first
+# need), and copies them (with their hand-written types) to web/src/engine/generated/, where the page
+# imports them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # Debian's emscripten runs its JS optimizer with the system's node modules.
@@ -9,6 +10,8 @@ emcmake cmake -S . -B build-wasm -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build-wasm -j"$(nproc)"
 out=web/src/engine/generated
 mkdir -p "$out"
-cp build-wasm/wasm/pipesim_engine.mjs build-wasm/wasm/pipesim_engine.wasm "$out/"
-cp wasm/pipesim_engine.d.mts "$out/pipesim_engine.d.mts"
+for module in pipesim_engine pipesim_course; do
+  cp "build-wasm/wasm/$module.mjs" "build-wasm/wasm/$module.wasm" "$out/"
+  cp "wasm/$module.d.mts" "$out/$module.d.mts"
+done
 # The Node build (CommonJS) is used by tests/wasm; it loads the same .wasm through wasmBinary.

@@ -4,8 +4,9 @@
 // entry scripts of index.html and its modulepreload links, the modules they import statically (followed
 // transitively), and any Web Worker script those start, with the modules the worker imports
 // statically. Modules reached only through a dynamic import() (the pt-BR and zh-CN dictionaries, the
-// course data, the worker's starter: web/src/engine/background.ts starts it on the first large task)
-// are listed as lazy and not counted. Each file counts once, however many scripts refer to it (the worker gets the compiled
+// course data, the course module (web/src/engine/course.ts) and the .wasm it fetches, the worker's
+// starter: web/src/engine/background.ts starts it on the first large task) are listed as lazy and not
+// counted. Each file counts once, however many scripts refer to it (the worker gets the compiled
 // module from the page and never fetches the .wasm again).
 //
 // Sizes are gzip at level 9 (node:zlib, what `gzip -9` gives) in kB of 1000 bytes; brotli (quality 11)
@@ -138,6 +139,11 @@ function measure(a) {
     for (const f of refs.dynamic) if (!lazy.has(f)) lazy.set(f, `import() in ${from}`);
   }
   for (const f of files.keys()) lazy.delete(f);
+  // What a lazy chunk fetches is lazy too (the course module's .wasm, fetched by its chunk): listed.
+  for (const [f] of [...lazy]) {
+    if (!existsSync(f)) continue;
+    for (const w of references(readFileSync(f, 'utf8'), f).wasm) if (!files.has(w) && !lazy.has(w)) lazy.set(w, `fetched by ${relative(a.dist, f)}`);
+  }
   if (![...files.values()].some((f) => f.kind === 'wasm')) throw Object.assign(new Error('no .wasm found in what the page loads'), { exit: 2 });
 
   const row = (file, info, firstLoad) => {
@@ -146,7 +152,7 @@ function measure(a) {
   };
   const rows = [...files].map(([f, info]) => row(f, info, true));
   const styleRows = styles.filter(existsSync).map((f) => row(f, { kind: 'css', why: 'index.html (not JS: outside the target)' }, true));
-  const lazyRows = [...lazy].filter(([f]) => existsSync(f)).map(([f, why]) => row(f, { kind: 'js', why }, false));
+  const lazyRows = [...lazy].filter(([f]) => existsSync(f)).map(([f, why]) => row(f, { kind: f.endsWith('.wasm') ? 'wasm' : 'js', why }, false));
   return { rows, styleRows, lazyRows };
 }
 
@@ -198,7 +204,8 @@ function main() {
     worker_js_gzip_kb: kb(sum(js.filter((r) => r.kind === 'worker'), 'gzip_bytes')),
     total_brotli_kb: kb(sum(m.rows, 'brotli_bytes')),
     css_gzip_kb: kb(sum(m.styleRows, 'gzip_bytes')),
-    lazy_js_gzip_kb: kb(sum(m.lazyRows, 'gzip_bytes')),
+    lazy_js_gzip_kb: kb(sum(m.lazyRows.filter((r) => r.kind === 'js'), 'gzip_bytes')),
+    lazy_wasm_gzip_kb: kb(sum(m.lazyRows.filter((r) => r.kind === 'wasm'), 'gzip_bytes')),
     files: m.rows,
     not_counted: [...m.styleRows, ...m.lazyRows],
   };

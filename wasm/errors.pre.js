@@ -1,4 +1,4 @@
-// Runs inside the Emscripten module (--pre-js). The C++ entry points return {error, code} when the core
+// Runs inside both Emscripten modules, the engine and the course (--pre-js). The C++ entry points return {error, code} when the core
 // refuses an input, because a JavaScript exception thrown through C++ frames would skip Embind's
 // clean-up of the call's arguments. Once Embind has registered the functions, each is wrapped so that
 // callers get a thrown PipesimError (message: the CLI's text, code: the core's ErrorCode name) and a
@@ -29,9 +29,10 @@ function throwingRefusals(name) {
 
 Module['onRuntimeInitialized'] = (function (theirs) {
   return function () {
+    // The functions that can refuse, of either module: each module wraps those it has.
     for (const name of ['simulate', 'simulateJson', 'sweep', 'overlap', 'actions', 'exportText', 'courseQuiz',
                         'lesson', 'plan', 'provideCourseData']) {
-      throwingRefusals(name);
+      if (typeof Module[name] === 'function') throwingRefusals(name);
     }
     if (theirs) theirs();
   };

@@ -1,5 +1,5 @@
-// Hand-written types for the Embind module (Emscripten 3.1.6 has no --emit-tsd).
-// Keep in step with wasm/bindings.cpp.
+// Hand-written types for the engine's Embind module (Emscripten 3.1.6 has no --emit-tsd).
+// Keep in step with wasm/bindings_engine.cpp. The course's calls are in pipesim_course.d.mts.
 
 export interface RunRequestJs {
   schedule?: string;
@@ -93,15 +93,7 @@ export interface PipesimModule {
   // usPerUnit: microseconds per cost unit in a chrome-trace; 0 means the CLI's default, 1000; anything
   // else must lie in [0.001, 1e9] as --us-per-unit does, else a PipesimError (checked for every format).
   exportText(request: RunRequestJs, format: 'chrome-trace' | 'csv' | 'svg' | 'actions' | 'json', usPerUnit: number): { text: string };
-  // The course's quiz.json; seed is a whole number from 0 to 2147483647 as `quiz --seed`, else a PipesimError.
-  courseQuiz(lang: string, seed: number): any;
-  lesson(request: { exercise: number; lang?: string; cost?: string; bytesPerParam?: number; gpuMemoryGb?: number }): any;
-  plan(input: string, lang: string): any; // `pipesim plan --format json --lang L` // the CLI's `overlap --format json`
   defaultWorkload(): Record<string, number>;
-  // The module does not carry the course data (core/data/NAME.json, a third of its download): hand
-  // each file's text over before the first courseQuiz, lesson or plan call, which otherwise throws a
-  // PipesimError (code 'usage') naming the missing file.
-  provideCourseData(name: 'quiz_bank' | 'lesson_text' | 'planner_text', text: string): void;
   version(): string;
 }
 

@@ -3,15 +3,16 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
 
 // The page as one self-contained HTML file that works when opened from disk: the .wasm travels
-// inside the bundle as base64 (wasm_source_inline.ts), there is no worker (worker_start_offline.ts),
+// inside the bundle as base64 (wasm_source_inline.ts), and so does the course module's
+// (course_source_inline.ts), there is no worker (worker_start_offline.ts),
 // dynamic imports are folded in, and
 // scripts/inline-offline.mjs then puts the JS and CSS into the HTML.
-const wasmFile = fileURLToPath(new URL('./src/engine/generated/pipesim_engine.wasm', import.meta.url));
+const generated = (file: string) => fileURLToPath(new URL(`./src/engine/generated/${file}`, import.meta.url));
 
-function embeddedWasm(): Plugin {
-  const id = 'virtual:pipesim-wasm-base64';
+/** The virtual module `id`, whose default export is `wasmFile` as base64. */
+function embeddedWasm(id: string, wasmFile: string): Plugin {
   return {
-    name: 'pipesim-embedded-wasm',
+    name: `pipesim-embedded-wasm:${id}`,
     resolveId: (source) => (source === id ? '\0' + id : null),
     load: (resolved) =>
       resolved === '\0' + id ? `export default ${JSON.stringify(readFileSync(wasmFile).toString('base64'))};` : null,
@@ -21,12 +22,19 @@ function embeddedWasm(): Plugin {
 export default defineConfig({
   base: './',
   publicDir: false,
-  plugins: [embeddedWasm()],
+  plugins: [
+    embeddedWasm('virtual:pipesim-wasm-base64', generated('pipesim_engine.wasm')),
+    embeddedWasm('virtual:pipesim-course-wasm-base64', generated('pipesim_course.wasm')),
+  ],
   resolve: {
     alias: [
       {
         find: /^\.\/wasm_source$/,
         replacement: fileURLToPath(new URL('./src/engine/wasm_source_inline.ts', import.meta.url)),
+      },
+      {
+        find: /^\.\/course_source$/,
+        replacement: fileURLToPath(new URL('./src/engine/course_source_inline.ts', import.meta.url)),
       },
       // No worker from a file:// page: see worker_start_offline.ts.
       {

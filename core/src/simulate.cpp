@@ -37,7 +37,8 @@ struct Located {
 // The inputs of an op on `rank`, from the chunk index alone: the producer's rank follows from the
 // consumer's own chunk (inputs come from the neighbouring stage of the same path, or from the same
 // rank), so finding it never reads the producer's op.
-[[nodiscard, gnu::always_inline]] inline auto inputs_of(const detail::ChunkIndex& index, OpKind kind, const Located& at, int rank) -> Inputs {
+[[nodiscard, gnu::always_inline]] inline auto inputs_of(const detail::ChunkIndex& index, OpKind kind,
+                                                       const Located& at, int rank) -> Inputs {
   switch (kind) {
     case OpKind::F: return {index.forward_input(at.chunk), {}};
     case OpKind::B:

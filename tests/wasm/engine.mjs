@@ -1,4 +1,4 @@
-// Loads the Node build of the WebAssembly engine (CommonJS), passing the .wasm bytes directly:
+// Loads the Node builds of the WebAssembly modules, the engine and the course (CommonJS), passing the .wasm bytes directly:
 // Node 20's fetch cannot read file paths, which Emscripten's loader would otherwise try.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -6,20 +6,28 @@ import { fileURLToPath } from 'node:url';
 
 const dir = fileURLToPath(new URL('../../build-wasm/wasm/', import.meta.url));
 
-/** The module with core/data's course files given to it, as the page does on first need; pass
- *  { courseData: false } for one without them. */
-export async function loadEngine({ courseData = true } = {}) {
-  const require = createRequire(import.meta.url);
-  const factory = require(`${dir}pipesim_engine_node.cjs`);
-  const engine = await factory({ wasmBinary: readFileSync(`${dir}pipesim_engine_node.wasm`) });
-  if (courseData) provideCourseData(engine);
-  return engine;
+/** The engine module: what the page loads first (simulate, sweep, exports, ...). */
+export async function loadEngine() {
+  return loadModule('pipesim_engine_node');
 }
 
-/** Hands the module core/data's course files, which it does not carry (the page loads them lazily). */
-export function provideCourseData(engine) {
+/** The course module (quiz, lessons, planner), which the page loads on first need, with core/data's
+ *  course files given to it as the page does; pass { courseData: false } for one without them. */
+export async function loadCourse({ courseData = true } = {}) {
+  const course = await loadModule('pipesim_course_node');
+  if (courseData) provideCourseData(course);
+  return course;
+}
+
+async function loadModule(name) {
+  const require = createRequire(import.meta.url);
+  return require(`${dir}${name}.cjs`)({ wasmBinary: readFileSync(`${dir}${name}.wasm`) });
+}
+
+/** Hands the course module core/data's course files, which it does not carry (the page loads them lazily). */
+export function provideCourseData(course) {
   for (const name of ['quiz_bank', 'lesson_text', 'planner_text'])
-    engine.provideCourseData(name, readFileSync(new URL(`../../core/data/${name}.json`, import.meta.url), 'utf8'));
+    course.provideCourseData(name, readFileSync(new URL(`../../core/data/${name}.json`, import.meta.url), 'utf8'));
 }
 
 export const CLI = fileURLToPath(new URL('../../build/pipesim', import.meta.url));

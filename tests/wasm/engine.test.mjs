@@ -4,9 +4,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { CLI, cliLine, loadEngine, refusal } from './engine.mjs';
+import { CLI, cliLine, loadCourse, loadEngine, refusal } from './engine.mjs';
 
 const engine = await loadEngine();
+const course = await loadCourse();
 
 function cli(args) {
   const r = spawnSync(CLI, args, { encoding: 'utf8' });
@@ -137,24 +138,29 @@ test('exports, the course quiz, lessons and the planner answer as the CLI does',
   }
   assert.match(refusal(() => engine.exportText(req, 'pdf', 0)).message, /export format must be one of/);
   const quiz = cli(['quiz', '--course', '--lang', 'pt-BR', '--seed', '7']);
-  assert.deepEqual(engine.courseQuiz('pt-BR', 7), JSON.parse(quiz.out));
+  assert.deepEqual(course.courseQuiz('pt-BR', 7), JSON.parse(quiz.out));
   const lesson = cli(['lesson', '--exercise', '1', '--format', 'json', '--cost', 'F=1,B=2,W=1,FB=2.5']);
-  assert.deepEqual(engine.lesson({ exercise: 1, cost: 'F=1,B=2,W=1,FB=2.5' }), JSON.parse(lesson.out));
+  assert.deepEqual(course.lesson({ exercise: 1, cost: 'F=1,B=2,W=1,FB=2.5' }), JSON.parse(lesson.out));
   const example = new URL('../../core/data/plan_examples/deepseek-v3.json', import.meta.url);
   for (const lang of ['en', 'zh-CN']) {
     const plan = cli(['plan', '--input', example.pathname, '--format', 'json', '--lang', lang]);
-    assert.deepEqual(engine.plan(readFileSync(example, 'utf8'), lang), JSON.parse(plan.out));
+    assert.deepEqual(course.plan(readFileSync(example, 'utf8'), lang), JSON.parse(plan.out));
   }
-  assert.match(refusal(() => engine.plan('{', 'en')).message, /JSON/);
+  assert.match(refusal(() => course.plan('{', 'en')).message, /JSON/);
 });
 
 // Values a page may hand over unchecked (NaN, negatives, 2 ** 53, the wrong type) come back as
 // a thrown PipesimError in the CLI's words, the option named without its dashes, and the module stays usable.
 const asWasm = (err, option) => err.replace(`--${option} `, `${option} `);
 
-test('the module does not carry the course data: until it is given, the course calls name what is missing', async () => {
-  const bare = await loadEngine({ courseData: false });
-  assert.ok(bare.simulate({}).ops.count > 0, 'the engine itself needs no course data');
+test('the engine module carries none of the course, which the page loads apart', () => {
+  for (const name of ['courseQuiz', 'lesson', 'plan', 'provideCourseData']) assert.equal(engine[name], undefined, name);
+  assert.equal(course.simulate, undefined);
+  assert.equal(course.version(), engine.version());
+});
+
+test('the course module does not carry the course data: until it is given, the course calls name what is missing', async () => {
+  const bare = await loadCourse({ courseData: false });
   for (const [call, file] of [
     [() => bare.courseQuiz('en', 1), 'quiz_bank'],
     [() => bare.lesson({ exercise: 1 }), 'lesson_text'],
@@ -166,19 +172,19 @@ test('the module does not carry the course data: until it is given, the course c
   }
   assert.match(refusal(() => bare.provideCourseData('quiz', '{}')).message, /unknown course data 'quiz'/);
   bare.provideCourseData('quiz_bank', readFileSync(new URL('../../core/data/quiz_bank.json', import.meta.url), 'utf8'));
-  assert.deepEqual(bare.courseQuiz('en', 1), engine.courseQuiz('en', 1));
+  assert.deepEqual(bare.courseQuiz('en', 1), course.courseQuiz('en', 1));
 });
 
 test('courseQuiz checks its seed as `quiz --seed` does', () => {
   for (const seed of [-1, 2.5, NaN, Infinity, 2 ** 31, 2 ** 53, 1e21]) {
     const native = cli(['quiz', '--course', '--seed', String(seed)]);
     assert.equal(native.status, 2, String(seed));
-    assert.equal(cliLine(refusal(() => engine.courseQuiz('en', seed))), asWasm(native.err, 'seed'));
+    assert.equal(cliLine(refusal(() => course.courseQuiz('en', seed))), asWasm(native.err, 'seed'));
   }
-  assert.equal(refusal(() => engine.courseQuiz('en', undefined)).message, "seed must be a whole number from 0 to 2147483647, got 'undefined'");
+  assert.equal(refusal(() => course.courseQuiz('en', undefined)).message, "seed must be a whole number from 0 to 2147483647, got 'undefined'");
   for (const seed of [0, 2 ** 31 - 1]) {
     const native = cli(['quiz', '--course', '--seed', String(seed)]);
-    assert.deepEqual(engine.courseQuiz('en', seed), JSON.parse(native.out));
+    assert.deepEqual(course.courseQuiz('en', seed), JSON.parse(native.out));
   }
 });
 
@@ -212,9 +218,9 @@ test('exportText takes 0 as the default scale and refuses what --us-per-unit ref
 });
 
 test('an argument of the wrong JavaScript type is a PipesimError with a code, not an Embind binding error', () => {
-  assert.equal(refusal(() => engine.plan(42, 'en')).message, 'plan input must be a string, got a number');
-  assert.equal(refusal(() => engine.plan('{}', null)).message, 'lang must be a string, got null');
-  assert.equal(refusal(() => engine.courseQuiz({}, 1)).message, 'lang must be a string, got an object');
+  assert.equal(refusal(() => course.plan(42, 'en')).message, 'plan input must be a string, got a number');
+  assert.equal(refusal(() => course.plan('{}', null)).message, 'lang must be a string, got null');
+  assert.equal(refusal(() => course.courseQuiz({}, 1)).message, 'lang must be a string, got an object');
   assert.equal(refusal(() => engine.exportText({}, 7, 0)).message, 'export format must be a string, got a number');
   assert.equal(refusal(() => engine.sweep({}, ['ranks'], [1])).message, 'sweep axis must be a string, got an object');
   assert.equal(refusal(() => engine.simulateJson({}, undefined)).message, 'detail must be a string, got undefined');

@@ -1,6 +1,6 @@
 // The course data of the WebAssembly build. The page's first drawing needs none of core/data/*.json
 // (about 33 kB gzipped), so the module does not carry it: the page loads a file the first time a
-// quiz, lesson or planner call needs it and hands it over here (wasm/bindings.cpp, provideCourseData).
+// quiz, lesson or planner call needs it and hands it over here (wasm/bindings_course.cpp, provideCourseData).
 // The native build compiles the same files in instead (core/cmake/embed_data.cmake).
 #include <array>
 #include <optional>

@@ -1,9 +1,10 @@
-// The only place the page touches the WebAssembly module: it is compiled once and shared (with the
-// background worker too), and every call returns typed results or throws an EngineError carrying the
-// core's message (the CLI's text) and its short code.
+// The only place the page touches the WebAssembly modules: the engine's is compiled once and shared
+// (with the background worker too); the course's (quiz, lessons, planner) is loaded on first need
+// (course.ts). Every call returns typed results or throws an EngineError carrying the core's message
+// (the CLI's text) and its short code.
 import createPipesimEngine from './generated/pipesim_engine.mjs';
 import type { OverlapRequestJs, PipesimModule, RunRequestJs, SimulateValue, SweepValue } from './generated/pipesim_engine.mjs';
-import { COURSE_FILES, courseText } from './course_data';
+import type { PipesimCourseModule } from './course';
 import { compileWasm, wasmOptions } from './wasm_source';
 
 export type { OpColumns, SimulateValue, SweepValue, ActivationCurve } from './generated/pipesim_engine.mjs';
@@ -94,6 +95,11 @@ function isThrownRefusal(e: unknown): e is { message: string; code: string } {
   return typeof e === 'object' && e !== null && typeof (e as any).code === 'string' && typeof (e as any).message === 'string';
 }
 
+/** A thrown PipesimError as an EngineError; anything else as it is. */
+function asEngineError(e: unknown): unknown {
+  return isThrownRefusal(e) ? new EngineError(e.message, e.code) : e;
+}
+
 /** Calls the module and turns either form of refusal (returned {error} or thrown PipesimError) into
  *  an EngineError, so callers handle one kind. */
 function unwrap<T>(call: () => T): Exclude<T, Refusal> {
@@ -101,8 +107,7 @@ function unwrap<T>(call: () => T): Exclude<T, Refusal> {
   try {
     value = call();
   } catch (e) {
-    if (isThrownRefusal(e)) throw new EngineError(e.message, e.code);
-    throw e;
+    throw asEngineError(e);
   }
   if (isRefusal(value)) throw new EngineError(value.error, value.code);
   return value as Exclude<T, Refusal>;
@@ -121,23 +126,34 @@ function toJs(request: RunRequest): RunRequestJs {
 
 export class Engine {
   readonly schedules: ScheduleInfo[];
+  private course: PipesimCourseModule | null = null;
   private courseLoading: Promise<void> | null = null;
 
   constructor(private readonly module: PipesimModule) {
     this.schedules = unwrap(() => module.schedules()) as ScheduleInfo[];
   }
 
-  /** Resolves once this instance holds the course data (core/data/*.json), which courseQuiz(),
-   *  lesson() and plan() need and the module does not carry: loaded on first use (course_data.ts). */
+  /** Resolves once this instance holds the course module with its data (core/data/*.json), which
+   *  courseQuiz(), lesson() and plan() need: loaded on first use, apart from the engine (course.ts). */
   courseData(): Promise<void> {
-    this.courseLoading ??= Promise.all(COURSE_FILES.map(courseText)).then(
-      (texts) => COURSE_FILES.forEach((name, i) => unwrap(() => this.module.provideCourseData(name, texts[i]))),
-      (e: unknown) => {
-        this.courseLoading = null; // tried again on the next call
-        throw e;
-      },
-    );
+    this.courseLoading ??= import('./course')
+      .then(({ loadCourseModule }) => loadCourseModule())
+      .then(
+        (course) => {
+          this.course = course;
+        },
+        (e: unknown) => {
+          this.courseLoading = null; // tried again on the next call
+          throw asEngineError(e);
+        },
+      );
     return this.courseLoading;
+  }
+
+  /** The course module, which courseData() must have loaded. */
+  private courseModule(): PipesimCourseModule {
+    if (!this.course) throw new Error('the course module is not loaded: await engine.courseData() first');
+    return this.course;
   }
 
   simulate(request: RunRequest): SimulateValue {
@@ -172,18 +188,18 @@ export class Engine {
 
   /** The course's quiz.json, as `pipesim quiz --course --lang L --seed S` writes it (after courseData()). */
   courseQuiz(lang: string, seed: number): unknown {
-    return unwrap(() => this.module.courseQuiz(lang, seed));
+    return unwrap(() => this.courseModule().courseQuiz(lang, seed));
   }
 
   /** A lesson exercise worked by the engine (`pipesim lesson --format json`; after courseData()). */
   lesson(request: { exercise: number; lang?: string; cost?: string; bytesPerParam?: number; gpuMemoryGb?: number }): any {
-    return unwrap(() => this.module.lesson(request));
+    return unwrap(() => this.courseModule().lesson(request));
   }
 
   /** The planner on a JSON input, explained in `lang` (`pipesim plan --format json --lang L`; after
    *  courseData()). */
   plan(input: string, lang: string): any {
-    return unwrap(() => this.module.plan(input, lang));
+    return unwrap(() => this.courseModule().plan(input, lang));
   }
 
   defaultWorkload(): Record<string, number> {

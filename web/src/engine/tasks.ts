@@ -39,7 +39,7 @@ export type TaskName = keyof typeof TASKS;
 export type TaskArgs<K extends TaskName> = Parameters<(typeof TASKS)[K]>[1];
 export type TaskResult<K extends TaskName> = ReturnType<(typeof TASKS)[K]>;
 
-/** Tasks whose engine calls need the course data, which an engine loads on first need. */
+/** Tasks whose engine calls need the course module and its data, which an engine loads on first need. */
 const COURSE_TASKS: ReadonlySet<TaskName> = new Set<TaskName>(['plan']);
 
 /** Gets `engine` ready for `task` (the worker and the main thread both call it before runTask). */

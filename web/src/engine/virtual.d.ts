@@ -1,5 +1,9 @@
-// Provided by vite.offline.config.ts: the engine's .wasm as a base64 string.
+// Provided by vite.offline.config.ts: the engine's and the course module's .wasm as base64 strings.
 declare module 'virtual:pipesim-wasm-base64' {
+  const base64: string;
+  export default base64;
+}
+declare module 'virtual:pipesim-course-wasm-base64' {
   const base64: string;
   export default base64;
 }

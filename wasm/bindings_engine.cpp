@@ -1,107 +1,23 @@
-// The WebAssembly surface of pipesim: thin adapters from JavaScript values to the core library and
-// back. No schedule logic lives here. Bulk results leave as typed arrays copied once out of the heap
-// (typed_memory_view + slice), never as one JavaScript object per op. Every entry point catches the
-// core's errors and returns {error, code} with the CLI's exact message; wasm/errors.pre.js turns that
-// value into a thrown PipesimError once the call has returned, so no C++ frame is unwound by JavaScript
-// and the module stays usable.
-#include <emscripten/bind.h>
-#include <emscripten/val.h>
-
-#include <cmath>
-#include <cstddef>
+// The engine module (pipesim_engine): what the page needs before it can draw. Thin adapters from
+// JavaScript values to the core library and back; no schedule logic lives here. Bulk results leave as
+// typed arrays copied once out of the heap (typed_memory_view + slice), never as one JavaScript object
+// per op. The course's calls (quiz, lesson, planner) are in the course module (bindings_course.cpp):
+// they pull in the learning layer, which would make this module, the page's first download, 40% larger.
 #include <cstdint>
-#include <new>
-#include <optional>
-#include <string>
-#include <vector>
 
+#include "bindings_common.h"
 #include "pipesim/custom.h"
 #include "pipesim/export.h"
-#include "pipesim/lesson.h"
-#include "pipesim/planner.h"
-#include "pipesim/quiz.h"
-#include "pipesim/error.h"
 #include "pipesim/measure.h"
 #include "pipesim/overlap.h"
 #include "pipesim/overlap_request.h"
-#include "pipesim/parse.h"
 #include "pipesim/workload.h"
-#include "pipesim/report.h"
 #include "pipesim/run.h"
 #include "pipesim/sweep.h"
-#include "detail/embedded.h"  // provide_course_data: the module does not carry core/data/*.json
 
 namespace {
 
-using emscripten::val;
-using pipesim::Error;
-using pipesim::ErrorCode;
-
-template <typename T>
-auto typed_array(const std::vector<T>& values) -> val {
-  return val(emscripten::typed_memory_view(values.size(), values.data())).call<val>("slice");
-}
-
-auto from_json(const nlohmann::json& j) -> val { return val::global("JSON").call<val>("parse", j.dump()); }
-
-auto error_value(const std::string& message, pipesim::ErrorCode code) -> val {
-  val out = val::object();
-  out.set("error", message);
-  out.set("code", std::string(pipesim::code_name(code)));
-  return out;
-}
-
-// Runs `body` and turns any failure into {error}, so JavaScript always gets a value back.
-template <typename Body>
-auto guarded(Body body) -> val {
-  try {
-    return body();
-  } catch (const Error& e) {
-    return error_value(e.what(), e.code());
-  } catch (const std::bad_alloc&) {
-    return error_value("out of memory: the request needs more memory than this page can have", pipesim::ErrorCode::limit_exceeded);
-  } catch (const std::exception& e) {
-    return error_value(std::string("internal error: ") + e.what(), pipesim::ErrorCode::internal);
-  }
-}
-
-/// A JavaScript value as text, as String(v) gives it: what a user would type after the CLI's option,
-/// so the core's parse_whole_in / parse_number_in refuse it in the CLI's words.
-auto js_text(const val& v) -> std::string { return val::global("String")(v).as<std::string>(); }
-
-/// What a value is, for a message that expected another kind: "a number", "an object", "null".
-auto js_kind(const val& v) -> std::string {
-  if (v.isNull()) return "null";
-  const std::string type = v.typeOf().as<std::string>();
-  if (type == "undefined") return type;
-  return (type == "object" ? "an " : "a ") + type;
-}
-
-auto int_field(const val& obj, const char* key, const char* label, int fallback) -> int {
-  const val v = obj[key];
-  if (v.isUndefined() || v.isNull()) return fallback;
-  const std::string type = v.typeOf().as<std::string>();
-  double d = NAN;
-  if (type == "number") d = v.as<double>();
-  else if (type == "string") d = pipesim::parse_finite(v.as<std::string>()).value_or(NAN);
-  if (!std::isfinite(d) || std::floor(d) != d || std::fabs(d) > 1e9)
-    throw Error(ErrorCode::bad_value, std::string(label) + " must be a whole number, got " + val::global("String")(v).as<std::string>());
-  return static_cast<int>(d);
-}
-
-/// A string argument. Parameters are taken as JavaScript values, not std::string, so that a number or
-/// an object is refused with {error} instead of throwing a binding error past `guarded`.
-auto text_arg(const val& v, const char* name) -> std::string {
-  if (v.typeOf().as<std::string>() != "string") throw Error(ErrorCode::bad_value, std::string(name) + " must be a string, got " + js_kind(v));
-  return v.as<std::string>();
-}
-
-auto text_field(const val& obj, const char* key) -> std::string {
-  const val v = obj[key];
-  if (v.isUndefined() || v.isNull()) return {};
-  if (v.typeOf().as<std::string>() != "string") throw Error(ErrorCode::bad_value, std::string(key) + " must be a string");
-  return v.as<std::string>();
-}
+using namespace pipesim_wasm;
 
 auto request_from(const val& js) -> pipesim::RunRequest {
   if (js.isUndefined() || js.isNull() || js.typeOf().as<std::string>() != "object")
@@ -240,26 +156,6 @@ auto sweep(val request, val axis_arg, val values) -> val {
   });
 }
 
-auto optional_text(const val& obj, const char* key) -> std::optional<std::string> {
-  const val v = obj[key];
-  if (v.isUndefined() || v.isNull()) return std::nullopt;
-  if (v.typeOf().as<std::string>() == "number") return val::global("String")(v).as<std::string>();
-  return text_field(obj, key);
-}
-
-auto optional_number(const val& obj, const char* key) -> std::optional<double> {
-  const auto text = optional_text(obj, key);
-  if (!text) return std::nullopt;
-  const auto d = pipesim::parse_finite(*text);
-  if (!d) throw Error(ErrorCode::bad_value, std::string(key) + " must be a number, got " + *text);
-  return d;
-}
-
-auto optional_int(const val& obj, const char* key) -> std::optional<int> {
-  if (!optional_text(obj, key)) return std::nullopt;
-  return int_field(obj, key, key, 0);
-}
-
 /// The chunk model (DeepSeek-V3 Fig. 4) for {forward, backward, ppComm} or {workload} (JSON text),
 /// with optional {commSms, totalSms, saturationSms, ratio}: the CLI's `overlap --format json`.
 auto overlap(val request) -> val {
@@ -325,48 +221,11 @@ auto export_text(val request, val format_arg, val us_per_unit) -> val {
   });
 }
 
-/// The course's quiz.json (1 pre, 3 check, 2 post), options shuffled from `seed`: `pipesim quiz --course`.
-/// The seed is checked as `--seed` is: a page may hand over NaN, -1 or 2**53 from storage.
-auto course_quiz(val lang_arg, val seed) -> val {
-  return guarded([&] {
-    const std::string lang = text_arg(lang_arg, "lang");
-    const int checked = pipesim::parse_whole_in("seed", js_text(seed), 0, pipesim::max_quiz_seed);
-    return from_json(pipesim::course_quiz(lang, static_cast<std::uint64_t>(checked)));
-  });
-}
-
-/// A lesson exercise worked by the engine, every step as data: `pipesim lesson --format json`.
-auto lesson(val request) -> val {
-  return guarded([&] {
-    pipesim::LessonRequest r;
-    r.exercise = int_field(request, "exercise", "exercise", 1);
-    if (const std::string lang = text_field(request, "lang"); !lang.empty()) r.language = lang;
-    if (const std::string cost = text_field(request, "cost"); !cost.empty()) r.costs = pipesim::parse_costs(cost);
-    if (const auto bytes = optional_number(request, "bytesPerParam")) r.bytes_per_param = *bytes;
-    if (const auto memory = optional_number(request, "gpuMemoryGb")) r.gpu_memory_gb = *memory;
-    return from_json(pipesim::lesson_exercise(r));
-  });
-}
-
-/// The planner on a JSON input, explained in `lang` (`pipesim plan --input FILE --format json --lang L`).
-auto plan(val input, val lang) -> val {
-  return guarded([&] { return from_json(pipesim::plan_from_json(text_arg(input, "plan input"), text_arg(lang, "lang"))); });
-}
-
-/// Hands over core/data/NAME.json, which this module does not carry (detail/provided_data.cpp): the
-/// page loads it the first time a quiz, lesson or planner call needs it.
-auto provide_course_data(val name, val text) -> val {
-  return guarded([&] {
-    pipesim::detail::provide_course_data(text_arg(name, "course data name"), text_arg(text, "course data"));
-    return val::undefined();
-  });
-}
-
 auto version() -> std::string { return PIPESIM_VERSION; }
 
 }  // namespace
 
-EMSCRIPTEN_BINDINGS(pipesim) {
+EMSCRIPTEN_BINDINGS(pipesim_engine) {
   emscripten::function("simulate", &simulate);
   emscripten::function("simulateJson", &simulate_json);
   emscripten::function("sweep", &sweep);
@@ -374,10 +233,6 @@ EMSCRIPTEN_BINDINGS(pipesim) {
   emscripten::function("overlap", &overlap);
   emscripten::function("actions", &actions);
   emscripten::function("exportText", &export_text);
-  emscripten::function("courseQuiz", &course_quiz);
-  emscripten::function("lesson", &lesson);
-  emscripten::function("plan", &plan);
   emscripten::function("defaultWorkload", &default_workload);
-  emscripten::function("provideCourseData", &provide_course_data);
   emscripten::function("version", &version);
 }

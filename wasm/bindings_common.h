@@ -1,0 +1,114 @@
+// What both WebAssembly modules' bindings share (bindings_engine.cpp, bindings_course.cpp): turning
+// JavaScript values into the core's inputs, with the CLI's words when they are refused, and results
+// and failures back into JavaScript values. Every entry point runs its body in guarded(), which returns
+// {error, code} instead of throwing; wasm/errors.pre.js turns that value into a thrown PipesimError
+// once the call has returned, so no C++ frame is unwound by JavaScript and the module stays usable.
+#pragma once
+
+#include <emscripten/bind.h>
+#include <emscripten/val.h>
+
+#include <cmath>
+#include <cstddef>
+#include <new>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "pipesim/error.h"
+#include "pipesim/parse.h"
+#include "pipesim/report.h"
+
+namespace pipesim_wasm {
+
+using emscripten::val;
+using pipesim::Error;
+using pipesim::ErrorCode;
+
+template <typename T>
+inline auto typed_array(const std::vector<T>& values) -> val {
+  return val(emscripten::typed_memory_view(values.size(), values.data())).call<val>("slice");
+}
+
+inline auto from_json(const nlohmann::json& j) -> val { return val::global("JSON").call<val>("parse", j.dump()); }
+
+inline auto error_value(const std::string& message, pipesim::ErrorCode code) -> val {
+  val out = val::object();
+  out.set("error", message);
+  out.set("code", std::string(pipesim::code_name(code)));
+  return out;
+}
+
+// Runs `body` and turns any failure into {error}, so JavaScript always gets a value back.
+template <typename Body>
+inline auto guarded(Body body) -> val {
+  try {
+    return body();
+  } catch (const Error& e) {
+    return error_value(e.what(), e.code());
+  } catch (const std::bad_alloc&) {
+    return error_value("out of memory: the request needs more memory than this page can have", pipesim::ErrorCode::limit_exceeded);
+  } catch (const std::exception& e) {
+    return error_value(std::string("internal error: ") + e.what(), pipesim::ErrorCode::internal);
+  }
+}
+
+/// A JavaScript value as text, as String(v) gives it: what a user would type after the CLI's option,
+/// so the core's parse_whole_in / parse_number_in refuse it in the CLI's words.
+inline auto js_text(const val& v) -> std::string { return val::global("String")(v).as<std::string>(); }
+
+/// What a value is, for a message that expected another kind: "a number", "an object", "null".
+inline auto js_kind(const val& v) -> std::string {
+  if (v.isNull()) return "null";
+  const std::string type = v.typeOf().as<std::string>();
+  if (type == "undefined") return type;
+  return (type == "object" ? "an " : "a ") + type;
+}
+
+inline auto int_field(const val& obj, const char* key, const char* label, int fallback) -> int {
+  const val v = obj[key];
+  if (v.isUndefined() || v.isNull()) return fallback;
+  const std::string type = v.typeOf().as<std::string>();
+  double d = NAN;
+  if (type == "number") d = v.as<double>();
+  else if (type == "string") d = pipesim::parse_finite(v.as<std::string>()).value_or(NAN);
+  if (!std::isfinite(d) || std::floor(d) != d || std::fabs(d) > 1e9)
+    throw Error(ErrorCode::bad_value, std::string(label) + " must be a whole number, got " + val::global("String")(v).as<std::string>());
+  return static_cast<int>(d);
+}
+
+/// A string argument. Parameters are taken as JavaScript values, not std::string, so that a number or
+/// an object is refused with {error} instead of throwing a binding error past `guarded`.
+inline auto text_arg(const val& v, const char* name) -> std::string {
+  if (v.typeOf().as<std::string>() != "string") throw Error(ErrorCode::bad_value, std::string(name) + " must be a string, got " + js_kind(v));
+  return v.as<std::string>();
+}
+
+inline auto text_field(const val& obj, const char* key) -> std::string {
+  const val v = obj[key];
+  if (v.isUndefined() || v.isNull()) return {};
+  if (v.typeOf().as<std::string>() != "string") throw Error(ErrorCode::bad_value, std::string(key) + " must be a string");
+  return v.as<std::string>();
+}
+
+inline auto optional_text(const val& obj, const char* key) -> std::optional<std::string> {
+  const val v = obj[key];
+  if (v.isUndefined() || v.isNull()) return std::nullopt;
+  if (v.typeOf().as<std::string>() == "number") return val::global("String")(v).as<std::string>();
+  return text_field(obj, key);
+}
+
+inline auto optional_number(const val& obj, const char* key) -> std::optional<double> {
+  const auto text = optional_text(obj, key);
+  if (!text) return std::nullopt;
+  const auto d = pipesim::parse_finite(*text);
+  if (!d) throw Error(ErrorCode::bad_value, std::string(key) + " must be a number, got " + *text);
+  return d;
+}
+
+inline auto optional_int(const val& obj, const char* key) -> std::optional<int> {
+  if (!optional_text(obj, key)) return std::nullopt;
+  return int_field(obj, key, key, 0);
+}
+
+}  // namespace pipesim_wasm
