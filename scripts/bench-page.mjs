@@ -6,8 +6,9 @@
 //                            at 16 ranks x 64 micro-batches after a slider move: `pipesim:update`
 //   page_update_ms_p64_m512  the same at 64 x 512 (simulated in the background worker)
 //   page_load_ms             navigation start -> `pipesim:first-timeline`, over fresh page loads
-//   chromium_wasm_mops       M ops/s of the engine's simulate() (with its typed arrays) for DualPipe
-//                            at 64 ranks x 8192 micro-batches (4096 if the engine refuses 8192), run
+//   chromium_wasm_mops       M ops/s of the engine on the native target's case (DualPipe 64 x 8192,
+//                            simulateJson summary: the CLI's work), and of simulate() with its typed
+//                            arrays for information; run
 //                            in Chromium on a bare page that only loads the engine (reported, no target)
 // Medians over repeated runs after a warm-up; targets are checked on the medians. A failed target is
 // measured again and fails only if it fails twice (a shared machine's neighbours cause bursts).
@@ -18,6 +19,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startServer } from './serve.mjs';
 import { launchChromium } from '../tests/browser/chromium.mjs';
+import { cpuPressurePercent } from './bench-common.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const DIST = join(root, 'web/dist');
@@ -35,10 +37,10 @@ const TARGETS = [
 const REPORTED = ['chromium_wasm_mops'];
 
 /** The native engine's speed on the same case, if `npm run bench` wrote it (artifacts/bench/native.json). */
-function nativeMops(microBatches) {
+function nativeMops() {
   try {
     const native = JSON.parse(readFileSync(join(root, 'artifacts/bench/native.json'), 'utf8'));
-    const row = native.timed?.find((r) => r.id === `simulate.dualpipe.64x${microBatches}`);
+    const row = native.timed?.find((r) => r.id === 'cli.dualpipe.64x8192');
     return row?.mops_per_s ?? null;
   } catch {
     return null;
@@ -137,30 +139,30 @@ async function measureLoads(browser, url, a) {
 
 const BARE_PAGE = `<!doctype html><meta charset="utf-8"><title>pipesim engine bench</title><script type="module" src="./bench.js"></script>`;
 
-// Runs in the page: simulate() of the largest DualPipe the engine accepts, timed after a warm-up long
-// enough for V8 to tier up from its baseline WebAssembly compiler.
+// Runs in the page: the native target's case, DualPipe 64 x 8192, as the CLI's --format summary
+// does it (simulateJson: generate, validate, simulate, measure, summary JSON), so the two speeds
+// compare the same work; and simulate() with its typed-array columns, what the page's views call.
+// Timed after a warm-up long enough for V8 to tier up from its baseline WebAssembly compiler.
 const BARE_SCRIPT = `
 import createPipesimEngine from './pipesim_engine.mjs';
-function simulate(engine, request) {
-  let value;
-  try { value = engine.simulate(request); } catch (e) { return { error: e.message }; }
-  return value.error !== undefined ? { error: value.error } : value;
-}
-window.bench = async () => {
-  const engine = await createPipesimEngine();
-  let request = { schedule: 'dualpipe', ranks: 64, microBatches: 8192 };
-  let first = simulate(engine, request);
-  if (first.error) { request = { ...request, microBatches: 4096 }; first = simulate(engine, request); }
-  if (first.error) throw new Error(first.error);
+function time(call) {
   const warmUntil = performance.now() + 1500;
-  while (performance.now() < warmUntil) simulate(engine, request);
+  while (performance.now() < warmUntil) call();
   const ms = [];
   for (let i = 0; i < 9; i++) {
     const t0 = performance.now();
-    simulate(engine, request);
+    call();
     ms.push(performance.now() - t0);
   }
-  return { request, ops: first.ops.count, ms };
+  return ms;
+}
+window.bench = async () => {
+  const engine = await createPipesimEngine();
+  const request = { schedule: 'dualpipe', ranks: 64, microBatches: 8192 };
+  const ops = JSON.parse(engine.simulateJson(request, 'summary').json).op_count;
+  const summaryMs = time(() => engine.simulateJson(request, 'summary'));
+  const columnsMs = time(() => engine.simulate(request));
+  return { request, ops, summaryMs, columnsMs };
 };
 `;
 
@@ -177,10 +179,11 @@ async function measureWasm(browser) {
       await page.waitForFunction(() => typeof window.bench === 'function');
       const r = await page.evaluate(() => window.bench());
       await page.close();
-      const ms = median(r.ms);
+      const ms = median(r.summaryMs);
       const mops = r.ops / ms / 1e3;
-      const native = nativeMops(r.request.microBatches);
-      return { mops, median_ms: ms, min_ms: Math.min(...r.ms), ops: r.ops, micro_batches: r.request.microBatches, ranks: r.request.ranks, native_mops: native, of_native: native ? mops / native : null };
+      const columnsMops = r.ops / median(r.columnsMs) / 1e3;
+      const native = nativeMops();
+      return { mops, median_ms: ms, min_ms: Math.min(...r.summaryMs), simulate_columns_mops: columnsMops, ops: r.ops, micro_batches: r.request.microBatches, ranks: r.request.ranks, native_mops: native, of_native: native ? mops / native : null };
     } finally {
       server.close();
     }
@@ -229,8 +232,9 @@ function table(result, checked) {
     '',
     `== page load: navigation -> first timeline drawn: median ${f(d.load.load_ms)} ms over ${d.load.loads} loads (first, cold: ${f(d.load.first_load_ms)} ms; fastest ${f(d.load.min_load_ms)} ms)`,
     '',
-    `== engine in Chromium: dualpipe ${d.wasm.ranks} x ${d.wasm.micro_batches} (${d.wasm.ops} ops) simulate(): median ${f(d.wasm.median_ms)} ms = ${f(d.wasm.mops, 2)} M ops/s` +
-      (d.wasm.native_mops ? ` (${f(100 * d.wasm.of_native, 0)}% of native's ${f(d.wasm.native_mops, 2)} in artifacts/bench/native.json)` : ''),
+    `== engine in Chromium: dualpipe ${d.wasm.ranks} x ${d.wasm.micro_batches} (${d.wasm.ops} ops) simulateJson(summary): median ${f(d.wasm.median_ms)} ms = ${f(d.wasm.mops, 2)} M ops/s` +
+      (d.wasm.native_mops ? ` (${f(100 * d.wasm.of_native, 0)}% of the native CLI's ${f(d.wasm.native_mops, 2)} in artifacts/bench/native.json)` : '') +
+      `; simulate() with typed-array columns: ${f(d.wasm.simulate_columns_mops, 2)} M ops/s`,
     '',
     '== targets (medians)',
   );
@@ -242,15 +246,6 @@ function table(result, checked) {
   }
   for (const metric of REPORTED) lines.push(`  info  ${metric.padEnd(26)} ${f(result.metrics[metric], 2).padStart(9)}  (no target here)`);
   return lines.join('\n');
-}
-
-function cpuPressurePercent() {
-  try {
-    const m = /avg60=([0-9.]+)/.exec(readFileSync('/proc/pressure/cpu', 'utf8'));
-    return m ? Number(m[1]) : null;
-  } catch {
-    return null;
-  }
 }
 
 async function main() {

@@ -11,6 +11,7 @@ import { performance } from 'node:perf_hooks';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
+import { cpuPressurePercent } from './bench-common.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const usage = `usage: node scripts/bench-wasm.mjs [--dir build-wasm/wasm] [--json] [--json-out FILE] [--targets FILE] [--samples N] [--quick]`;
@@ -276,17 +277,6 @@ function verdictsText(verdicts, path) {
 // only if it fails in the second run too. Real regressions slow every run; a neighbour's burst does not.
 function confirm(first, second) {
   return first.map((v, k) => (v.pass ? v : { ...v, again: second[k].value, pass: second[k].pass }));
-}
-
-// Linux's CPU pressure (PSI): the share of the last minute in which a runnable task here waited for a
-// CPU. On a shared machine it says how much other tenants inflated the timings; null if unknown.
-function cpuPressurePercent() {
-  try {
-    const m = /avg60=([0-9.]+)/.exec(readFileSync('/proc/pressure/cpu', 'utf8'));
-    return m ? Number(m[1]) : null;
-  } catch {
-    return null;
-  }
 }
 
 // ---- main -----------------------------------------------------------------------------------------
