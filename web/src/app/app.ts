@@ -288,7 +288,9 @@ export class App {
     clear(box);
     box.hidden = message === null;
     if (message === null) return;
-    box.append(el('span', { text: `${t('error.refused')} ${message}` }), el('span', { class: 'sub', text: t('error.stale') }));
+    box.append(el('span', { text: `${t('error.refused')} ${message}` }));
+    // Only a page that has drawn something keeps showing it: one opened on a refused link has not.
+    if (this.primary) box.append(el('span', { class: 'sub', text: t('error.stale') }));
   }
 
   // ---- tabs, header -------------------------------------------------------------------------------
