@@ -27,14 +27,29 @@ class PhaseCounters {
   std::array<int, 2> backwards_{};
 };
 
+// How many times each of the reference's eight steps loops on a rank (its step_1 ... step_8): the
+// op list follows from them, and so does its length.
+struct StepLengths {
+  int step_1, step_2, step_3, step_4, step_5, step_6, step_7, step_8;
+};
+
+auto step_lengths(const DualPipeRank& rank) -> StepLengths {
+  const int h = rank.half_rank;
+  const int half = rank.num_half_ranks;
+  return {(half - h - 1) * 2, h + 1, half - h - 1, rank.chunks_per_phase - 2 * half + h + 1,
+          half - h - 1,       h + 1, half - h - 1, h + 1};
+}
+
+// The reference does not overlap the middle rank(s)' first main-step pair, to shrink the bubble.
+auto splits_first_main_pair(const DualPipeRank& rank) -> bool { return rank.half_rank == rank.num_half_ranks - 1; }
+
 }  // namespace
 
 void dualpipe_steps(const DualPipeRank& rank, RankOps out) {
   RankProgram p(out);
   PhaseCounters next(rank);
   const int h = rank.half_rank;
-  const int half = rank.num_half_ranks;
-  const bool is_middle_rank = h == half - 1;
+  const StepLengths n = step_lengths(rank);
   const auto F = [&](int phase) { p.forward(next.next_forward(phase)); };
   const auto B = [&](int phase, bool split) { p.backward(next.next_backward(phase), split); };
   const auto FB = [&](int f_phase, int b_phase) {
@@ -43,29 +58,24 @@ void dualpipe_steps(const DualPipeRank& rank, RankOps out) {
   };
 
   // Step 1: nF0
-  const int step_1 = (half - h - 1) * 2;
-  for (int i = 0; i < step_1; ++i) F(0);
+  for (int i = 0; i < n.step_1; ++i) F(0);
 
   // Step 2: nF0F1
-  const int step_2 = h + 1;
-  for (int i = 0; i < step_2; ++i) {
+  for (int i = 0; i < n.step_2; ++i) {
     F(0);
     F(1);
   }
 
   // Step 3: nB1W1F1 (zero bubble: the backward is split and a W fills the wait)
-  const int step_3 = half - h - 1;
-  for (int i = 0; i < step_3; ++i) {
+  for (int i = 0; i < n.step_3; ++i) {
     B(1, true);
     p.weight();
     F(1);
   }
 
   // Step 4 (main step): nF0B1F1B0
-  const int step_4 = rank.chunks_per_phase - 2 * half + h + 1;
-  for (int i = 0; i < step_4; ++i) {
-    if (i == 0 && is_middle_rank) {
-      // NOTE: the reference does not overlap this first pair on the middle rank(s), to shrink the bubble.
+  for (int i = 0; i < n.step_4; ++i) {
+    if (i == 0 && splits_first_main_pair(rank)) {
       F(0);
       B(1, false);
     } else {
@@ -75,44 +85,38 @@ void dualpipe_steps(const DualPipeRank& rank, RankOps out) {
   }
 
   // Step 5: nB1F1B0
-  const int step_5 = half - h - 1;
-  for (int i = 0; i < step_5; ++i) {
+  for (int i = 0; i < n.step_5; ++i) {
     B(1, false);
     FB(1, 0);
   }
 
   // Step 6: nB1B0 (the second half of these backwards is split into I + W)
-  const int step_6 = h + 1;
   bool split = false;
-  for (int i = 0; i < step_6; ++i) {
-    if (i == step_6 / 2 && h % 2 == 1) split = true;
+  for (int i = 0; i < n.step_6; ++i) {
+    if (i == n.step_6 / 2 && h % 2 == 1) split = true;
     B(1, split);
-    if (i == step_6 / 2 && h % 2 == 0) split = true;
+    if (i == n.step_6 / 2 && h % 2 == 0) split = true;
     B(0, split);
   }
 
   // Step 7: nWB0 (zero bubble)
-  const int step_7 = half - h - 1;
-  for (int i = 0; i < step_7; ++i) {
+  for (int i = 0; i < n.step_7; ++i) {
     p.weight();
     B(0, true);
   }
 
   // Step 8: nW
-  const int step_8 = h + 1;
-  for (int i = 0; i < step_8; ++i) p.weight();
+  for (int i = 0; i < n.step_8; ++i) p.weight();
   if (p.parked() != 0) throw Error(ErrorCode::internal, "internal: weight-gradient queue not empty at the end of the step");
 }
 
 auto dualpipe_op_count(const DualPipeRank& rank) -> std::size_t {
-  const int h = rank.half_rank;
-  const int half = rank.num_half_ranks;
-  const int main_steps = rank.chunks_per_phase - 2 * half + h + 1;
-  // Ops per iteration of steps 1..8 as dualpipe_steps runs them; the middle rank's first main step
-  // runs F and B apart (3 ops) instead of as a pair.
-  const int ops = 1 * (half - h - 1) * 2 + 2 * (h + 1) + 3 * (half - h - 1) + 2 * main_steps +
-                  (h == half - 1 && main_steps > 0 ? 1 : 0) + 2 * (half - h - 1) + 2 * (h + 1) +
-                  2 * (half - h - 1) + 1 * (h + 1);
+  const StepLengths n = step_lengths(rank);
+  // Ops per iteration of each step as dualpipe_steps runs it (a split backward's W comes in steps 3,
+  // 7 and 8); the middle rank's first main step runs F and B apart, one op more than a pair.
+  const int ops = n.step_1 + 2 * n.step_2 + 3 * n.step_3 + 2 * n.step_4 +
+                  (splits_first_main_pair(rank) && n.step_4 > 0 ? 1 : 0) + 2 * n.step_5 + 2 * n.step_6 +
+                  2 * n.step_7 + n.step_8;
   return static_cast<std::size_t>(std::max(ops, 0));
 }
 
