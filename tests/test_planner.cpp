@@ -42,6 +42,20 @@ auto contains(const std::vector<std::string>& lines, const std::string& part) ->
 }
 
 /// The {name} placeholders of a text, filled or not.
+// The ranked candidate the plan recommends, or nullptr.
+auto recommended_candidate(const pipesim::Plan& p) -> const pipesim::PlanCandidate* {
+  for (const auto& c : p.ranked)
+    if (c.schedule == p.recommended) return &c;
+  return nullptr;
+}
+
+// Gigabytes as the English reasons write them, e.g. "57.8 GB".
+auto gb_text(double gb) -> std::string {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.1f GB", gb);
+  return text;
+}
+
 auto placeholders(const std::string& text) -> std::set<std::string> {
   static const std::regex pattern(R"(\{[A-Za-z_][A-Za-z0-9_]*\})");
   std::set<std::string> out;
@@ -73,13 +87,9 @@ TEST_CASE("a DeepSeek-V3-like input recommends dualpipe or dualpipev and explain
   CHECK(contains(p.reasons, "all-to-all over InfiniBand"));
   CHECK(contains(p.reasons, "F&B pairs"));
   // The reasons quote the plan's own numbers.
-  const pipesim::PlanCandidate* pick = nullptr;
-  for (const auto& c : p.ranked)
-    if (c.schedule == p.recommended) pick = &c;
+  const pipesim::PlanCandidate* pick = recommended_candidate(p);
   REQUIRE(pick != nullptr);
-  char total[32];
-  std::snprintf(total, sizeof total, "%.1f GB", pick->total_gb);
-  CHECK(contains(p.reasons, total));
+  CHECK(contains(p.reasons, gb_text(pick->total_gb)));
   CHECK(pick->fits);
   CHECK(pick->overlapped_pairs > 0);
   // The report's computation-to-communication ratio of about 1:1 (§3.2.1) comes out of the cost model.
@@ -257,12 +267,9 @@ TEST_CASE("the same plan in every language has the same numbers and recommendati
 TEST_CASE("the planner's reasons use the course's terms and write numbers the language's way") {
   const std::string input = example("deepseek-v3.json");
   const pipesim::Plan en = pipesim::plan(pipesim::parse_plan_input(input));
-  const pipesim::PlanCandidate* pick = nullptr;
-  for (const auto& c : en.ranked)
-    if (c.schedule == en.recommended) pick = &c;
+  const pipesim::PlanCandidate* pick = recommended_candidate(en);
   REQUIRE(pick != nullptr);
-  char total[32];
-  std::snprintf(total, sizeof total, "%.1f GB", pick->total_gb);
+  const std::string total = gb_text(pick->total_gb);
   std::string total_pt = total;
   std::replace(total_pt.begin(), total_pt.end(), '.', ',');
 

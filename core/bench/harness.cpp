@@ -1,6 +1,9 @@
 #include "harness.h"
 
 #include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
 
 namespace pipesim::bench {
 
@@ -137,6 +140,14 @@ auto Report::json() const -> nlohmann::json {
   for (const auto& r : values_)
     values.push_back({{"id", r.id}, {"section", r.section}, {"label", r.label}, {"value", r.value}, {"unit", r.unit}});
   return {{"timed", std::move(timed)}, {"values", std::move(values)}};
+}
+
+auto read_text(const std::string& path, const std::string& what) -> std::string {
+  std::ifstream in(path);
+  if (!in) throw std::runtime_error("cannot read " + (what.empty() ? "" : what + " ") + path);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
 }
 
 }  // namespace pipesim::bench

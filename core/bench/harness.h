@@ -95,6 +95,9 @@ class Report {
   std::vector<ValueRow> values_;
 };
 
+/// The whole file at `path`; throws std::runtime_error "cannot read [what ]path".
+[[nodiscard]] auto read_text(const std::string& path, const std::string& what = "") -> std::string;
+
 /// Nanoseconds per op of a timed row from its median (or its fastest sample).
 [[nodiscard]] auto ns_per_op(const TimedRow& row, bool fastest = false) -> double;
 

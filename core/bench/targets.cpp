@@ -3,21 +3,11 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <fstream>
-#include <sstream>
 #include <stdexcept>
 
 namespace pipesim::bench {
 
 namespace {
-
-auto read_text(const std::string& path) -> std::string {
-  std::ifstream in(path);
-  if (!in) throw std::runtime_error("cannot read targets file " + path);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
 
 auto parse_target(const nlohmann::json& j, const std::string& path) -> Target {
   Target t;
@@ -49,7 +39,7 @@ auto value_text(double v) -> std::string {
 }  // namespace
 
 auto load_targets(const std::string& path, const std::string& side) -> std::vector<Target> {
-  const nlohmann::json file = nlohmann::json::parse(read_text(path));
+  const nlohmann::json file = nlohmann::json::parse(read_text(path, "targets file"));
   if (!file.contains(side) || !file[side].is_array()) throw std::runtime_error(path + ": no \"" + side + "\" array");
   std::vector<Target> out;
   for (const auto& j : file[side]) out.push_back(parse_target(j, path));

@@ -8,9 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
 #include <numeric>
-#include <sstream>
 #include <stdexcept>
 #include <vector>
 
@@ -123,14 +121,6 @@ auto sweep_ops(SweepAxis axis, const std::vector<int>& values, int ranks, int mi
       }
     }
   return ops;
-}
-
-auto read_text(const std::string& path) -> std::string {
-  std::ifstream in(path);
-  if (!in) throw std::runtime_error("cannot read " + path);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
 }
 
 auto max_rss_mib() -> double {
