@@ -80,16 +80,6 @@ export interface ScheduleInfo {
 export const KINDS = ['F', 'B', 'I', 'W', 'FB'] as const;
 export type KindName = (typeof KINDS)[number];
 
-/** The engine's older way of refusing: a returned {error} value instead of a thrown PipesimError. */
-interface Refusal {
-  error: string;
-  code?: string;
-}
-
-function isRefusal(value: unknown): value is Refusal {
-  return typeof value === 'object' && value !== null && typeof (value as Refusal).error === 'string';
-}
-
 /** A PipesimError thrown by the module: an error object with a string `code` and a `message`. */
 function isThrownRefusal(e: unknown): e is { message: string; code: string } {
   return typeof e === 'object' && e !== null && typeof (e as any).code === 'string' && typeof (e as any).message === 'string';
@@ -100,17 +90,14 @@ function asEngineError(e: unknown): unknown {
   return isThrownRefusal(e) ? new EngineError(e.message, e.code) : e;
 }
 
-/** Calls the module and turns either form of refusal (returned {error} or thrown PipesimError) into
- *  an EngineError, so callers handle one kind. */
-function unwrap<T>(call: () => T): Exclude<T, Refusal> {
-  let value: T;
+/** Calls the module, turning its thrown PipesimError into an EngineError, so callers handle one kind
+ *  (wasm/errors.pre.js makes every entry point that can refuse throw rather than return {error}). */
+function unwrap<T>(call: () => T): T {
   try {
-    value = call();
+    return call();
   } catch (e) {
     throw asEngineError(e);
   }
-  if (isRefusal(value)) throw new EngineError(value.error, value.code);
-  return value as Exclude<T, Refusal>;
 }
 
 function toJs(request: RunRequest): RunRequestJs {
