@@ -174,6 +174,24 @@ TEST_CASE("overlap: the pipeline costs come from the chunk model and pass the en
   CHECK(r.metrics.makespan > 0);
 }
 
+TEST_CASE("overlap: a chunk model no pipeline cost can take is refused, however it was stretched") {
+  // Found by fuzz_overlap: an SM split whose saturation count dwarfs the communication SMs stretched
+  // the all-to-alls past the largest cost, and overlap_costs then gave costs validate_costs refuses.
+  const auto d = durations({4, 1000, 6, 1000}, {1000, 6, 6, 1000, 4, 4});
+  CHECK_THROWS_WITH(run_overlap({d, SmSplit{1, 2, 2'000'000'000}, {}, {}, ""}),
+                    Catch::StartsWith("the chunk model gives F = ") &&
+                        Catch::EndsWith(", which no pipeline cost can be: costs are 0 or between 0.000001 and 1000000000000"));
+  CHECK_THROWS_WITH(simulate_overlap(durations({6e11, 0, 6e11, 0}, {0, 1, 1, 0, 1, 1})),
+                    "the chunk model gives F = 1200000000000, which no pipeline cost can be: costs are 0 or between "
+                    "0.000001 and 1000000000000");
+  CHECK_THROWS_WITH(simulate_overlap(durations({1e-7, 0, 0, 0}, {0, 1, 1, 0, 1, 1})),
+                    Catch::StartsWith("the chunk model gives F = "));
+  // Up to the bound the model stands, and its costs pass the engine's validation.
+  const Overlap largest = simulate_overlap(durations({5e11, 0, 5e11, 0}, {0, 1, 1, 0, 1, 1}));
+  CHECK(largest.f == 1e12);
+  REQUIRE_NOTHROW(validate_costs(overlap_costs(largest)));
+}
+
 TEST_CASE("overlap: durations parse from NAME=VALUE lists and bad ones are refused in one line") {
   const ForwardDurations f = parse_forward_durations("attn=1, dispatch=2.5,mlp=3,combine=0");
   CHECK(f.dispatch == 2.5);

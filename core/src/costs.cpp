@@ -63,10 +63,9 @@ auto parse_costs(std::string_view text) -> Costs {
 }
 
 void validate_costs(const Costs& c) {
-  // Bounds keep every sum of a run finite and every duration a normal number: a subnormal or an
-  // overflowing cost would turn the timeline into zeros or infinities.
-  constexpr double smallest = 1e-6;
-  constexpr double largest = 1e12;
+  // A subnormal or an overflowing cost would turn the timeline into zeros or infinities.
+  constexpr double smallest = min_cost;
+  constexpr double largest = max_cost;
   const auto check_non_negative = [](const char* name, double v) {
     if (!std::isfinite(v) || v < 0)
       throw Error(ErrorCode::bad_value, std::string("cost ") + name + " must be a finite number >= 0, got " + format_number(v));

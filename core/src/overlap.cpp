@@ -344,6 +344,24 @@ auto scale_to_ratio(const ChunkDurations& d, double compute_to_comm) -> ChunkDur
   return scaled(d, ratio_factor(d, compute_to_comm), 1, 1);
 }
 
+namespace {
+
+// The chunk's times become a pipeline's costs (overlap_costs), so a model whose F, B or W no cost can
+// take is refused here, whatever stretched it there (durations, the ratio, the SM split).
+void check_usable_as_costs(const Overlap& o) {
+  const auto check = [](const char* name, double v) {
+    if (v != 0 && (v < min_cost || v > max_cost))
+      throw Error(ErrorCode::bad_value, std::string("the chunk model gives ") + name + " = " + format_number(v) +
+                                            ", which no pipeline cost can be: costs are 0 or between " +
+                                            format_number(min_cost) + " and " + format_number(max_cost));
+  };
+  check("F", o.f);
+  check("B", o.b);
+  check("W", o.durations.backward.mlp_w + o.durations.backward.attn_w);
+}
+
+}  // namespace
+
 auto simulate_overlap(const ChunkDurations& d) -> Overlap {
   validate_durations(d);
   Overlap o;
@@ -359,6 +377,7 @@ auto simulate_overlap(const ChunkDurations& d) -> Overlap {
   o.exposed_comm = o.pair.exposed_comm;
   o.hidden_fraction = o.pair.comm > 0 ? std::clamp(1 - o.exposed_comm / o.pair.comm, 0.0, 1.0) : 1.0;
   o.derivation = given_derivations(d, "");
+  check_usable_as_costs(o);
   return o;
 }
 

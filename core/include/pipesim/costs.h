@@ -25,7 +25,12 @@ struct Costs {
 /// A missing FB defaults to F + B (no overlap credit). Throws Error on bad input.
 [[nodiscard]] auto parse_costs(std::string_view text) -> Costs;
 
-/// Throws Error unless all costs are finite, non-negative, W <= B and max(F,B) <= FB <= F+B.
+/// The range of one cost other than FB: 0, or from min_cost to max_cost. The bounds keep every sum of
+/// a run finite and every duration a normal number.
+inline constexpr double min_cost = 1e-6;
+inline constexpr double max_cost = 1e12;
+
+/// Throws Error unless all costs are finite, non-negative, in range, W <= B and max(F,B) <= FB <= F+B.
 void validate_costs(const Costs& costs);
 
 /// "F=1,B=2,W=1,FB=3,comm=0" with the shortest exact decimals.
