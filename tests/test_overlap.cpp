@@ -186,6 +186,10 @@ TEST_CASE("overlap: a chunk model no pipeline cost can take is refused, however 
                     "0.000001 and 1000000000000");
   CHECK_THROWS_WITH(simulate_overlap(durations({1e-7, 0, 0, 0}, {0, 1, 1, 0, 1, 1})),
                     Catch::StartsWith("the chunk model gives F = "));
+  // A chunk with no work at all has no costs to give either (found the same way, one step from a seed).
+  CHECK_THROWS_WITH(simulate_overlap(durations({0, 0, 0, 0}, {0, 0, 0, 0, 0, 0})),
+                    "the chunk model gives F = B = 0: a chunk with no computation and no communication has "
+                    "nothing to overlap and no cost to give a pipeline");
   // Up to the bound the model stands, and its costs pass the engine's validation.
   const Overlap largest = simulate_overlap(durations({5e11, 0, 5e11, 0}, {0, 1, 1, 0, 1, 1}));
   CHECK(largest.f == 1e12);

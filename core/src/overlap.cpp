@@ -347,7 +347,7 @@ auto scale_to_ratio(const ChunkDurations& d, double compute_to_comm) -> ChunkDur
 namespace {
 
 // The chunk's times become a pipeline's costs (overlap_costs), so a model whose F, B or W no cost can
-// take is refused here, whatever stretched it there (durations, the ratio, the SM split).
+// take, or with no work at all, is refused here, whatever made it so (durations, the ratio, the SM split).
 void check_usable_as_costs(const Overlap& o) {
   const auto check = [](const char* name, double v) {
     if (v != 0 && (v < min_cost || v > max_cost))
@@ -358,6 +358,9 @@ void check_usable_as_costs(const Overlap& o) {
   check("F", o.f);
   check("B", o.b);
   check("W", o.durations.backward.mlp_w + o.durations.backward.attn_w);
+  if (o.f + o.b == 0)
+    throw Error(ErrorCode::bad_value, "the chunk model gives F = B = 0: a chunk with no computation and no "
+                                      "communication has nothing to overlap and no cost to give a pipeline");
 }
 
 }  // namespace

@@ -204,7 +204,7 @@ void validate_sm_split(const SmSplit& sms);
 
 /// Runs the forward chunk alone, the backward chunk alone and the pair on the two lanes.
 /// `d` is used as is (no SM split). Throws Error on invalid durations, and when the chunk's F, B or W
-/// could not be a pipeline's cost (above max_cost, or below min_cost and not 0).
+/// could not be a pipeline's cost (above max_cost, or below min_cost and not 0), or are both F and B 0.
 [[nodiscard]] auto simulate_overlap(const ChunkDurations& d) -> Overlap;
 
 /// Validates, applies the ratio then the SM split, simulates, and records every step's derivation.
