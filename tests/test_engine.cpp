@@ -1,4 +1,8 @@
 // The engine on hand-built schedules: timing rules, memory counting, validation and deadlocks.
+#include <optional>
+#include <random>
+#include <utility>
+
 #include <catch2/catch.hpp>
 
 #include "helpers.h"
@@ -22,6 +26,39 @@ auto two_ranks(int micro_batches, std::vector<Op> rank0, std::vector<Op> rank1) 
   return std::move(builder).build();
 }
 
+// How a call ended: its error code and message, or nothing when it returned.
+auto refusal(const auto& call) -> std::optional<std::pair<ErrorCode, std::string>> {
+  try {
+    call();
+  } catch (const Error& e) {
+    return std::pair{e.code(), std::string(e.what())};
+  }
+  return std::nullopt;
+}
+
+// One small random edit of one rank's op list, the kind a hand-written or imported schedule gets
+// wrong: an op moved, dropped, doubled, or one field of it changed.
+auto mutated(Schedule s, std::mt19937& random) -> Schedule {
+  const auto pick = [&](int n) { return std::uniform_int_distribution<int>(0, n - 1)(random); };
+  const int r = pick(s.ranks());
+  std::vector<Op> ops(s.ops_of(r).begin(), s.ops_of(r).end());
+  const auto k = static_cast<std::size_t>(pick(static_cast<int>(ops.size())));
+  Op& op = ops[k];
+  switch (pick(8)) {
+    case 0: std::swap(op, ops[(k + 1) % ops.size()]); break;
+    case 1: std::swap(op, ops[static_cast<std::size_t>(pick(static_cast<int>(ops.size())))]); break;
+    case 2: ops.erase(ops.begin() + static_cast<long>(k)); break;
+    case 3: ops.insert(ops.begin() + static_cast<long>(pick(static_cast<int>(ops.size()))), op); break;
+    case 4: op.kind = static_cast<OpKind>(pick(op_kind_count)); break;
+    case 5: op.chunk.mb += pick(3) - 1; break;
+    case 6: op.chunk.stage += pick(3) - 1; break;
+    default: op.backward.phase ^= 1; op.chunk.phase ^= pick(2); break;
+  }
+  ScheduleBuilder builder(s.name, s.params, s.layout);
+  for (int q = 0; q < s.ranks(); ++q) builder.rank(q).append(q == r ? std::span<const Op>(ops) : s.ops_of(q));
+  return std::move(builder).build();
+}
+
 }  // namespace
 
 TEST_CASE("an op starts when its rank is free and its input has arrived, comm later across ranks") {
@@ -29,8 +66,8 @@ TEST_CASE("an op starts when its rank is free and its input has arrived, comm la
   const Timeline t = simulate(s, test::costs(1, 2, 1, 3, 0.5));
   // Rank 0: F0 at 0, B0 after rank 1's B0 (ends 4.5) + 0.5. Rank 1: F0 after rank 0's F0 (1) + 0.5;
   // the last stage's backward follows its own forward with no send.
-  CHECK(t.start == std::vector<double>{0, 5, 1.5, 2.5});
-  CHECK(t.end == std::vector<double>{1, 7, 2.5, 4.5});
+  CHECK(t.start == OpColumn<double>{0, 5, 1.5, 2.5});
+  CHECK(t.end == OpColumn<double>{1, 7, 2.5, 4.5});
   CHECK(measure(s, t).makespan == 7);
 }
 
@@ -97,6 +134,77 @@ TEST_CASE("validation names the first op that breaks a rule") {
                     "rank 0, op 0 (F3): micro-batch 3 is outside 0..0");
 }
 
+TEST_CASE("the engine refuses a broken schedule with validation's words, wherever it meets the op") {
+  // The engine checks the rules as it runs, in its own order; the message is always the one
+  // validate_schedule gives, naming the first offending op in rank order.
+  const std::vector<Schedule> broken = {
+      two_ranks(1, {F(0, 0), F(0, 0), B(0, 0)}, {F(0, 1), B(0, 1)}),
+      two_ranks(1, {F(0, 0)}, {F(0, 1), B(0, 1)}),
+      two_ranks(1, {F(0, 0), W(0, 0), I(0, 0)}, {F(0, 1), B(0, 1)}),
+      two_ranks(1, {F(0, 1), B(0, 0)}, {F(0, 0), B(0, 1)}),
+      two_ranks(1, {B(0, 0), F(0, 0)}, {F(0, 1), B(0, 1)}),
+      two_ranks(1, {F(0, 0), I(0, 0)}, {F(0, 1), B(0, 1)}),
+      two_ranks(1, {F(3, 0), B(3, 0)}, {F(0, 1), B(0, 1)}),
+      // Rank 0 would deadlock before its broken op; the broken op is still what is reported.
+      two_ranks(2, {F(0, 0), B(0, 0), F(1, 0), B(1, 0), F(1, 0)}, {F(1, 1), B(1, 1), F(0, 1), B(0, 1)}),
+  };
+  for (const Schedule& s : broken) {
+    const auto validated = refusal([&] { validate_schedule(s); });
+    REQUIRE(validated);
+    CHECK(validated->first == ErrorCode::invalid_schedule);
+    CHECK(refusal([&] { (void)simulate(s, default_costs()); }) == validated);
+  }
+}
+
+TEST_CASE("over thousands of random edits, the engine and validation agree on every schedule") {
+  std::mt19937 random(2026);
+  int refused = 0;
+  int deadlocked = 0;
+  for (const auto& [name, ranks, micro_batches] : {std::tuple{"dualpipe", 8, 20}, std::tuple{"zb-h1", 4, 8},
+                                                   std::tuple{"dualpipev", 4, 8}, std::tuple{"interleaved-1f1b", 4, 8}}) {
+    const Schedule original = build_schedule(name, {ranks, micro_batches, name == std::string("interleaved-1f1b") ? 2 : 1});
+    for (int trial = 0; trial < 1500; ++trial) {
+      const Schedule s = mutated(original, random);
+      const auto validated = refusal([&] { validate_schedule(s); });
+      const auto simulated = refusal([&] { (void)simulate(s, default_costs()); });
+      if (validated) {
+        ++refused;
+        CHECK(simulated == validated);
+      } else if (simulated) {
+        ++deadlocked;
+        CHECK(simulated->first == ErrorCode::deadlock);
+      }
+    }
+  }
+  CHECK(refused > 3000);  // the edits mostly break a rule, and some only reorder into a deadlock
+  CHECK(deadlocked > 50);
+}
+
+TEST_CASE("a schedule whose shape does not hold together is refused before any op is read") {
+  Schedule s = two_ranks(1, {F(0, 0), B(0, 0)}, {F(0, 1), B(0, 1)});
+  Schedule overlapping = s;
+  overlapping.rank_begin = {0, 3, 2};
+  CHECK_THROWS_MATCHES(simulate(overlapping, default_costs()), Error,
+                       test::Refused(ErrorCode::invalid_schedule,
+                                     "the schedule's rank_begin does not split its 4 ops into one range per rank"));
+  Schedule past_the_end = s;
+  past_the_end.rank_begin = {0, 2, 9};
+  CHECK_THROWS_MATCHES(simulate(past_the_end, default_costs()), Error,
+                       test::Refused(ErrorCode::invalid_schedule,
+                                     "the schedule's rank_begin does not split its 4 ops into one range per rank"));
+  Schedule elsewhere = s;
+  elsewhere.layout.rank_of_stage = {0, 7};
+  CHECK_THROWS_MATCHES(simulate(elsewhere, default_costs()), Error,
+                       test::Refused(ErrorCode::invalid_schedule,
+                                     "the schedule's layout places a stage on rank 7, outside 0..1"));
+  Schedule no_paths = s;
+  no_paths.layout.directions = 0;
+  no_paths.layout.rank_of_stage.clear();
+  CHECK_THROWS_MATCHES(validate_schedule(no_paths), Error,
+                       test::Refused(ErrorCode::invalid_schedule,
+                                     "the schedule's layout does not place every stage on a rank"));
+}
+
 TEST_CASE("simulation time and memory grow linearly: 256 ranks x 3900 micro-batches of 1F1B") {
   const Schedule s = build_schedule("1f1b", {256, 3900, 1});
   const Timeline t = simulate(s, default_costs());
@@ -108,5 +216,5 @@ TEST_CASE("simulation time and memory grow linearly: 256 ranks x 3900 micro-batc
 TEST_CASE("each op that follows idle time names the input it waited for") {
   const Schedule s = two_ranks(1, {F(0, 0), B(0, 0)}, {F(0, 1), B(0, 1)});
   const Timeline t = simulate(s, test::costs(1, 2, 1, 3, 0.5));
-  CHECK(t.waited_for == std::vector<int>{-1, 3, 0, -1});  // rank 0's B0 waited for rank 1's B0 (op 3)
+  CHECK(t.waited_for == OpColumn<int>{-1, 3, 0, -1});  // rank 0's B0 waited for rank 1's B0 (op 3)
 }

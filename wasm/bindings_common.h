@@ -25,8 +25,8 @@ using emscripten::val;
 using pipesim::Error;
 using pipesim::ErrorCode;
 
-template <typename T>
-inline auto typed_array(const std::vector<T>& values) -> val {
+template <typename T, typename Allocator>
+inline auto typed_array(const std::vector<T, Allocator>& values) -> val {
   return val(emscripten::typed_memory_view(values.size(), values.data())).call<val>("slice");
 }
 

@@ -17,9 +17,10 @@ constexpr auto frees_activation(OpKind kind) -> bool {
 // Calls step(time, alive) once per distinct time at which rank r's live activations change, in time
 // order, with the count after every change at that time (so frees and allocations at equal times net
 // out, as if frees came first). A rank runs its ops one after another, so its events arrive already
-// sorted by time when read in op order; no sort is needed and the pass is linear.
-template <typename Step>
-void for_each_activation_step(const Schedule& schedule, const Timeline& timeline, int rank, Step step) {
+// sorted by time when read in op order; no sort is needed and the pass is linear. each_op(start, end)
+// sees every op on the way, so measure() reads a large run's arrays once, not twice.
+template <typename Step, typename EachOp>
+void for_each_activation_step(const Schedule& schedule, const Timeline& timeline, int rank, Step step, EachOp each_op) {
   int alive = 0;
   double pending_time = 0;
   bool pending = false;
@@ -32,11 +33,16 @@ void for_each_activation_step(const Schedule& schedule, const Timeline& timeline
   for (int i = schedule.rank_begin[rank]; i < schedule.rank_begin[rank + 1]; ++i) {
     const auto ui = static_cast<std::size_t>(i);
     const OpKind kind = schedule.ops[ui].kind;
-    if (has_forward(kind)) change(timeline.start[ui], +1);
-    if (frees_activation(kind)) change(timeline.end[ui], -1);
+    const double start = timeline.start[ui];
+    const double end = timeline.end[ui];
+    each_op(start, end);
+    if (has_forward(kind)) change(start, +1);
+    if (frees_activation(kind)) change(end, -1);
   }
   if (pending) step(pending_time, alive);
 }
+
+constexpr auto ignore_op = [](double, double) {};
 
 }  // namespace
 
@@ -45,13 +51,13 @@ auto activation_curve(const Schedule& schedule, const Timeline& timeline, int ra
   for_each_activation_step(schedule, timeline, rank, [&](double time, int alive) {
     if (curve.back().time == time) curve.back().alive = alive;
     else curve.push_back({time, alive});
-  });
+  }, ignore_op);
   return curve;
 }
 
 auto peak_activations(const Schedule& schedule, const Timeline& timeline, int rank) -> int {
   int peak = 0;
-  for_each_activation_step(schedule, timeline, rank, [&](double, int alive) { peak = std::max(peak, alive); });
+  for_each_activation_step(schedule, timeline, rank, [&](double, int alive) { peak = std::max(peak, alive); }, ignore_op);
   return peak;
 }
 
@@ -64,13 +70,13 @@ auto measure(const Schedule& schedule, const Timeline& timeline) -> Metrics {
     RankMetrics& rm = m.per_rank[static_cast<std::size_t>(r)];
     const int begin = schedule.rank_begin[r];
     const int end = schedule.rank_begin[r + 1];
-    for (int i = begin; i < end; ++i)
-      rm.busy += timeline.end[static_cast<std::size_t>(i)] - timeline.start[static_cast<std::size_t>(i)];
+    for_each_activation_step(
+        schedule, timeline, r, [&](double, int alive) { rm.peak_activations = std::max(rm.peak_activations, alive); },
+        [&](double start, double finish) { rm.busy += finish - start; });
     if (end > begin) {
       rm.first_start = timeline.start[static_cast<std::size_t>(begin)];
       rm.last_end = timeline.end[static_cast<std::size_t>(end - 1)];
     }
-    rm.peak_activations = peak_activations(schedule, timeline, r);
     rm.stages_held = schedule.stages_held(r);
     m.makespan = std::max(m.makespan, rm.last_end);
     m.span = std::max(m.span, rm.last_end - rm.first_start);

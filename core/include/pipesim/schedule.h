@@ -59,7 +59,15 @@ struct Schedule {
 class RankOps {
  public:
   explicit RankOps(std::vector<Op>& ops) : ops_(&ops) {}
-  void push_back(const Op& op) { ops_->push_back(op); }
+  void push_back(const Op& op) {
+    // Field by field into the list's own slot. Copied whole, an Op built in a temporary is read back
+    // with one wide load across its narrower stores, which the CPU cannot forward from its store
+    // buffer: that stall was two thirds of DualPipe's generator time.
+    Op& slot = ops_->emplace_back();
+    slot.kind = op.kind;
+    slot.chunk = op.chunk;
+    slot.backward = op.backward;
+  }
   void append(std::span<const Op> ops) { ops_->insert(ops_->end(), ops.begin(), ops.end()); }
 
  private:

@@ -15,16 +15,29 @@ constexpr std::uint8_t weighted = 2;  // the chunk's W has run
 
 }  // namespace
 
-ChunkIndex::ChunkIndex(const Schedule& s)
-    : s_(s), directions_(s.layout.directions), two_way_(s.layout.directions == 2), stages_(s.layout.stages),
-      last_stage_(s.layout.stages - 1), per_path_(std::max(s.micro_batches_per_path(), 0)),
-      rank_of_slot_(s.layout.rank_of_stage.data()) {
+void check_shape(const Schedule& s) {
   if (s.params.ranks < 1) throw Error(ErrorCode::invalid_schedule, "a schedule needs at least 1 rank");
   if (static_cast<int>(s.rank_begin.size()) != s.params.ranks + 1)
     throw Error(ErrorCode::invalid_schedule, "schedule lists " + std::to_string(static_cast<int>(s.rank_begin.size()) - 1) +
                                                  " ranks but declares " + std::to_string(s.params.ranks));
-  if (static_cast<int>(s.layout.rank_of_stage.size()) != directions_ * std::max(stages_, 0))
+  const bool ranges_ok = s.rank_begin.front() == 0 && std::is_sorted(s.rank_begin.begin(), s.rank_begin.end()) &&
+                         static_cast<std::size_t>(s.rank_begin.back()) == s.ops.size();
+  if (!ranges_ok)
+    throw Error(ErrorCode::invalid_schedule, "the schedule's rank_begin does not split its " +
+                                                 std::to_string(s.ops.size()) + " ops into one range per rank");
+  const long long stages = std::max(s.layout.stages, 0);
+  if (s.layout.directions < 1 || static_cast<long long>(s.layout.rank_of_stage.size()) != s.layout.directions * stages)
     throw Error(ErrorCode::invalid_schedule, "the schedule's layout does not place every stage on a rank");
+  for (const int r : s.layout.rank_of_stage)
+    if (r < 0 || r >= s.params.ranks)
+      throw Error(ErrorCode::invalid_schedule, "the schedule's layout places a stage on rank " + std::to_string(r) +
+                                                   ", outside 0.." + std::to_string(s.params.ranks - 1));
+}
+
+ChunkIndex::ChunkIndex(const Schedule& s)
+    : s_((check_shape(s), s)), directions_(s.layout.directions), two_way_(s.layout.directions == 2), stages_(s.layout.stages),
+      last_stage_(s.layout.stages - 1), per_path_(std::max(s.micro_batches_per_path(), 0)),
+      rank_of_slot_(s.layout.rank_of_stage.data()) {
   const auto chunks = static_cast<std::size_t>(directions_) * static_cast<std::size_t>(std::max(stages_, 0)) *
                       static_cast<std::size_t>(per_path_);
   assign_large(forward_, chunks, no_op);

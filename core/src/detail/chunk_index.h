@@ -4,7 +4,6 @@
 // tables the engine looks its inputs up in. Doing both in one pass reads the op list once.
 #include <cstdint>
 #include <string>
-#include <utility>
 #include <vector>
 
 #include "pipesim/schedule.h"
@@ -19,6 +18,17 @@ struct Producer {
   int op = no_op;
   int rank = no_op;
 };
+
+/// The inputs of one op: `first` is the forward input of an F or FB, else the backward input (or a
+/// W's I); `second` is an FB's backward input. no_op where there is none.
+struct OpProducers {
+  Producer first;
+  Producer second;
+};
+
+/// Throws Error (invalid_schedule) unless the schedule's shape is one the engine can index: at least
+/// one rank, rank_begin splitting the op list into one range per rank, and a rank for every stage.
+void check_shape(const Schedule& s);
 
 class ChunkIndex {
  public:
@@ -49,10 +59,17 @@ class ChunkIndex {
   }
   /// What a W at `p` on `rank` consumes: the B, I or FB that ran the chunk's backward there.
   [[nodiscard]] auto weight_input(const Place& p, int rank) const -> Producer { return {backward_[p.row], rank}; }
-  /// The ranks of the stages before and after `p` along its path (no_op past either end): the only
-  /// ranks other than its own that consume what an op at `p` produces.
-  [[nodiscard]] auto neighbour_ranks(const Place& p) const -> std::pair<int, int> {
-    return {p.stage > 0 ? rank_of_slot_[p.slot - 1] : no_op, p.stage < last_stage_ ? rank_of_slot_[p.slot + 1] : no_op};
+  /// The ops whose outputs `op` on `rank` consumes, by the engine's rules.
+  [[nodiscard]] auto inputs_of(const Op& op, int rank) const -> OpProducers {
+    const Place at = place(op.chunk);
+    switch (op.kind) {
+      case OpKind::F: return {forward_input(at), {}};
+      case OpKind::B:
+      case OpKind::I: return {backward_input(at, rank), {}};
+      case OpKind::W: return {weight_input(at, rank), {}};
+      case OpKind::FB: return {forward_input(at), backward_input(place(op.backward), rank)};
+    }
+    return {};
   }
 
  private:
