@@ -251,8 +251,8 @@ void bench_memory(Report& report, const Options& /*o*/) {
     report.add(ValueRow{id_of("memory", c, "peak_bytes_per_op"), section, label_of(c, "peak during run()"), peak, "B/op"});
   }
   report.add(ValueRow{"memory.max_retained_bytes_per_op", section, "worst retained", worst_retained, "B/op"});
-  // The engine's own arrays: everything simulate() allocates (its chunk index, per-rank state and the
-  // Timeline it returns), over the schedule it is given.
+  // The engine's own arrays: everything simulate() allocates (its per-chunk progress table, per-rank
+  // state and the Timeline it returns), over the schedule it is given.
   double worst_engine = 0;
   for (const Case& c : every_schedule(large_ranks, large_micro_batches)) {
     const Schedule schedule = build_schedule(c.schedule, request_of(c).params);

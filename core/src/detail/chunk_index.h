@@ -1,7 +1,9 @@
 #pragma once
 // One pass over a schedule's ops that both checks what the engine relies on (validate_schedule's
-// rules) and records, per chunk, which op produces its forward output and its input gradient: the
-// tables the engine looks its inputs up in. Doing both in one pass reads the op list once.
+// rules) and records, per chunk, which op produces its forward output and its input gradient. It is
+// validate_schedule itself, the source of the engine's messages when a schedule breaks a rule or
+// deadlocks (the engine checks the same rules as it runs, but only says yes or no), and the table
+// op_inputs() reads for the exporters' transfer arrows.
 #include <cstdint>
 #include <string>
 #include <vector>
