@@ -1,5 +1,8 @@
 #include "pipesim/overlap_request.h"
 
+#include <cstddef>
+#include <string>
+
 #include "pipesim/error.h"
 #include "pipesim/parse.h"
 #include "pipesim/workload.h"
@@ -8,9 +11,22 @@ namespace pipesim {
 
 namespace {
 
-auto durations_from(const OverlapRequest& r) -> OverlapInput {
+enum class Field : std::uint8_t { forward, backward, pp_comm, workload, comm_sms, total_sms, saturation_sms, ratio };
+
+auto name_of(Field field, FieldNames names) -> std::string_view {
+  static constexpr std::string_view cli[] = {"--forward",  "--backward",  "--pp-comm",         "--workload",
+                                             "--comm-sms", "--total-sms", "--saturation-sms", "--ratio"};
+  static constexpr std::string_view js[] = {"forward", "backward", "ppComm",        "workload",
+                                            "commSms", "totalSms", "saturationSms", "ratio"};
+  const auto i = static_cast<std::size_t>(field);
+  return names == FieldNames::cli_options ? cli[i] : js[i];
+}
+
+auto durations_from(const OverlapRequest& r, FieldNames names) -> OverlapInput {
+  const auto name = [names](Field f) { return std::string(name_of(f, names)); };
   if (!r.forward || !r.backward)
-    throw Error(ErrorCode::usage, "--forward and --backward go together: give both, or neither to use a --workload");
+    throw Error(ErrorCode::usage, name(Field::forward) + " and " + name(Field::backward) +
+                                      " go together: give both, or neither to use a " + name(Field::workload));
   OverlapInput input;
   input.durations.forward = parse_forward_durations(*r.forward);
   input.durations.backward = parse_backward_durations(*r.backward);
@@ -19,10 +35,12 @@ auto durations_from(const OverlapRequest& r) -> OverlapInput {
 }
 
 // --comm-sms turns the split on (or changes the workload's); the other two only adjust it.
-auto sm_split_from(const OverlapRequest& r, std::optional<SmSplit> sms) -> std::optional<SmSplit> {
+auto sm_split_from(const OverlapRequest& r, std::optional<SmSplit> sms, FieldNames names) -> std::optional<SmSplit> {
+  const auto name = [names](Field f) { return std::string(name_of(f, names)); };
   if (!sms && !r.comm_sms) {
     if (r.total_sms || r.saturation_sms)
-      throw Error(ErrorCode::usage, "--total-sms and --saturation-sms need --comm-sms, the SMs given to communication");
+      throw Error(ErrorCode::usage, name(Field::total_sms) + " and " + name(Field::saturation_sms) + " need " +
+                                        name(Field::comm_sms) + ", the SMs given to communication");
     return std::nullopt;
   }
   SmSplit s = sms.value_or(SmSplit{});
@@ -34,8 +52,9 @@ auto sm_split_from(const OverlapRequest& r, std::optional<SmSplit> sms) -> std::
 
 }  // namespace
 
-auto parse_compute_comm_ratio(std::string_view text) -> double {
-  const std::string bad = "--ratio must be compute:comm like 1:1 or a number > 0, got '" + std::string(text) + "'";
+auto parse_compute_comm_ratio(std::string_view text, std::string_view name) -> double {
+  const std::string bad =
+      std::string(name) + " must be compute:comm like 1:1 or a number > 0, got '" + std::string(text) + "'";
   const auto read = [&](std::string_view part) {
     const auto v = parse_finite(part);
     if (!v || !(*v > 0)) throw Error(ErrorCode::bad_value, bad);
@@ -46,14 +65,17 @@ auto parse_compute_comm_ratio(std::string_view text) -> double {
   return read(text.substr(0, colon)) / read(text.substr(colon + 1));
 }
 
-auto make_overlap_input(const OverlapRequest& r) -> OverlapInput {
+auto make_overlap_input(const OverlapRequest& r, FieldNames names) -> OverlapInput {
+  const auto name = [names](Field f) { return std::string(name_of(f, names)); };
   const bool direct = r.forward || r.backward || r.pp_comm;
-  if (direct && r.workload) throw Error(ErrorCode::usage, "--workload replaces --forward, --backward and --pp-comm: give one or the other");
-  OverlapInput input = direct ? durations_from(r)
+  if (direct && r.workload)
+    throw Error(ErrorCode::usage, name(Field::workload) + " replaces " + name(Field::forward) + ", " +
+                                      name(Field::backward) + " and " + name(Field::pp_comm) + ": give one or the other");
+  OverlapInput input = direct ? durations_from(r, names)
                        : r.workload ? derive_durations(parse_workload(*r.workload))
                                     : derive_durations(deepseek_v3_workload());
-  input.sms = sm_split_from(r, input.sms);
-  if (r.ratio) input.compute_to_comm = parse_compute_comm_ratio(*r.ratio);
+  input.sms = sm_split_from(r, input.sms, names);
+  if (r.ratio) input.compute_to_comm = parse_compute_comm_ratio(*r.ratio, name_of(Field::ratio, names));
   return input;
 }
 

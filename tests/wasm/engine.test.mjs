@@ -123,6 +123,19 @@ test('the chunk model answers as `pipesim overlap --format json` does', () => {
   }
   const refused = cli(['overlap', '--comm-sms', '132']);
   assert.equal(cliLine(refusal(() => engine.overlap({ commSms: 132 }))), refused.err);
+  // A refusal names the fields as the caller wrote them: the request's keys here, options in the CLI.
+  const forwardOnly = { forward: 'attn=2,dispatch=1,mlp=2,combine=1' };
+  assert.equal(refusal(() => engine.overlap(forwardOnly)).message,
+    'forward and backward go together: give both, or neither to use a workload');
+  assert.equal(refusal(() => engine.overlap({ ...forwardOnly, workload: '{}' })).message,
+    'workload replaces forward, backward and ppComm: give one or the other');
+  const direct = { ...forwardOnly, backward: 'combine=1,mlp_b=2,mlp_w=1,dispatch=1,attn_b=2,attn_w=1' };
+  assert.equal(refusal(() => engine.overlap({ ...direct, totalSms: 100 })).message,
+    'totalSms and saturationSms need commSms, the SMs given to communication');
+  assert.equal(refusal(() => engine.overlap({ ratio: '1:x' })).message,
+    "ratio must be compute:comm like 1:1 or a number > 0, got '1:x'");
+  assert.equal(cli(['overlap', '--ratio', '1:x']).err,
+    "pipesim: error[bad_value]: --ratio must be compute:comm like 1:1 or a number > 0, got '1:x'\n");
   const workload = engine.defaultWorkload();
   assert.equal(workload.comm_sms, 20);
   assert.deepEqual(engine.overlap({ workload: JSON.stringify(workload) }), engine.overlap({}));

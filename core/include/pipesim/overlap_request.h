@@ -1,8 +1,10 @@
 #pragma once
 // One request form for the chunk model, shared by the CLI and the WebAssembly module: each field is
 // what a user typed, absent when not given. make_overlap_input() applies the rules in one place.
+#include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "pipesim/overlap.h"
 
@@ -19,11 +21,16 @@ struct OverlapRequest {
   std::optional<std::string> ratio;     ///< compute:comm, "1:1", "3:2" or a number > 0
 };
 
+/// How refusals name the request's fields: as the CLI's options (`--comm-sms`) or as the keys of the
+/// WebAssembly module's request object (`commSms`), so each user reads the names they typed.
+enum class FieldNames : std::uint8_t { cli_options, js_keys };
+
 /// Durations given directly, else derived from the workload, else DeepSeek-V3's workload; then the
 /// SM split and the ratio. Throws Error naming the conflicting or malformed field.
-[[nodiscard]] auto make_overlap_input(const OverlapRequest& request) -> OverlapInput;
+[[nodiscard]] auto make_overlap_input(const OverlapRequest& request, FieldNames names = FieldNames::cli_options)
+    -> OverlapInput;
 
-/// Reads "1:1", "3:2" or a plain number as compute / communication.
-[[nodiscard]] auto parse_compute_comm_ratio(std::string_view text) -> double;
+/// Reads "1:1", "3:2" or a plain number as compute / communication; a refusal calls the field `name`.
+[[nodiscard]] auto parse_compute_comm_ratio(std::string_view text, std::string_view name = "--ratio") -> double;
 
 }  // namespace pipesim
