@@ -71,6 +71,11 @@ auto Args::integer_or(std::string_view name, int fallback, int lo, int hi) const
   return t ? parse_whole_in("--" + std::string(name), *t, lo, hi) : fallback;
 }
 
+auto Args::count_or(std::string_view name, int fallback, int limit) const -> int {
+  const auto t = text(name);
+  return t ? parse_count("--" + std::string(name), *t, limit) : fallback;
+}
+
 auto Args::number_or(std::string_view name, double fallback, double lo, double hi) const -> double {
   const auto t = text(name);
   return t ? parse_number_in("--" + std::string(name), *t, lo, hi) : fallback;

@@ -21,6 +21,9 @@ class Args {
   [[nodiscard]] auto text_or(std::string_view name, std::string fallback) const -> std::string;
   /// A whole number in [lo, hi]; throws Error naming the option otherwise.
   [[nodiscard]] auto integer_or(std::string_view name, int fallback, int lo, int hi) const -> int;
+  /// The size of a run (ranks, micro-batches): only its form is checked here, its range by run(), as
+  /// for the WebAssembly module (see parse_count).
+  [[nodiscard]] auto count_or(std::string_view name, int fallback, int limit) const -> int;
   /// A finite number in [lo, hi].
   [[nodiscard]] auto number_or(std::string_view name, double fallback, double lo, double hi) const -> double;
   /// One of `choices`.

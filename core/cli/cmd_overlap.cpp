@@ -10,6 +10,7 @@
 #include "args.h"
 #include "commands.h"
 #include "pipesim/error.h"
+#include "pipesim/limits.h"
 #include "pipesim/overlap.h"
 #include "pipesim/overlap_request.h"
 #include "pipesim/report.h"
@@ -44,9 +45,9 @@ auto simulation_from(const Args& args, const Overlap& o) -> std::optional<Run> {
   }
   RunRequest request;
   request.schedule = *args.text("simulate");
-  request.params.ranks = args.integer_or("ranks", 8, 1, 100'000'000);
-  request.params.micro_batches = args.integer_or("micro-batches", 20, 1, 100'000'000);
-  request.params.virtual_stages = args.integer_or("virtual-stages", 1, 1, 100'000'000);
+  request.params.ranks = args.count_or("ranks", 8, limits::max_ranks);
+  request.params.micro_batches = args.count_or("micro-batches", 20, limits::max_micro_batches);
+  request.params.virtual_stages = args.count_or("virtual-stages", 1, limits::max_virtual_stages);
   request.costs = overlap_costs(o);
   return pipesim::run(request);
 }

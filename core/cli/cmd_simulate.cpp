@@ -7,6 +7,7 @@
 #include "commands.h"
 #include "pipesim/custom.h"
 #include "pipesim/error.h"
+#include "pipesim/limits.h"
 #include "pipesim/export.h"
 #include "pipesim/report.h"
 #include "pipesim/run.h"
@@ -40,9 +41,9 @@ auto run_simulate(Argv argv) -> int {
   RunRequest request;
   request.schedule = args.text_or("schedule", args.has("schedule-file") ? "custom" : "dualpipe");
   read_custom_schedule(args, request);
-  request.params.ranks = args.integer_or("ranks", 8, 1, 100'000'000);
-  request.params.micro_batches = args.integer_or("micro-batches", 20, 1, 100'000'000);
-  request.params.virtual_stages = args.integer_or("virtual-stages", 1, 1, 100'000'000);
+  request.params.ranks = args.count_or("ranks", 8, limits::max_ranks);
+  request.params.micro_batches = args.count_or("micro-batches", 20, limits::max_micro_batches);
+  request.params.virtual_stages = args.count_or("virtual-stages", 1, limits::max_virtual_stages);
   if (const auto cost = args.text("cost")) request.costs = parse_costs(*cost);
   const std::string format =
       args.choice_or("format", "text", {"text", "json", "summary", "actions", "chrome-trace", "csv", "svg"});

@@ -3,6 +3,7 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
+#include <limits>
 #include <string>
 
 #include "detail/text.h"
@@ -29,6 +30,19 @@ auto parse_whole_in(const std::string& name, std::string_view text, int lo, int 
   if (s.empty() || end != s.c_str() + s.size() || errno == ERANGE)
     throw Error(ErrorCode::bad_value, name + " must be " + range + ", got '" + s + "'");
   if (v < lo || v > hi) throw Error(ErrorCode::bad_value, name + " must be " + range + ", got " + s);
+  return static_cast<int>(v);
+}
+
+auto parse_count(const std::string& name, std::string_view text, int limit) -> int {
+  const std::string s(text);
+  char* end = nullptr;
+  errno = 0;
+  const long long v = s.empty() ? 0 : std::strtoll(s.c_str(), &end, 10);
+  // Past what an int holds is no count either, as in the WebAssembly module (which reads past 1e9 so).
+  if (s.empty() || end != s.c_str() + s.size() || errno == ERANGE || v < std::numeric_limits<int>::min() ||
+      v > std::numeric_limits<int>::max())
+    throw Error(ErrorCode::bad_value,
+                name + " must be a whole number from 1 to " + std::to_string(limit) + ", got '" + s + "'");
   return static_cast<int>(v);
 }
 

@@ -15,6 +15,13 @@ namespace pipesim {
 /// WebAssembly module (NAME "seed") share it, so both refuse a value in the same words.
 [[nodiscard]] auto parse_whole_in(const std::string& name, std::string_view text, int lo, int hi) -> int;
 
+/// `text` as the count of something a run is sized by (ranks, micro-batches, virtual stages): any
+/// whole number that fits an int. Its range is left to run(), which refuses 0 as a bad value and a
+/// count past the limit as limit_exceeded whichever front end sent it; a text that is no such number
+/// (a fraction, words, more than an int holds) is refused here as "NAME must be a whole number from 1
+/// to LIMIT, got '...'".
+[[nodiscard]] auto parse_count(const std::string& name, std::string_view text, int limit) -> int;
+
 /// `text` as a finite number in [lo, hi]; otherwise throws Error "NAME must be a number from LO to HI,
 /// got ...", worded like parse_whole_in.
 [[nodiscard]] auto parse_number_in(const std::string& name, std::string_view text, double lo, double hi) -> double;
