@@ -3,7 +3,7 @@
 // screens, an iframe that shrinks as well as grows.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { openBrowser } from './harness.mjs';
+import { addressMatching, openBrowser } from './harness.mjs';
 
 let browser;
 before(async () => (browser = await openBrowser()));
@@ -68,6 +68,44 @@ test('the F&B slider stays in step with its field when B changes', async () => {
   assert.equal(await page.inputValue('[data-testid=cost-fb]'), '6');
   assert.equal(await page.inputValue('[data-testid=cost-fb-range]'), '6');
   assert.equal(await page.isHidden('[data-testid=error]'), true);
+  await page.close();
+});
+
+test('a dragged slider rewrites the address a few times, not on every step, and it ends on the last value', async () => {
+  const { page, problems } = await browser.page('?schedule=1f1b&ranks=4&micro-batches=8');
+  await page.evaluate(() => {
+    window.addressWrites = 0;
+    const replace = history.replaceState.bind(history);
+    history.replaceState = (...args) => {
+      window.addressWrites += 1;
+      return replace(...args);
+    };
+  });
+  // 300 steps as fast as a drag sends them: Safari would throw past 100 writes in 30 s.
+  const { steps, ms } = await page.evaluate(async () => {
+    const range = document.querySelector('[data-testid=micro-batches-range]');
+    const started = performance.now();
+    let sent = 0;
+    for (let round = 0; round < 3; round += 1)
+      for (let v = 8; v < 108; v += 1) {
+        range.value = String(v);
+        range.dispatchEvent(new Event('input', { bubbles: true }));
+        sent += 1;
+        if (v % 10 === 0) await new Promise((done) => requestAnimationFrame(done));
+      }
+    return { steps: sent, ms: performance.now() - started };
+  });
+  assert.equal(steps, 300);
+  assert.equal(await page.inputValue('[data-testid=micro-batches]'), '107'); // the page followed every step
+  await addressMatching(page, /micro-batches=107(&|$)/);
+  const writes = await page.evaluate(() => window.addressWrites);
+  // At most one write per 250 ms of dragging, plus the first and the trailing one.
+  assert.ok(writes >= 2 && writes <= Math.ceil(ms / 250) + 2, `${writes} address writes for 300 steps in ${Math.round(ms)} ms`);
+  // A single change after a quiet spell shows in the address at once.
+  await page.waitForTimeout(300);
+  await page.fill('[data-testid=ranks]', '6');
+  assert.equal(new URL(page.url()).searchParams.get('ranks'), '6');
+  assert.deepEqual(problems, []);
   await page.close();
 });
 

@@ -2,7 +2,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { ARTIFACTS, openBrowser } from './harness.mjs';
+import { addressMatching, ARTIFACTS, openBrowser } from './harness.mjs';
 
 let browser;
 before(async () => (browser = await openBrowser()));
@@ -71,7 +71,7 @@ test('the chunk model can give the pipeline its costs', async () => {
   await page.waitForSelector('[data-testid=chunk-use-costs]');
   await page.click('[data-testid=chunk-use-costs]');
   await page.waitForSelector('#panel-timeline:not([hidden])');
-  const cost = new URL(page.url()).searchParams.get('cost');
+  const cost = (await addressMatching(page, /[?&]cost=/)).searchParams.get('cost');
   assert.match(cost, /^F=1,B=[\d.]+,W=[\d.]+,FB=[\d.]+$/);
   assert.equal(await page.isHidden('[data-testid=error]'), true);
   await page.close();

@@ -37,6 +37,15 @@ export async function openBrowser(root = DIST) {
 }
 
 /** Centre of op `opIndex`'s cell on rank `rank`, from the canvas's data-* layout hooks. */
+/**
+ * The page's address once it matches `pattern`. The page rewrites its address at once after a quiet
+ * spell, but at most every 250 ms while settings keep changing (web/src/app/url_writer.ts).
+ */
+export async function addressMatching(page, pattern) {
+  await page.waitForFunction((source) => new RegExp(source).test(location.href), pattern.source, { timeout: 5000 });
+  return new URL(page.url());
+}
+
 export async function cellCentre(page, canvasSelector, { rank, start, end, groupOffset = 0 }) {
   const box = await page.locator(canvasSelector).boundingBox();
   const d = await page.locator(canvasSelector).evaluate((c) => ({ ...c.dataset }));

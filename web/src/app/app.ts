@@ -25,6 +25,7 @@ import { scheduleTitle } from './describe';
 import { renderReadouts } from './readouts';
 import type { RunView } from './run';
 import { readState, VIEWS, writeState, type AppState, type ViewName } from './state';
+import { UrlWriter } from './url_writer';
 
 const OWN_PARAMS = ['schedule', 'ranks', 'micro-batches', 'virtual-stages', 'cost', 'compare', 'view', 'custom'];
 
@@ -51,6 +52,7 @@ export class App {
   /** Large updates in the worker: a newer update supersedes one still running. */
   private readonly updates: Lane;
   private readonly busy = el('p', { class: 'hint', role: 'status', 'data-testid': 'busy', hidden: true });
+  private readonly address = new UrlWriter();
 
   constructor(
     private readonly root: HTMLElement,
@@ -169,7 +171,7 @@ export class App {
     const info = this.engine.schedule(this.state.schedule);
     const extra = new URLSearchParams(location.search);
     for (const key of OWN_PARAMS) extra.delete(key);
-    history.replaceState(null, '', writeState(this.state, !!info?.uses_virtual_stages, extra));
+    this.address.write(writeState(this.state, !!info?.uses_virtual_stages, extra));
     this.controls.sync(this.state);
     this.selectTab(this.state.view, false);
     this.refresh();
@@ -361,6 +363,7 @@ export class App {
       const next = select.value as Lang;
       if (!LANGS.includes(next)) return;
       store('pipesim:lang', next);
+      this.address.flush();
       const q = new URLSearchParams(location.search);
       q.set('lang', next);
       location.replace('?' + q.toString().replace(/%2C/g, ',').replace(/%3D/g, '='));
