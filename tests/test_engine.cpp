@@ -1,4 +1,5 @@
 // The engine on hand-built schedules: timing rules, memory counting, validation and deadlocks.
+#include <limits>
 #include <optional>
 #include <random>
 #include <utility>
@@ -203,6 +204,33 @@ TEST_CASE("a schedule whose shape does not hold together is refused before any o
   CHECK_THROWS_MATCHES(validate_schedule(no_paths), Error,
                        test::Refused(ErrorCode::invalid_schedule,
                                      "the schedule's layout does not place every stage on a rank"));
+  Schedule negative_stages = s;
+  negative_stages.layout.stages = -1;
+  negative_stages.layout.rank_of_stage.clear();
+  CHECK_THROWS_MATCHES(simulate(negative_stages, default_costs()), Error,
+                       test::Refused(ErrorCode::invalid_schedule,
+                                     "the schedule's layout does not place every stage on a rank"));
+  Schedule too_many_ranks = s;
+  too_many_ranks.params.ranks = std::numeric_limits<int>::max();
+  CHECK_THROWS_MATCHES(simulate(too_many_ranks, default_costs()), Error,
+                       test::Refused(ErrorCode::invalid_schedule, "schedule lists 2 ranks but declares 2147483647"));
+  // Sizes no request reaches, whose table rows would wrap (first in WebAssembly's 32-bit size_t).
+  Schedule vast = s;
+  vast.params.micro_batches = std::numeric_limits<int>::max();
+  vast.layout.stages = 4096;
+  vast.layout.rank_of_stage.assign(4096, 0);
+  CHECK_THROWS_MATCHES(simulate(vast, default_costs()), Error,
+                       test::Refused(ErrorCode::limit_exceeded,
+                                     "a schedule of 4 ops over 8796093018112 chunks is more than pipesim can index "
+                                     "(at most 1073741822 of each)"));
+}
+
+TEST_CASE("an op whose kind is none of the five is refused and named, not read past the names") {
+  Schedule s = two_ranks(1, {F(0, 0), B(0, 0)}, {F(0, 1), B(0, 1)});
+  s.ops[1].kind = static_cast<OpKind>(7);
+  CHECK(describe(s.ops[1]) == "?0");
+  CHECK_THROWS_MATCHES(simulate(s, default_costs()), Error,
+                       test::Refused(ErrorCode::invalid_schedule, "rank 0, op 1 (?0): breaks a rule of the engine"));
 }
 
 TEST_CASE("simulation time and memory grow linearly: 256 ranks x 3900 micro-batches of 1F1B") {

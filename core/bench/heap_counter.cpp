@@ -12,9 +12,11 @@
 #include <cstdlib>
 #include <new>
 
+#if defined(__linux__)
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <unistd.h>
+#endif
 
 namespace pipesim::bench {
 
@@ -45,6 +47,7 @@ auto counted_alloc_or_throw(std::size_t size) -> void* {
   throw std::bad_alloc();
 }
 
+#if defined(__linux__)
 // Anonymous mappings made through mmap() and not yet unmapped. A fixed table: the hook must not
 // allocate, and the engine holds one or two mappings at a time.
 struct Mapping {
@@ -73,6 +76,7 @@ void uncount_mapping(void* at) noexcept {
       return;
     }
 }
+#endif
 
 }  // namespace
 
@@ -97,6 +101,7 @@ void operator delete[](void* p, std::size_t /*size*/) noexcept { counted_free(p)
 void operator delete(void* p, const std::nothrow_t& /*tag*/) noexcept { counted_free(p); }
 void operator delete[](void* p, const std::nothrow_t& /*tag*/) noexcept { counted_free(p); }
 
+#if defined(__linux__)
 extern "C" auto mmap(void* at, std::size_t bytes, int protection, int flags, int fd, off_t offset) -> void* {
   void* mapped = reinterpret_cast<void*>(syscall(SYS_mmap, at, bytes, protection, flags, fd, offset));
   if (mapped != MAP_FAILED && (flags & MAP_ANONYMOUS) != 0) pipesim::bench::count_mapping(mapped, bytes);
@@ -107,3 +112,4 @@ extern "C" auto munmap(void* at, std::size_t bytes) -> int {
   pipesim::bench::uncount_mapping(at);
   return static_cast<int>(syscall(SYS_munmap, at, bytes));
 }
+#endif

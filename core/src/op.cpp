@@ -16,7 +16,11 @@ auto chunk_label(char kind, const Chunk& c) -> std::string {
 }
 }  // namespace
 
-auto kind_name(OpKind kind) -> std::string_view { return kind_names[static_cast<std::size_t>(kind)]; }
+// A hand-built Op may hold any byte as its kind; it is named "?" rather than read past the table.
+auto kind_name(OpKind kind) -> std::string_view {
+  const auto k = static_cast<std::size_t>(kind);
+  return k < kind_names.size() ? kind_names[k] : "?";
+}
 
 auto parse_kind(std::string_view text) -> std::optional<OpKind> {
   std::string upper;

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "detail/chunk_index.h"
+#include "detail/chunk_rules.h"
 #include "detail/huge_pages.h"
 #include "detail/zeroed_array.h"
 #include "pipesim/error.h"
@@ -13,6 +14,9 @@
 namespace pipesim {
 
 namespace {
+
+using detail::ChunkGrid;
+using detail::ChunkProgress;
 
 constexpr int none = detail::no_op;
 
@@ -25,31 +29,17 @@ struct Inputs {
   Input second;
 };
 
-// What the engine knows of one chunk (one micro-batch at one stage) while it runs: the ops that ran its
-// forward and its backward, stored as op index + 1 so that the zero-filled table a run starts from
-// reads "not run yet"; and whether its backward was split, an I still owing its W. Packed into 8 bytes
-// because a large run has millions of chunks.
-struct ChunkProgress {
-  std::uint32_t forward = 0;        // 1 + the F or FB that ran the forward; 0 = not yet
-  std::uint32_t backward : 30 = 0;  // 1 + the B, I or FB that ran the backward; 0 = not yet
-  std::uint32_t split : 1 = 0;      // the backward was an I: its W must follow on the same rank
-  std::uint32_t weighted : 1 = 0;   // that W has run
-};
-static_assert(sizeof(ChunkProgress) == 8);
-
-// Op indices must fit ChunkProgress::backward. The request limits allow about 6.3 M ops; an imported
-// schedule is checked here, before anything is allocated.
-constexpr std::size_t max_engine_ops = (std::size_t{1} << 30) - 2;
-
 // A rank runs its ops in order, so each per-op array and its own rows of the chunk table are streams
 // it walks forward; but 64 ranks interleave, far more streams than the hardware prefetchers follow.
 // Asking for the next cache line of the stream as each one is written keeps those writes from
 // stalling on memory: DualPipe at 64 ranks x 8192 went from 35 to 21 ns per op (start, end and the
 // chunk's own row). Prefetching the op list too was slower: its single stream is one the hardware
-// follows. WebAssembly has no prefetch; the builtin compiles to nothing there.
+// follows. The address is only a hint (no access is made through it, so it may lie past the end);
+// WebAssembly has no prefetch, and the builtin compiles to nothing there.
 template <typename T>
 [[gnu::always_inline]] inline void prefetch_for_writing(T* at) {
-  __builtin_prefetch(reinterpret_cast<const char*>(at) + 64, 1);
+  constexpr std::uintptr_t cache_line = 64;
+  __builtin_prefetch(reinterpret_cast<const void*>(reinterpret_cast<std::uintptr_t>(at) + cache_line), 1);
 }
 
 // A column of n entries that nothing has touched yet, so the huge-page hint can still apply to it.
@@ -67,11 +57,18 @@ enum class Output : std::uint8_t { forward, backward };
 }
 constexpr std::size_t no_key = static_cast<std::size_t>(-1);
 
-// The engine validates as it runs. Each rank runs its own ops in list order and a chunk's entries are
+// What became of a rank's next op.
+enum class Step : std::uint8_t {
+  ran,          // it ran: on to the rank's next op
+  waits,        // an input has not run yet: the rank is parked on it
+  breaks_rule,  // it breaks a rule of chunk_rules.h: the run stops and explains
+};
+
+// The engine validates as it runs. Each rank runs its own ops in list order and a chunk's entry is
 // written only by the rank that owns its stage, so when one of rank r's ops runs, the table holds
-// exactly what validate_schedule's rules see at that op: the test per op below is ChunkIndex's
-// try_record(). Only the cheap yes/no is made here. On any failure, a schedule that breaks a rule or
-// deadlocks, the engine builds the ChunkIndex, which names the first offending op in rank order as
+// exactly what validation sees at that op, and the rules of chunk_rules.h are checked against it
+// there. Only the yes/no is made here. On any failure, a schedule that breaks a rule or deadlocks,
+// the engine builds the ChunkIndex, which names the first offending op in rank order as
 // validate_schedule does, or finds the deadlock's cycle; messages never depend on the engine's order.
 class Engine {
  public:
@@ -79,9 +76,7 @@ class Engine {
       : s_(s), comm_(costs.comm),
         durations_{costs.duration(OpKind::F), costs.duration(OpKind::B), costs.duration(OpKind::I),
                    costs.duration(OpKind::W), costs.duration(OpKind::FB)},
-        two_way_(s.layout.directions == 2), stages_(s.layout.stages), last_stage_(s.layout.stages - 1),
-        per_path_(std::max(s.micro_batches_per_path(), 0)), rank_of_slot_(s.layout.rank_of_stage.data()),
-        progress_(checked_chunk_count(s)) {
+        grid_(s), progress_(grid_.chunks()) {
     const auto n = s.ops.size();
     // Left unwritten: the run writes each entry once (a deadlock or a broken rule throws instead).
     resize_unwritten(timeline_.start, n);
@@ -105,152 +100,133 @@ class Engine {
     for (int r = 0; r < s_.ranks(); ++r)
       if (next_op_[static_cast<std::size_t>(r)] < s_.rank_begin[r + 1]) [[unlikely]]
         explain_failure();
-    // Every chunk needs one forward, one backward and, after an I, one W. Each record above was checked
-    // to be the first of its kind for its chunk, so counting them checks the table without reading it.
-    if (forwards_ != progress_.size() || backwards_ != progress_.size() || splits_ != weights_) [[unlikely]]
+    // Every chunk needs one forward, one backward and, after an I, one W (detail::complete). Each
+    // record was checked to be the first of its kind for its chunk, so counting them checks the table
+    // without reading it again.
+    if (forwards_ != grid_.chunks() || backwards_ != grid_.chunks() || splits_ != weights_) [[unlikely]]
       explain_failure();
     return std::move(timeline_);
   }
 
  private:
-  // Where an op's chunk is: its slot (one stage of one path), its stage, and its row in progress_.
-  struct Place {
-    int slot;
-    int stage;
-    std::size_t row;
-  };
-
-  // The place of chunk c if it is a chunk of this schedule whose stage lives on `rank`; else false.
-  [[nodiscard]] auto place_on(int rank, const Chunk& c, Place& out) const -> bool {
-    const bool phase_ok = two_way_ ? static_cast<unsigned>(c.phase) < 2U : c.phase >= 0;
-    if (!phase_ok || static_cast<unsigned>(c.mb) >= static_cast<unsigned>(per_path_) ||
-        static_cast<unsigned>(c.stage) >= static_cast<unsigned>(stages_))
-      return false;
-    const int slot = (two_way_ ? c.phase : 0) * stages_ + c.stage;
-    out = {slot, c.stage, static_cast<std::size_t>(slot) * static_cast<std::size_t>(per_path_) +
-                              static_cast<std::size_t>(c.mb)};
-    return rank_of_slot_[slot] == rank;
-  }
-
-  [[nodiscard]] auto upstream(const Place& p) const -> std::size_t { return p.row - static_cast<std::size_t>(per_path_); }
-  [[nodiscard]] auto downstream(const Place& p) const -> std::size_t { return p.row + static_cast<std::size_t>(per_path_); }
-
-  // An op's forward input: the previous stage's forward of its micro-batch (none at the first stage).
-  // Returns false, with `wait` set, when that forward has not run yet.
-  [[nodiscard]] auto forward_input(const Place& p, Input& in, std::size_t& wait) const -> bool {
-    if (p.stage == 0) return true;
-    const std::uint32_t producer = progress_[upstream(p)].forward;
-    if (producer == 0) {
-      wait = key_of(upstream(p), Output::forward);
-      return false;
-    }
-    in = {static_cast<int>(producer - 1), rank_of_slot_[p.slot - 1]};
-    return true;
-  }
-
-  // A backward's input on `rank`: the next stage's backward, or at the last stage the chunk's own
-  // forward (already run on this rank: the rules checked it).
-  [[nodiscard]] auto backward_input(const Place& p, int rank, Input& in, std::size_t& wait) const -> bool {
-    if (p.stage == last_stage_) {
-      in = {static_cast<int>(progress_[p.row].forward - 1), rank};
-      return true;
-    }
-    const std::uint32_t producer = progress_[downstream(p)].backward;
-    if (producer == 0) {
-      wait = key_of(downstream(p), Output::backward);
-      return false;
-    }
-    in = {static_cast<int>(producer - 1), rank_of_slot_[p.slot + 1]};
-    return true;
-  }
-
-  // Runs rank r's ops until one waits for an input, then parks r on that input. Returns false when an
-  // op breaks a rule (the caller explains it).
+  // Runs rank r's ops until one waits for an input (r is then parked on it) or breaks a rule (false).
   auto advance(int r, std::vector<int>& ready) -> bool {
     int& next = next_op_[static_cast<std::size_t>(r)];
     const int last = s_.rank_begin[r + 1];
     double free_at = free_at_[static_cast<std::size_t>(r)];
-    bool ok = true;
-    while (next < last) {
-      const int i = next;
-      const Op& op = s_.ops[static_cast<std::size_t>(i)];
-      Place at{};
-      if (!place_on(r, op.chunk, at)) {
-        ok = false;
-        break;
-      }
-      ChunkProgress& chunk = progress_[at.row];
-      prefetch_for_writing(&chunk);
-      Inputs in;
-      std::size_t wait = no_key;
-      switch (op.kind) {
-        case OpKind::F:
-          if (chunk.forward != 0) ok = false;
-          else if (forward_input(at, in.first, wait)) {
-            free_at = execute(i, r, op.kind, in, free_at);
-            chunk.forward = static_cast<std::uint32_t>(i + 1);
-            ++forwards_;
-            wake(at.stage < last_stage_ ? rank_of_slot_[at.slot + 1] : none, key_of(at.row, Output::forward), ready);
-          }
-          break;
-        case OpKind::B:
-        case OpKind::I:
-          if (chunk.backward != 0 || chunk.forward == 0) ok = false;
-          else if (backward_input(at, r, in.first, wait)) {
-            free_at = execute(i, r, op.kind, in, free_at);
-            chunk.backward = static_cast<std::uint32_t>(i + 1);
-            chunk.split = op.kind == OpKind::I;
-            ++backwards_;
-            splits_ += chunk.split;
-            wake(at.stage > 0 ? rank_of_slot_[at.slot - 1] : none, key_of(at.row, Output::backward), ready);
-          }
-          break;
-        case OpKind::W:
-          // A W's only input is its own chunk's I on this rank, which the rules require to have run.
-          if (chunk.backward == 0 || !chunk.split || chunk.weighted) ok = false;
-          else {
-            in.first = {static_cast<int>(chunk.backward - 1), r};
-            free_at = execute(i, r, op.kind, in, free_at);
-            chunk.weighted = 1;
-            ++weights_;
-          }
-          break;
-        case OpKind::FB: {
-          Place back{};
-          if (!place_on(r, op.backward, back) || back.row == at.row) {
-            ok = false;
-            break;
-          }
-          ChunkProgress& backward = progress_[back.row];
-          if (chunk.forward != 0 || backward.backward != 0 || backward.forward == 0) ok = false;
-          else if (forward_input(at, in.first, wait) && backward_input(back, r, in.second, wait)) {
-            free_at = execute(i, r, op.kind, in, free_at);
-            chunk.forward = static_cast<std::uint32_t>(i + 1);
-            backward.backward = static_cast<std::uint32_t>(i + 1);
-            ++forwards_;
-            ++backwards_;
-            wake(at.stage < last_stage_ ? rank_of_slot_[at.slot + 1] : none, key_of(at.row, Output::forward), ready);
-            wake(back.stage > 0 ? rank_of_slot_[back.slot - 1] : none, key_of(back.row, Output::backward), ready);
-          }
-          break;
-        }
-        default: ok = false;
-      }
-      if (!ok) break;
-      if (wait != no_key) {
-        waiting_for_[static_cast<std::size_t>(r)] = wait;
-        break;
-      }
-      ++next;
-    }
+    Step step = Step::ran;
+    while (next < last && (step = run_op(r, next, free_at, ready)) == Step::ran) ++next;
     free_at_[static_cast<std::size_t>(r)] = free_at;
-    return ok;
+    return step != Step::breaks_rule;
   }
 
-  // Outputs go to the neighbouring stage along the path (a forward's to the next, a backward's to the
-  // previous); a consumer on the producing rank itself runs later in that rank's own list.
+  [[gnu::always_inline]] auto run_op(int r, int i, double& free_at, std::vector<int>& ready) -> Step {
+    const Op& op = s_.ops[static_cast<std::size_t>(i)];
+    ChunkGrid::Place at{};
+    if (!grid_.place_on(r, op.chunk, at)) return Step::breaks_rule;
+    ChunkProgress& chunk = progress_[at.row];
+    prefetch_for_writing(&chunk);
+    switch (op.kind) {
+      case OpKind::F: return run_forward(r, i, at, chunk, free_at, ready);
+      case OpKind::B:
+      case OpKind::I: return run_backward(r, i, op.kind, at, chunk, free_at, ready);
+      case OpKind::W: return run_weight(r, i, chunk, free_at);
+      case OpKind::FB: return run_pair(r, i, op, at, chunk, free_at, ready);
+    }
+    return Step::breaks_rule;
+  }
+
+  [[gnu::always_inline]] auto run_forward(int r, int i, const ChunkGrid::Place& at, ChunkProgress& chunk,
+                                          double& free_at, std::vector<int>& ready) -> Step {
+    if (!detail::may_run_forward(chunk)) return Step::breaks_rule;
+    Inputs in;
+    if (!forward_input(r, at, in.first)) return Step::waits;
+    free_at = execute(i, r, OpKind::F, in, free_at);
+    detail::record_forward(chunk, i);
+    ++forwards_;
+    wake_downstream(at, ready);
+    return Step::ran;
+  }
+
+  [[gnu::always_inline]] auto run_backward(int r, int i, OpKind kind, const ChunkGrid::Place& at,
+                                           ChunkProgress& chunk, double& free_at, std::vector<int>& ready) -> Step {
+    if (!detail::may_run_backward(chunk)) return Step::breaks_rule;
+    Inputs in;
+    if (!backward_input(r, at, in.first)) return Step::waits;
+    free_at = execute(i, r, kind, in, free_at);
+    detail::record_backward(chunk, i, kind == OpKind::I);
+    ++backwards_;
+    splits_ += kind == OpKind::I ? 1 : 0;
+    wake_upstream(at, ready);
+    return Step::ran;
+  }
+
+  // A W's only input is its own chunk's I on this rank, which the rules require to have run; its
+  // output (a weight gradient) stays on the rank, so it wakes no one.
+  [[gnu::always_inline]] auto run_weight(int r, int i, ChunkProgress& chunk, double& free_at) -> Step {
+    if (!detail::may_run_weight(chunk)) return Step::breaks_rule;
+    free_at = execute(i, r, OpKind::W, {{detail::op_of(chunk.backward), r}, {}}, free_at);
+    detail::record_weight(chunk);
+    ++weights_;
+    return Step::ran;
+  }
+
+  [[gnu::always_inline]] auto run_pair(int r, int i, const Op& op, const ChunkGrid::Place& at, ChunkProgress& chunk,
+                                       double& free_at, std::vector<int>& ready) -> Step {
+    ChunkGrid::Place back{};
+    if (!grid_.place_on(r, op.backward, back) || back.row == at.row) return Step::breaks_rule;
+    ChunkProgress& backward = progress_[back.row];
+    if (!detail::may_run_forward(chunk) || !detail::may_run_backward(backward)) return Step::breaks_rule;
+    Inputs in;
+    if (!forward_input(r, at, in.first) || !backward_input(r, back, in.second)) return Step::waits;
+    free_at = execute(i, r, OpKind::FB, in, free_at);
+    detail::record_forward(chunk, i);
+    detail::record_backward(backward, i, false);
+    ++forwards_;
+    ++backwards_;
+    wake_downstream(at, ready);
+    wake_upstream(back, ready);
+    return Step::ran;
+  }
+
+  // A forward's input: the previous stage's forward of its micro-batch (none at the first stage). When
+  // that has not run yet, parks rank r on it and returns false.
+  [[gnu::always_inline]] auto forward_input(int r, const ChunkGrid::Place& p, Input& in) -> bool {
+    if (grid_.first_stage(p)) return true;
+    const std::uint32_t producer = progress_[grid_.upstream(p)].forward;
+    if (producer == 0) return park(r, key_of(grid_.upstream(p), Output::forward));
+    in = {detail::op_of(producer), grid_.rank_upstream(p)};
+    return true;
+  }
+
+  // A backward's input: the next stage's backward, or at the last stage the chunk's own forward
+  // (already run on this rank: the rules checked it). Parks rank r like forward_input().
+  [[gnu::always_inline]] auto backward_input(int r, const ChunkGrid::Place& p, Input& in) -> bool {
+    if (grid_.last_stage(p)) {
+      in = {detail::op_of(progress_[p.row].forward), r};
+      return true;
+    }
+    const std::uint32_t producer = progress_[grid_.downstream(p)].backward;
+    if (producer == 0) return park(r, key_of(grid_.downstream(p), Output::backward));
+    in = {detail::op_of(producer), grid_.rank_downstream(p)};
+    return true;
+  }
+
+  auto park(int r, std::size_t key) -> bool {
+    waiting_for_[static_cast<std::size_t>(r)] = key;
+    return false;
+  }
+
+  // Outputs go to the neighbouring stage along the path, a forward's to the next and a backward's to
+  // the previous; a consumer on the producing rank itself runs later in that rank's own list.
+  void wake_downstream(const ChunkGrid::Place& p, std::vector<int>& ready) {
+    if (!grid_.last_stage(p)) wake(grid_.rank_downstream(p), key_of(p.row, Output::forward), ready);
+  }
+  void wake_upstream(const ChunkGrid::Place& p, std::vector<int>& ready) {
+    if (!grid_.first_stage(p)) wake(grid_.rank_upstream(p), key_of(p.row, Output::backward), ready);
+  }
   void wake(int rank, std::size_t key, std::vector<int>& ready) {
-    if (rank == none || waiting_for_[static_cast<std::size_t>(rank)] != key) return;
+    if (waiting_for_[static_cast<std::size_t>(rank)] != key) return;
     waiting_for_[static_cast<std::size_t>(rank)] = no_key;
     ready.push_back(rank);
   }
@@ -276,19 +252,9 @@ class Engine {
     return end;
   }
 
-  static auto checked_chunk_count(const Schedule& s) -> std::size_t {
-    if (s.ops.size() > max_engine_ops)
-      throw Error(ErrorCode::limit_exceeded, "a schedule of " + std::to_string(s.ops.size()) +
-                                                 " ops is more than the engine can time (" +
-                                                 std::to_string(max_engine_ops) + ")");
-    // The table is as large as validation's; malformed shapes are refused by the ChunkIndex the
-    // engine builds before it reads the table (see simulate()).
-    return static_cast<std::size_t>(s.layout.directions) * static_cast<std::size_t>(std::max(s.layout.stages, 0)) *
-           static_cast<std::size_t>(std::max(s.micro_batches_per_path(), 0));
-  }
-
   // The slow path, on a schedule that breaks a rule or deadlocks: the ChunkIndex names the first
-  // offending op in rank order; if every op keeps the rules, some ranks wait on each other.
+  // offending op in rank order; if every op keeps the rules, some ranks wait on each other. The index
+  // is built next to the engine's own table, a few bytes per chunk more on this path only.
   [[noreturn, gnu::cold, gnu::noinline]] void explain_failure() const {
     const detail::ChunkIndex index(s_);  // throws invalid_schedule if any op breaks a rule
     for (int r = 0; r < s_.ranks(); ++r)
@@ -332,19 +298,15 @@ class Engine {
   const Schedule& s_;
   double comm_;
   double durations_[op_kind_count];
-  bool two_way_;
-  int stages_;
-  int last_stage_;
-  int per_path_;
-  const int* rank_of_slot_;                  // the layout's rank_of_stage, read directly in the loop
-  detail::ZeroedArray<ChunkProgress> progress_;  // per chunk, rows slot-major as the ChunkIndex's
-  std::vector<int> next_op_;                 // per rank: index of its next op to run
-  std::vector<double> free_at_;              // per rank: when its last op ends
-  std::vector<std::size_t> waiting_for_;     // per rank: key_of the output it is parked on, or no_key
-  std::size_t forwards_ = 0;                 // chunks whose forward has run
-  std::size_t backwards_ = 0;                // chunks whose backward has run
-  std::size_t splits_ = 0;                   // of those, backwards split into an I
-  std::size_t weights_ = 0;                  // Ws run
+  ChunkGrid grid_;
+  detail::ZeroedArray<ChunkProgress> progress_;  // per chunk, by grid_ row
+  std::vector<int> next_op_;                     // per rank: index of its next op to run
+  std::vector<double> free_at_;                  // per rank: when its last op ends
+  std::vector<std::size_t> waiting_for_;         // per rank: key_of the output it is parked on, or no_key
+  std::size_t forwards_ = 0;                     // chunks whose forward has run
+  std::size_t backwards_ = 0;                    // chunks whose backward has run
+  std::size_t splits_ = 0;                       // of those, backwards split into an I
+  std::size_t weights_ = 0;                      // Ws run
   Timeline timeline_;
 };
 
@@ -364,7 +326,7 @@ auto op_inputs(const Schedule& schedule) -> std::vector<OpInputs> {
 
 auto simulate(const Schedule& schedule, const Costs& costs) -> Timeline {
   validate_costs(costs);
-  detail::check_shape(schedule);
+  detail::check_shape(schedule);  // before the engine sizes anything from the schedule
   return Engine(schedule, costs).run();
 }
 

@@ -6,9 +6,9 @@
 // faults, 25.0 populated in one call, 24.5 populated as huge pages).
 // On Linux the table is therefore mapped directly, advised for huge pages and populated writable in
 // one call: the kernel hands the pages out zeroed and no pass of the program writes the zeros.
-// Elsewhere (WebAssembly, other systems) it is calloc.
+// Small tables, and every table elsewhere (WebAssembly, other systems), come from new[], which
+// zeroes them (and which the benchmark's heap counter sees).
 #include <cstddef>
-#include <cstdlib>
 #include <new>
 #include <type_traits>
 
@@ -41,7 +41,7 @@ class ZeroedArray {
 
  private:
 #if defined(__linux__) && !defined(__EMSCRIPTEN__)
-  static constexpr std::size_t small_table = std::size_t{1} << 16;  // below this, calloc's heap is cheaper
+  static constexpr std::size_t small_table = std::size_t{1} << 16;  // below this, the heap is cheaper
 
   void allocate(std::size_t bytes) {
     if (bytes < small_table) return allocate_on_heap(bytes);
@@ -60,19 +60,16 @@ class ZeroedArray {
   }
   void release() {
     if (mapping_ != nullptr) munmap(mapping_, mapped_bytes_);
-    else std::free(data_);
+    else delete[] data_;
   }
   void* mapping_ = nullptr;
   std::size_t mapped_bytes_ = 0;
 #else
   void allocate(std::size_t bytes) { allocate_on_heap(bytes); }
-  void release() { std::free(data_); }
+  void release() { delete[] data_; }
 #endif
 
-  void allocate_on_heap(std::size_t bytes) {
-    data_ = static_cast<T*>(std::calloc(bytes / sizeof(T), sizeof(T)));
-    if (data_ == nullptr) throw std::bad_alloc();
-  }
+  void allocate_on_heap(std::size_t bytes) { data_ = new T[bytes / sizeof(T)](); }
 
   T* data_ = nullptr;
   std::size_t size_ = 0;
