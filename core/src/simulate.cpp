@@ -212,20 +212,21 @@ class Engine {
     return true;
   }
 
-  auto park(int r, std::size_t key) -> bool {
+  [[gnu::always_inline]] auto park(int r, std::size_t key) -> bool {
     waiting_for_[static_cast<std::size_t>(r)] = key;
     return false;
   }
 
   // Outputs go to the neighbouring stage along the path, a forward's to the next and a backward's to
-  // the previous; a consumer on the producing rank itself runs later in that rank's own list.
-  void wake_downstream(const ChunkGrid::Place& p, std::vector<int>& ready) {
+  // the previous; a consumer on the producing rank itself runs later in that rank's own list. (Forced
+  // inline: left to itself, the WebAssembly build called wake() out of line, 8% slower.)
+  [[gnu::always_inline]] void wake_downstream(const ChunkGrid::Place& p, std::vector<int>& ready) {
     if (!grid_.last_stage(p)) wake(grid_.rank_downstream(p), key_of(p.row, Output::forward), ready);
   }
-  void wake_upstream(const ChunkGrid::Place& p, std::vector<int>& ready) {
+  [[gnu::always_inline]] void wake_upstream(const ChunkGrid::Place& p, std::vector<int>& ready) {
     if (!grid_.first_stage(p)) wake(grid_.rank_upstream(p), key_of(p.row, Output::backward), ready);
   }
-  void wake(int rank, std::size_t key, std::vector<int>& ready) {
+  [[gnu::always_inline]] void wake(int rank, std::size_t key, std::vector<int>& ready) {
     if (waiting_for_[static_cast<std::size_t>(rank)] != key) return;
     waiting_for_[static_cast<std::size_t>(rank)] = no_key;
     ready.push_back(rank);

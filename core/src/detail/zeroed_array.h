@@ -9,6 +9,7 @@
 // Small tables, and every table elsewhere (WebAssembly, other systems), come from new[], which
 // zeroes them (and which the benchmark's heap counter sees).
 #include <cstddef>
+#include <cstring>
 #include <new>
 #include <type_traits>
 
@@ -60,16 +61,21 @@ class ZeroedArray {
   }
   void release() {
     if (mapping_ != nullptr) munmap(mapping_, mapped_bytes_);
-    else delete[] data_;
+    else ::operator delete[](data_);
   }
   void* mapping_ = nullptr;
   std::size_t mapped_bytes_ = 0;
 #else
   void allocate(std::size_t bytes) { allocate_on_heap(bytes); }
-  void release() { delete[] data_; }
+  void release() { ::operator delete[](data_); }
 #endif
 
-  void allocate_on_heap(std::size_t bytes) { data_ = new T[bytes / sizeof(T)](); }
+  // Raw bytes zeroed by memset (new T[n]() would construct entry by entry); T is an implicit-lifetime
+  // type, so the zero bytes are its objects.
+  void allocate_on_heap(std::size_t bytes) {
+    data_ = static_cast<T*>(::operator new[](bytes));
+    std::memset(static_cast<void*>(data_), 0, bytes);
+  }
 
   T* data_ = nullptr;
   std::size_t size_ = 0;
