@@ -1,9 +1,7 @@
 // Replacement global operator new/delete that count bytes. Each block carries its size in a header
 // as wide as max_align_t, so the pointer handed out keeps the alignment malloc gives. Over-aligned
-// new (align_val_t) is left to the library: nothing in pipesim allocates over-aligned types.
-// The engine maps its large zero-filled tables directly (detail/zeroed_array.h); mmap and munmap are
-// stood in for below so that those count too. glibc's malloc maps through its own internal calls,
-// not these, so no block is counted twice.
+// blocks (the per-op arrays of large runs start on 2 MiB boundaries, pipesim/op_column.h) come from
+// aligned_alloc and are counted through a small table of live blocks instead of a header.
 // The benchmark is single-threaded, so plain counters are enough.
 #include "heap_counter.h"
 
@@ -11,12 +9,6 @@
 #include <array>
 #include <cstdlib>
 #include <new>
-
-#if defined(__linux__)
-#include <sys/mman.h>
-#include <sys/syscall.h>
-#include <unistd.h>
-#endif
 
 namespace pipesim::bench {
 
@@ -47,36 +39,45 @@ auto counted_alloc_or_throw(std::size_t size) -> void* {
   throw std::bad_alloc();
 }
 
-#if defined(__linux__)
-// Anonymous mappings made through mmap() and not yet unmapped. A fixed table: the hook must not
-// allocate, and the engine holds one or two mappings at a time.
-struct Mapping {
+// Over-aligned blocks not yet freed, with their sizes. A fixed table: the hooks must not allocate, and
+// a run holds a handful of large columns at a time.
+struct AlignedBlock {
   void* at = nullptr;
   std::size_t bytes = 0;
 };
-std::array<Mapping, 64> mappings;
+std::array<AlignedBlock, 1024> aligned_blocks;
 
-void count_mapping(void* at, std::size_t bytes) noexcept {
-  for (Mapping& m : mappings)
-    if (m.at == nullptr) {
-      m = {at, bytes};
-      stats.current += bytes;
+auto counted_alloc_aligned(std::size_t size, std::align_val_t alignment) noexcept -> void* {
+  const auto align = static_cast<std::size_t>(alignment);
+  void* p = std::aligned_alloc(align, (std::max<std::size_t>(size, 1) + align - 1) / align * align);
+  if (p == nullptr) return nullptr;
+  for (AlignedBlock& b : aligned_blocks)
+    if (b.at == nullptr) {
+      b = {p, size};
+      stats.current += size;
       stats.peak = std::max(stats.peak, stats.current);
       ++stats.allocations;
-      return;
+      return p;
     }
-  std::abort();  // more live mappings than any run makes: the count would be wrong
+  std::abort();  // more live over-aligned blocks than any run makes: the count would be wrong
 }
 
-void uncount_mapping(void* at) noexcept {
-  for (Mapping& m : mappings)
-    if (m.at == at) {
-      stats.current -= m.bytes;
-      m = {};
-      return;
+void counted_free_aligned(void* p) noexcept {
+  if (p == nullptr) return;
+  for (AlignedBlock& b : aligned_blocks)
+    if (b.at == p) {
+      stats.current -= b.bytes;
+      b = {};
+      break;
     }
+  std::free(p);
 }
-#endif
+
+auto counted_alloc_aligned_or_throw(std::size_t size, std::align_val_t alignment) -> void* {
+  if (void* p = counted_alloc_aligned(size, alignment)) return p;
+  throw std::bad_alloc();
+}
+
 
 }  // namespace
 
@@ -101,15 +102,29 @@ void operator delete[](void* p, std::size_t /*size*/) noexcept { counted_free(p)
 void operator delete(void* p, const std::nothrow_t& /*tag*/) noexcept { counted_free(p); }
 void operator delete[](void* p, const std::nothrow_t& /*tag*/) noexcept { counted_free(p); }
 
-#if defined(__linux__)
-extern "C" auto mmap(void* at, std::size_t bytes, int protection, int flags, int fd, off_t offset) -> void* {
-  void* mapped = reinterpret_cast<void*>(syscall(SYS_mmap, at, bytes, protection, flags, fd, offset));
-  if (mapped != MAP_FAILED && (flags & MAP_ANONYMOUS) != 0) pipesim::bench::count_mapping(mapped, bytes);
-  return mapped;
-}
+using pipesim::bench::counted_alloc_aligned;
+using pipesim::bench::counted_alloc_aligned_or_throw;
+using pipesim::bench::counted_free_aligned;
 
-extern "C" auto munmap(void* at, std::size_t bytes) -> int {
-  pipesim::bench::uncount_mapping(at);
-  return static_cast<int>(syscall(SYS_munmap, at, bytes));
+auto operator new(std::size_t size, std::align_val_t alignment) -> void* {
+  return counted_alloc_aligned_or_throw(size, alignment);
 }
-#endif
+auto operator new[](std::size_t size, std::align_val_t alignment) -> void* {
+  return counted_alloc_aligned_or_throw(size, alignment);
+}
+auto operator new(std::size_t size, std::align_val_t alignment, const std::nothrow_t& /*tag*/) noexcept -> void* {
+  return counted_alloc_aligned(size, alignment);
+}
+auto operator new[](std::size_t size, std::align_val_t alignment, const std::nothrow_t& /*tag*/) noexcept -> void* {
+  return counted_alloc_aligned(size, alignment);
+}
+void operator delete(void* p, std::align_val_t /*alignment*/) noexcept { counted_free_aligned(p); }
+void operator delete[](void* p, std::align_val_t /*alignment*/) noexcept { counted_free_aligned(p); }
+void operator delete(void* p, std::size_t /*size*/, std::align_val_t /*alignment*/) noexcept { counted_free_aligned(p); }
+void operator delete[](void* p, std::size_t /*size*/, std::align_val_t /*alignment*/) noexcept { counted_free_aligned(p); }
+void operator delete(void* p, std::align_val_t /*alignment*/, const std::nothrow_t& /*tag*/) noexcept {
+  counted_free_aligned(p);
+}
+void operator delete[](void* p, std::align_val_t /*alignment*/, const std::nothrow_t& /*tag*/) noexcept {
+  counted_free_aligned(p);
+}

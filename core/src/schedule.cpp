@@ -5,7 +5,6 @@
 #include <utility>
 
 #include "detail/chunk_index.h"
-#include "detail/huge_pages.h"
 #include "pipesim/error.h"
 
 namespace pipesim {
@@ -52,13 +51,13 @@ ScheduleBuilder::ScheduleBuilder(std::string name, ScheduleParams params, Layout
   const auto chunks = static_cast<std::size_t>(std::max(l.directions * l.stages, 0)) *
                       static_cast<std::size_t>(std::max(schedule_.micro_batches_per_path(), 0));
   // Untouched reserved pages cost no memory on the page-mapped allocations this size gets.
-  detail::reserve_large(schedule_.ops, chunks * static_cast<std::size_t>(ops_per_chunk));
+  schedule_.ops.reserve(chunks * static_cast<std::size_t>(ops_per_chunk));
   schedule_.rank_begin.assign(static_cast<std::size_t>(std::max(params.ranks, 0)) + 1, 0);
 }
 
 ScheduleBuilder::ScheduleBuilder(std::string name, ScheduleParams params, Layout layout, ExactOps ops)
     : schedule_{std::move(name), params, std::move(layout), {}, {}}, exact_ops_(ops.count) {
-  detail::reserve_large(schedule_.ops, ops.count);
+  schedule_.ops.reserve(ops.count);
   schedule_.rank_begin.assign(static_cast<std::size_t>(std::max(params.ranks, 0)) + 1, 0);
 }
 

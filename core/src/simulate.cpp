@@ -2,13 +2,12 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <vector>
 
 #include "detail/chunk_index.h"
 #include "detail/chunk_rules.h"
-#include "detail/huge_pages.h"
-#include "detail/zeroed_array.h"
 #include "pipesim/error.h"
 
 namespace pipesim {
@@ -42,13 +41,6 @@ template <typename T>
   __builtin_prefetch(reinterpret_cast<const void*>(reinterpret_cast<std::uintptr_t>(at) + cache_line), 1);
 }
 
-// A column of n entries that nothing has touched yet, so the huge-page hint can still apply to it.
-template <typename T>
-void resize_unwritten(OpColumn<T>& column, std::size_t n) {
-  column.resize(n);
-  detail::prefer_huge_pages(column.data(), n * sizeof(T));
-}
-
 // What a rank parked on: one output of one chunk. Its consumer is the only thing that asks for it, so
 // the op that produces it wakes the rank by comparing this key.
 enum class Output : std::uint8_t { forward, backward };
@@ -76,12 +68,16 @@ class Engine {
       : s_(s), comm_(costs.comm),
         durations_{costs.duration(OpKind::F), costs.duration(OpKind::B), costs.duration(OpKind::I),
                    costs.duration(OpKind::W), costs.duration(OpKind::FB)},
-        grid_(s), progress_(grid_.chunks()) {
+        grid_(s) {
     const auto n = s.ops.size();
-    // Left unwritten: the run writes each entry once (a deadlock or a broken rule throws instead).
-    resize_unwritten(timeline_.start, n);
-    resize_unwritten(timeline_.end, n);
-    resize_unwritten(timeline_.waited_for, n);
+    // Zeroed by one memset before the engine reads it: fresh pages read first fault twice (once to map
+    // the shared zero page, again on the first write), written first they fault once.
+    progress_.resize(grid_.chunks());
+    std::memset(static_cast<void*>(progress_.data()), 0, grid_.chunks() * sizeof(ChunkProgress));
+    // Left unwritten (see OpColumn): the run writes each entry once, or throws.
+    timeline_.start.resize(n);
+    timeline_.end.resize(n);
+    timeline_.waited_for.resize(n);
     next_op_.assign(s.rank_begin.begin(), s.rank_begin.end() - 1);
     free_at_.assign(static_cast<std::size_t>(s.ranks()), 0);
     waiting_for_.assign(static_cast<std::size_t>(s.ranks()), no_key);
@@ -300,7 +296,7 @@ class Engine {
   double comm_;
   double durations_[op_kind_count];
   ChunkGrid grid_;
-  detail::ZeroedArray<ChunkProgress> progress_;  // per chunk, by grid_ row
+  OpColumn<ChunkProgress> progress_;             // per chunk, by grid_ row
   std::vector<int> next_op_;                     // per rank: index of its next op to run
   std::vector<double> free_at_;                  // per rank: when its last op ends
   std::vector<std::size_t> waiting_for_;         // per rank: key_of the output it is parked on, or no_key

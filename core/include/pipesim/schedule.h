@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "pipesim/op.h"
+#include "pipesim/op_column.h"
 
 namespace pipesim {
 
@@ -37,7 +38,7 @@ struct Schedule {
   std::string name;
   ScheduleParams params;
   Layout layout;
-  std::vector<Op> ops;          ///< every rank's ops, rank 0 first, each rank's in run order
+  OpColumn<Op> ops;             ///< every rank's ops, rank 0 first, each rank's in run order
   std::vector<int> rank_begin;  ///< rank r owns ops[rank_begin[r] .. rank_begin[r+1])
 
   [[nodiscard]] auto ranks() const -> int { return params.ranks; }
@@ -58,7 +59,7 @@ struct Schedule {
 /// the whole schedule's.
 class RankOps {
  public:
-  explicit RankOps(std::vector<Op>& ops) : ops_(&ops) {}
+  explicit RankOps(OpColumn<Op>& ops) : ops_(&ops) {}
   void push_back(const Op& op) {
     // Field by field into the list's own slot. Copied whole, an Op built in a temporary is read back
     // with one wide load across its narrower stores, which the CPU cannot forward from its store
@@ -71,7 +72,7 @@ class RankOps {
   void append(std::span<const Op> ops) { ops_->insert(ops_->end(), ops.begin(), ops.end()); }
 
  private:
-  std::vector<Op>* ops_;
+  OpColumn<Op>* ops_;
 };
 
 /// Collects the ranks' op lists straight into the Schedule's one flat list: generators write rank 0's

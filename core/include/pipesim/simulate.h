@@ -1,37 +1,12 @@
 #pragma once
 // The engine: a dataflow (as-soon-as-possible) simulation of a schedule under a cost model.
-#include <memory>
-#include <type_traits>
-#include <utility>
 #include <vector>
 
 #include "pipesim/costs.h"
+#include "pipesim/op_column.h"
 #include "pipesim/schedule.h"
 
 namespace pipesim {
-
-/// std::allocator, except that a resize leaves new elements of a plain type unwritten: the engine
-/// writes every entry of a Timeline exactly once, and zeroing millions of them first would be a whole
-/// extra pass over memory. Everything else (push_back, assign, copies) behaves as usual.
-template <typename T>
-struct UninitializedAllocator : std::allocator<T> {
-  template <typename U>
-  struct rebind {
-    using other = UninitializedAllocator<U>;
-  };
-  template <typename U>
-  void construct(U* p) noexcept(std::is_nothrow_default_constructible_v<U>) {
-    ::new (static_cast<void*>(p)) U;  // default-initialisation: no value for a double or an int
-  }
-  template <typename U, typename... Args>
-  void construct(U* p, Args&&... args) {
-    std::construct_at(p, std::forward<Args>(args)...);
-  }
-};
-
-/// One value per op, aligned with Schedule::ops.
-template <typename T>
-using OpColumn = std::vector<T, UninitializedAllocator<T>>;
 
 /// Start and end time of every op, aligned with Schedule::ops.
 struct Timeline {

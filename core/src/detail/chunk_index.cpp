@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <string>
 
-#include "detail/huge_pages.h"
 #include "pipesim/error.h"
 
 namespace pipesim::detail {
@@ -49,7 +48,7 @@ void check_shape(const Schedule& s) {
 }
 
 ChunkIndex::ChunkIndex(const Schedule& s) : s_(checked(s)), grid_(s) {
-  assign_large(progress_, grid_.chunks(), ChunkProgress{});
+  progress_.assign(grid_.chunks(), ChunkProgress{});
   for (int r = 0; r < s.ranks(); ++r)
     for (int i = s.rank_begin[r]; i < s.rank_begin[r + 1]; ++i) {
       const Op& op = s.ops[static_cast<std::size_t>(i)];

@@ -47,7 +47,7 @@ class ChunkIndex {
 
   const Schedule& s_;
   ChunkGrid grid_;
-  std::vector<ChunkProgress> progress_;  // per chunk, by grid_ row
+  OpColumn<ChunkProgress> progress_;  // per chunk, by grid_ row
 };
 
 }  // namespace pipesim::detail

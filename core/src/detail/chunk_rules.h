@@ -14,11 +14,13 @@ namespace pipesim::detail {
 /// that ran its forward and its backward, stored as op index + 1 so that a zero-filled table reads
 /// "not run yet"; and whether its backward was split, an I owing its W. Packed into 8 bytes because a
 /// large run has millions of chunks.
+/// All-zero bytes (a value-initialised ChunkProgress{}, or a memset table) mean "nothing run yet";
+/// there are no default member initialisers, so an OpColumn of them can be sized without a pass.
 struct ChunkProgress {
-  std::uint32_t forward = 0;        // 1 + the F or FB that ran the forward; 0 = not yet
-  std::uint32_t backward : 30 = 0;  // 1 + the B, I or FB that ran the backward; 0 = not yet
-  std::uint32_t split : 1 = 0;      // the backward was an I: its W must follow on the same rank
-  std::uint32_t weighted : 1 = 0;   // that W has run
+  std::uint32_t forward;        // 1 + the F or FB that ran the forward; 0 = not yet
+  std::uint32_t backward : 30;  // 1 + the B, I or FB that ran the backward; 0 = not yet
+  std::uint32_t split : 1;      // the backward was an I: its W must follow on the same rank
+  std::uint32_t weighted : 1;   // that W has run
 };
 static_assert(sizeof(ChunkProgress) == 8);
 

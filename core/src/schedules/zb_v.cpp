@@ -15,7 +15,7 @@ namespace pipesim::detail {
 namespace {
 
 /// One rank's program over `planned` micro-batches per leg, FIFO within each leg.
-void zb_v_rank(int ranks, int rank, int planned, std::vector<Op>& out) {
+void zb_v_rank(int ranks, int rank, int planned, OpColumn<Op>& out) {
   RankProgram prog{RankOps(out)};
   std::array<int, 2> forwards{};
   std::array<int, 2> backwards{};
@@ -75,7 +75,7 @@ auto generate(const ScheduleParams& p) -> Schedule {
   ScheduleBuilder builder("zb-v", p, v_layout(p.ranks));
   const int planned = std::max(2 * p.ranks - 1, p.micro_batches);
   // One scratch list for every rank: each rank has at most 3 ops (F, I, W) per chunk of its two legs.
-  std::vector<Op> ops;
+  OpColumn<Op> ops;
   ops.reserve(6 * static_cast<std::size_t>(planned));
   for (int r = 0; r < p.ranks; ++r) {
     ops.clear();
