@@ -11,3 +11,20 @@ export function cpuPressurePercent() {
     return null;
   }
 }
+
+/** The command line's options over a copy of `defaults`. `handlers` maps each option to
+ *  (options, value) => void, where value() takes the option's argument; an unknown option or a
+ *  missing argument throws. */
+export function parseOptions(argv, defaults, handlers) {
+  const options = { ...defaults };
+  for (let i = 0; i < argv.length; i++) {
+    const name = argv[i];
+    const handle = Object.hasOwn(handlers, name) ? handlers[name] : null;
+    if (!handle) throw new Error(`unknown option ${name}`);
+    handle(options, () => {
+      if (i + 1 >= argv.length) throw new Error(`${name} needs a value`);
+      return argv[++i];
+    });
+  }
+  return options;
+}

@@ -19,7 +19,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startServer } from './serve.mjs';
 import { launchChromium } from '../tests/browser/chromium.mjs';
-import { cpuPressurePercent } from './bench-common.mjs';
+import { cpuPressurePercent, parseOptions } from './bench-common.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const DIST = join(root, 'web/dist');
@@ -48,20 +48,12 @@ function nativeMops() {
 }
 
 function parseArgs(argv) {
-  const a = { runs: 15, warmUp: 5, loads: 7, jsonOut: join(root, 'artifacts/bench/page.json') };
-  for (let i = 0; i < argv.length; i++) {
-    const value = () => {
-      if (i + 1 >= argv.length) throw new Error(`${argv[i]} needs a value`);
-      return argv[++i];
-    };
-    switch (argv[i]) {
-      case '--runs': a.runs = Number(value()); break;
-      case '--loads': a.loads = Number(value()); break;
-      case '--json-out': a.jsonOut = value(); break;
-      case '--quick': a.runs = 5; a.warmUp = 2; a.loads = 3; break;
-      default: throw new Error(`unknown option ${argv[i]}`);
-    }
-  }
+  const a = parseOptions(argv, { runs: 15, warmUp: 5, loads: 7, jsonOut: join(root, 'artifacts/bench/page.json') }, {
+    '--runs': (o, value) => (o.runs = Number(value())),
+    '--loads': (o, value) => (o.loads = Number(value())),
+    '--json-out': (o, value) => (o.jsonOut = value()),
+    '--quick': (o) => Object.assign(o, { runs: 5, warmUp: 2, loads: 3 }),
+  });
   if (!(a.runs >= 1) || !(a.loads >= 1)) throw new Error('--runs and --loads must be at least 1');
   return a;
 }

@@ -11,28 +11,21 @@ import { performance } from 'node:perf_hooks';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { cpuPressurePercent } from './bench-common.mjs';
+import { cpuPressurePercent, parseOptions } from './bench-common.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const usage = `usage: node scripts/bench-wasm.mjs [--dir build-wasm/wasm] [--json] [--json-out FILE] [--targets FILE] [--samples N] [--quick]`;
 
 function parseArgs(argv) {
-  const a = { dir: `${root}build-wasm/wasm`, json: false, jsonOut: '', targets: `${root}scripts/bench-targets.json`, samples: 7, minSampleMs: 20 };
-  for (let i = 0; i < argv.length; i++) {
-    const value = () => {
-      if (i + 1 >= argv.length) throw new Error(`${argv[i]} needs a value`);
-      return argv[++i];
-    };
-    switch (argv[i]) {
-      case '--dir': a.dir = resolve(value()); break;
-      case '--json': a.json = true; break;
-      case '--json-out': a.jsonOut = value(); break;
-      case '--targets': a.targets = value(); break;
-      case '--samples': a.samples = Number(value()); break;
-      case '--quick': a.samples = 3; a.minSampleMs = 5; break;
-      default: throw new Error(`unknown option ${argv[i]}`);
-    }
-  }
+  const defaults = { dir: `${root}build-wasm/wasm`, json: false, jsonOut: '', targets: `${root}scripts/bench-targets.json`, samples: 7, minSampleMs: 20 };
+  const a = parseOptions(argv, defaults, {
+    '--dir': (o, value) => (o.dir = resolve(value())),
+    '--json': (o) => (o.json = true),
+    '--json-out': (o, value) => (o.jsonOut = value()),
+    '--targets': (o, value) => (o.targets = value()),
+    '--samples': (o, value) => (o.samples = Number(value())),
+    '--quick': (o) => Object.assign(o, { samples: 3, minSampleMs: 5 }),
+  });
   if (!(a.samples >= 1)) throw new Error('--samples must be at least 1');
   return a;
 }

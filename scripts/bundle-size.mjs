@@ -21,6 +21,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { parseOptions } from './bench-common.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const usage = 'usage: node scripts/bundle-size.mjs [--dist DIR] [--json-out FILE] [--max-kb N]';
@@ -37,19 +38,12 @@ function targetKb() {
 }
 
 function parseArgs(argv) {
-  const a = { dist: resolve(root, 'web/dist'), jsonOut: resolve(root, 'artifacts/bench/size.json'), maxKb: targetKb() };
-  for (let i = 0; i < argv.length; i++) {
-    const value = () => {
-      if (i + 1 >= argv.length) throw new Error(`${argv[i]} needs a value`);
-      return argv[++i];
-    };
-    switch (argv[i]) {
-      case '--dist': a.dist = resolve(value()); break;
-      case '--json-out': a.jsonOut = resolve(value()); break;
-      case '--max-kb': a.maxKb = Number(value()); break;
-      default: throw new Error(`unknown option ${argv[i]}`);
-    }
-  }
+  const defaults = { dist: resolve(root, 'web/dist'), jsonOut: resolve(root, 'artifacts/bench/size.json'), maxKb: targetKb() };
+  const a = parseOptions(argv, defaults, {
+    '--dist': (o, value) => (o.dist = resolve(value())),
+    '--json-out': (o, value) => (o.jsonOut = resolve(value())),
+    '--max-kb': (o, value) => (o.maxKb = Number(value())),
+  });
   if (!(a.maxKb > 0)) throw new Error('--max-kb must be a positive number');
   return a;
 }
