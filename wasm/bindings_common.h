@@ -25,6 +25,9 @@ using emscripten::val;
 using pipesim::Error;
 using pipesim::ErrorCode;
 
+/// The engine and the course module both export it (tests/wasm checks that the two agree).
+inline auto version() -> std::string { return PIPESIM_VERSION; }
+
 template <typename T, typename Allocator>
 inline auto typed_array(const std::vector<T, Allocator>& values) -> val {
   return val(emscripten::typed_memory_view(values.size(), values.data())).call<val>("slice");

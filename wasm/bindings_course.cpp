@@ -51,8 +51,6 @@ auto provide_course_data(val name, val text) -> val {
   });
 }
 
-auto version() -> std::string { return PIPESIM_VERSION; }
-
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(pipesim_course) {

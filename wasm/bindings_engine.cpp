@@ -221,8 +221,6 @@ auto export_text(val request, val format_arg, val us_per_unit) -> val {
   });
 }
 
-auto version() -> std::string { return PIPESIM_VERSION; }
-
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(pipesim_engine) {

@@ -17,13 +17,17 @@ namespace {
 constexpr std::size_t header = alignof(std::max_align_t);
 HeapStats stats;
 
+void count_allocation(std::size_t size) noexcept {
+  stats.current += size;
+  stats.peak = std::max(stats.peak, stats.current);
+  ++stats.allocations;
+}
+
 auto counted_alloc(std::size_t size) noexcept -> void* {
   void* base = std::malloc(size + header);
   if (base == nullptr) return nullptr;
   *static_cast<std::size_t*>(base) = size;
-  stats.current += size;
-  stats.peak = std::max(stats.peak, stats.current);
-  ++stats.allocations;
+  count_allocation(size);
   return static_cast<char*>(base) + header;
 }
 
@@ -54,9 +58,7 @@ auto counted_alloc_aligned(std::size_t size, std::align_val_t alignment) noexcep
   for (AlignedBlock& b : aligned_blocks)
     if (b.at == nullptr) {
       b = {p, size};
-      stats.current += size;
-      stats.peak = std::max(stats.peak, stats.current);
-      ++stats.allocations;
+      count_allocation(size);
       return p;
     }
   std::abort();  // more live over-aligned blocks than any run makes: the count would be wrong

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <limits>
+#include <optional>
 #include <string>
 
 #include "detail/text.h"
@@ -21,29 +22,37 @@ auto parse_finite(std::string_view text) -> std::optional<double> {
   return value;
 }
 
+namespace {
+
+// `s` as a whole decimal number, or nothing when it is not one or overflows a long long.
+auto whole_number(const std::string& s) -> std::optional<long long> {
+  if (s.empty()) return std::nullopt;
+  char* end = nullptr;
+  errno = 0;
+  const long long v = std::strtoll(s.c_str(), &end, 10);
+  if (end != s.c_str() + s.size() || errno == ERANGE) return std::nullopt;
+  return v;
+}
+
+}  // namespace
+
 auto parse_whole_in(const std::string& name, std::string_view text, int lo, int hi) -> int {
   const std::string s(text);
   const std::string range = "a whole number from " + std::to_string(lo) + " to " + std::to_string(hi);
-  char* end = nullptr;
-  errno = 0;
-  const long long v = s.empty() ? 0 : std::strtoll(s.c_str(), &end, 10);
-  if (s.empty() || end != s.c_str() + s.size() || errno == ERANGE)
-    throw Error(ErrorCode::bad_value, name + " must be " + range + ", got '" + s + "'");
-  if (v < lo || v > hi) throw Error(ErrorCode::bad_value, name + " must be " + range + ", got " + s);
-  return static_cast<int>(v);
+  const auto v = whole_number(s);
+  if (!v) throw Error(ErrorCode::bad_value, name + " must be " + range + ", got '" + s + "'");
+  if (*v < lo || *v > hi) throw Error(ErrorCode::bad_value, name + " must be " + range + ", got " + s);
+  return static_cast<int>(*v);
 }
 
 auto parse_count(const std::string& name, std::string_view text, int limit) -> int {
   const std::string s(text);
-  char* end = nullptr;
-  errno = 0;
-  const long long v = s.empty() ? 0 : std::strtoll(s.c_str(), &end, 10);
+  const auto v = whole_number(s);
   // Past what an int holds is no count either, as in the WebAssembly module (which reads past 1e9 so).
-  if (s.empty() || end != s.c_str() + s.size() || errno == ERANGE || v < std::numeric_limits<int>::min() ||
-      v > std::numeric_limits<int>::max())
+  if (!v || *v < std::numeric_limits<int>::min() || *v > std::numeric_limits<int>::max())
     throw Error(ErrorCode::bad_value,
                 name + " must be a whole number from 1 to " + std::to_string(limit) + ", got '" + s + "'");
-  return static_cast<int>(v);
+  return static_cast<int>(*v);
 }
 
 auto parse_number_in(const std::string& name, std::string_view text, double lo, double hi) -> double {

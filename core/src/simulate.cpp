@@ -22,11 +22,8 @@ constexpr int none = detail::no_op;
 // One input of an op: the op that produces it and the rank that runs that op.
 using Input = detail::Producer;
 
-// Each op waits for at most two inputs besides its rank predecessor.
-struct Inputs {
-  Input first;
-  Input second;
-};
+// Each op waits for at most two inputs besides its rank predecessor (see OpProducers).
+using Inputs = detail::OpProducers;
 
 // A rank runs its ops in order, so each per-op array and its own rows of the chunk table are streams
 // it walks forward; but 64 ranks interleave, far more streams than the hardware prefetchers follow.
