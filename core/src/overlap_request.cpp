@@ -13,20 +13,20 @@ namespace {
 
 enum class Field : std::uint8_t { forward, backward, pp_comm, workload, comm_sms, total_sms, saturation_sms, ratio };
 
-auto name_of(Field field, FieldNames names) -> std::string_view {
+auto name_of(Field field, FieldNames names) -> std::string {
   static constexpr std::string_view cli[] = {"--forward",  "--backward",  "--pp-comm",         "--workload",
                                              "--comm-sms", "--total-sms", "--saturation-sms", "--ratio"};
   static constexpr std::string_view js[] = {"forward", "backward", "ppComm",        "workload",
                                             "commSms", "totalSms", "saturationSms", "ratio"};
   const auto i = static_cast<std::size_t>(field);
-  return names == FieldNames::cli_options ? cli[i] : js[i];
+  return std::string(names == FieldNames::cli_options ? cli[i] : js[i]);
 }
 
 auto durations_from(const OverlapRequest& r, FieldNames names) -> OverlapInput {
-  const auto name = [names](Field f) { return std::string(name_of(f, names)); };
   if (!r.forward || !r.backward)
-    throw Error(ErrorCode::usage, name(Field::forward) + " and " + name(Field::backward) +
-                                      " go together: give both, or neither to use a " + name(Field::workload));
+    throw Error(ErrorCode::usage, name_of(Field::forward, names) + " and " + name_of(Field::backward, names) +
+                                      " go together: give both, or neither to use a " +
+                                      name_of(Field::workload, names));
   OverlapInput input;
   input.durations.forward = parse_forward_durations(*r.forward);
   input.durations.backward = parse_backward_durations(*r.backward);
@@ -36,11 +36,11 @@ auto durations_from(const OverlapRequest& r, FieldNames names) -> OverlapInput {
 
 // --comm-sms turns the split on (or changes the workload's); the other two only adjust it.
 auto sm_split_from(const OverlapRequest& r, std::optional<SmSplit> sms, FieldNames names) -> std::optional<SmSplit> {
-  const auto name = [names](Field f) { return std::string(name_of(f, names)); };
   if (!sms && !r.comm_sms) {
     if (r.total_sms || r.saturation_sms)
-      throw Error(ErrorCode::usage, name(Field::total_sms) + " and " + name(Field::saturation_sms) + " need " +
-                                        name(Field::comm_sms) + ", the SMs given to communication");
+      throw Error(ErrorCode::usage, name_of(Field::total_sms, names) + " and " +
+                                        name_of(Field::saturation_sms, names) + " need " +
+                                        name_of(Field::comm_sms, names) + ", the SMs given to communication");
     return std::nullopt;
   }
   SmSplit s = sms.value_or(SmSplit{});
@@ -66,11 +66,11 @@ auto parse_compute_comm_ratio(std::string_view text, std::string_view name) -> d
 }
 
 auto make_overlap_input(const OverlapRequest& r, FieldNames names) -> OverlapInput {
-  const auto name = [names](Field f) { return std::string(name_of(f, names)); };
   const bool direct = r.forward || r.backward || r.pp_comm;
   if (direct && r.workload)
-    throw Error(ErrorCode::usage, name(Field::workload) + " replaces " + name(Field::forward) + ", " +
-                                      name(Field::backward) + " and " + name(Field::pp_comm) + ": give one or the other");
+    throw Error(ErrorCode::usage, name_of(Field::workload, names) + " replaces " + name_of(Field::forward, names) +
+                                      ", " + name_of(Field::backward, names) + " and " +
+                                      name_of(Field::pp_comm, names) + ": give one or the other");
   OverlapInput input = direct ? durations_from(r, names)
                        : r.workload ? derive_durations(parse_workload(*r.workload))
                                     : derive_durations(deepseek_v3_workload());
