@@ -7,7 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 need="${1:-all}"
-packages=(cmake g++ make pkg-config nlohmann-json3-dev catch2)
+packages=(cmake g++ make pkg-config ccache nlohmann-json3-dev catch2)
 hardening=(clang-14 libclang-rt-14-dev)
 case "$need" in
   native) ;;
