@@ -8,6 +8,7 @@
 #include "bindings_common.h"
 #include "pipesim/custom.h"
 #include "pipesim/export.h"
+#include "pipesim/limits.h"
 #include "pipesim/measure.h"
 #include "pipesim/overlap.h"
 #include "pipesim/overlap_request.h"
@@ -103,7 +104,14 @@ auto simulate_json(val request, val detail_arg) -> val {
     const std::string detail = text_arg(detail_arg, "detail");
     const pipesim::Run run = pipesim::run(request_from(request));
     val out = val::object();
-    out.set("json", pipesim::to_json(run, detail == "json" ? pipesim::Detail::full : pipesim::Detail::summary).dump(2));
+    if (detail != "json") {
+      out.set("json", pipesim::to_json(run, pipesim::Detail::summary).dump(2));
+      return out;
+    }
+    // The full report is the json export without its final newline, held within the same budget.
+    std::string text = pipesim::export_text(run, pipesim::ExportFormat::json, pipesim::limits::max_export_bytes);
+    text.pop_back();
+    out.set("json", text);
     return out;
   });
 }
@@ -202,21 +210,17 @@ auto trace_options(const val& us_per_unit) -> pipesim::TraceOptions {
   return options;
 }
 
-/// The run in one of the CLI's export formats: chrome-trace, csv, svg, actions, json.
+/// The run in one of the CLI's export formats: chrome-trace, csv, svg, actions, json. The text crosses
+/// to JavaScript as one string, so it must stay within limits::max_export_bytes: a larger one is refused
+/// with its size before anything of it reaches JavaScript (a string V8 cannot hold would throw inside
+/// this call, through C++ frames, and leave the module broken).
 auto export_text(val request, val format_arg, val us_per_unit) -> val {
   return guarded([&] {
-    const std::string format = text_arg(format_arg, "export format");
+    const pipesim::ExportFormat format = pipesim::parse_export_format(text_arg(format_arg, "export format"));
     const pipesim::TraceOptions options = trace_options(us_per_unit);
     const pipesim::Run run = pipesim::run(request_from(request));
-    std::string text;
-    if (format == "chrome-trace") text = pipesim::to_chrome_trace(run, options);
-    else if (format == "csv") text = pipesim::to_csv(run);
-    else if (format == "svg") text = pipesim::to_svg(run);
-    else if (format == "actions") text = pipesim::format_actions(run.schedule);
-    else if (format == "json") text = pipesim::to_json(run, pipesim::Detail::full).dump(2) + "\n";
-    else throw Error(ErrorCode::unknown_name, "export format must be one of chrome-trace|csv|svg|actions|json, got '" + format + "'");
     val out = val::object();
-    out.set("text", text);
+    out.set("text", pipesim::export_text(run, format, pipesim::limits::max_export_bytes, options));
     return out;
   });
 }

@@ -18,10 +18,94 @@ function isRefusal(value) {
   return keys.length === 2 && typeof value.error === 'string' && typeof value.code === 'string';
 }
 
+// Arguments are copied into plain values before WebAssembly is entered, so that no JavaScript of the
+// caller's (a getter, a Proxy trap, a toString) runs while C++ frames are on the stack: an exception
+// thrown there would unwind them without their clean-up. A copy that throws is refused here.
+const MAX_COPIED_ELEMENTS = 4096;  // the C++ side checks an array's length before reading any element
+
+/** What String(v) gives, or a fixed text when v's own conversion throws. */
+function safeText(v) {
+  try {
+    return String(v);
+  } catch (e) {
+    return typeof v === 'function' ? '[function]' : '[object Object]';
+  }
+}
+
+/** A value nested in an argument: primitives as they are; objects and functions by a stand-in of the
+ *  same type whose String() is fixed, since the C++ side only asks their type and their text. */
+function nestedCopy(v) {
+  if (v === null || (typeof v !== 'object' && typeof v !== 'function')) return v;
+  const text = safeText(v);
+  const standIn = typeof v === 'function' ? function () {} : Array.isArray(v) ? [] : {};
+  standIn.toString = () => text;
+  return standIn;
+}
+
+function argumentCopy(v) {
+  if (v === null || typeof v !== 'object') return nestedCopy(v);
+  if (Array.isArray(v)) {
+    const copy = new Array(v.length);  // sparse: a length of 2^32 - 1 costs nothing
+    for (let i = 0; i < Math.min(v.length, MAX_COPIED_ELEMENTS); i++) copy[i] = nestedCopy(v[i]);
+    return copy;
+  }
+  const copy = {};
+  for (const key in v) copy[key] = nestedCopy(v[key]);
+  return copy;
+}
+
+function copiedArguments(name, args) {
+  try {
+    return args.map(argumentCopy);
+  } catch (e) {
+    const reason = safeText(e && e.message !== undefined ? e.message : e).split('\n')[0].slice(0, 200);
+    throw new PipesimError(`${name}: reading its arguments raised a JavaScript error (${reason})`, 'bad_value');
+  }
+}
+
+// The last line of defence: a call that fails inside WebAssembly (an abort, a trap, an exception the
+// engine did not catch) may leave the module's stack and heap inconsistent, so from then on every call
+// is refused with one clear error instead of failing at random; `broken` on the error (and
+// Module.broken) tells the caller to load a new instance. Reaching it is a bug: the one known way there
+// was an export too large to return, which the C++ side now refuses up front (limits::max_export_bytes).
+let brokenBy = null;
+Module['broken'] = false;
+
+function stopped() {
+  const e = new PipesimError(`internal error: the engine stopped after a failure inside WebAssembly (${brokenBy}); ` +
+                             'it must be loaded again', 'internal');
+  e.broken = true;
+  return e;
+}
+
+/** Embind's own refusal of a call with the wrong number of arguments, which it makes before WebAssembly
+ *  is entered: [given, expected], or null for any other error. */
+function arityMismatch(e) {
+  const m = e && e.name === 'BindingError' && /called with (\d+) arguments, expected (\d+) args/.exec(String(e.message));
+  return m ? [Number(m[1]), Number(m[2])] : null;
+}
+
 function throwingRefusals(name) {
   const call = Module[name];
+  const invoke = (self, args) => {
+    try {
+      return call.apply(self, args);
+    } catch (e) {
+      const arity = arityMismatch(e);
+      if (arity === null) {
+        brokenBy = safeText(e && e.message !== undefined ? e.message : e).split('\n')[0].slice(0, 200);
+        Module['broken'] = true;
+        throw stopped();
+      }
+      const [given, expected] = arity;
+      // Too few: the missing ones are undefined, which the engine refuses in its own words.
+      if (given < expected) return invoke(self, [...args, ...new Array(expected - given).fill(undefined)]);
+      throw new PipesimError(`${name} takes ${expected} argument${expected === 1 ? '' : 's'}, got ${given}`, 'usage');
+    }
+  };
   Module[name] = function (...args) {
-    const result = call.apply(this, args);
+    if (brokenBy !== null) throw stopped();
+    const result = invoke(this, copiedArguments(name, args));
     if (isRefusal(result)) throw new PipesimError(result.error, result.code);
     return result;
   };
@@ -30,8 +114,8 @@ function throwingRefusals(name) {
 Module['onRuntimeInitialized'] = (function (theirs) {
   return function () {
     // The functions that can refuse, of either module: each module wraps those it has.
-    for (const name of ['simulate', 'simulateJson', 'sweep', 'overlap', 'actions', 'exportText', 'courseQuiz',
-                        'lesson', 'plan', 'provideCourseData']) {
+    for (const name of ['simulate', 'simulateJson', 'sweep', 'schedules', 'overlap', 'actions', 'exportText',
+                        'defaultWorkload', 'courseQuiz', 'lesson', 'plan', 'provideCourseData']) {
       if (typeof Module[name] === 'function') throwingRefusals(name);
     }
     if (theirs) theirs();

@@ -83,6 +83,9 @@ export interface OverlapRequestJs {
 
 export interface PipesimModule {
   PipesimError: typeof PipesimError;
+  // True once a call failed inside WebAssembly: every later call throws a PipesimError with code
+  // 'internal' and broken: true, and the caller should load a new instance (wasm/errors.pre.js).
+  broken: boolean;
   simulate(request: RunRequestJs): SimulateValue;
   simulateJson(request: RunRequestJs, detail: 'json' | 'summary'): { json: string };
   // At most 512 values; a non-array is refused with a PipesimError.

@@ -32,6 +32,16 @@ void read_custom_schedule(const Args& args, RunRequest& request) {
   request.custom_schedule = *path == "-" ? read_stdin() : read_file(*path);
 }
 
+/// An export's pieces written to a stream as they come.
+class OstreamSink final : public TextSink {
+ public:
+  explicit OstreamSink(std::ostream& out) : out_(out) {}
+  void write(std::string_view text) override { out_.write(text.data(), static_cast<std::streamsize>(text.size())); }
+
+ private:
+  std::ostream& out_;
+};
+
 }  // namespace
 
 auto run_simulate(Argv argv) -> int {
@@ -56,16 +66,12 @@ auto run_simulate(Argv argv) -> int {
   if (format == "text") {
     const bool tty = isatty(fileno(stdout)) != 0;
     std::cout << render_text(run, color == "always" || (color == "auto" && tty));
-  } else if (format == "actions") {
-    std::cout << format_actions(run.schedule);
-  } else if (format == "chrome-trace") {
-    std::cout << to_chrome_trace(run, trace);
-  } else if (format == "csv") {
-    std::cout << to_csv(run);
-  } else if (format == "svg") {
-    std::cout << to_svg(run);
+  } else if (format == "summary") {
+    std::cout << to_json(run, Detail::summary).dump(2) << "\n";
   } else {
-    std::cout << to_json(run, format == "json" ? Detail::full : Detail::summary).dump(2) << "\n";
+    // Streamed: an export of millions of ops goes out in blocks, never held whole in memory.
+    OstreamSink out(std::cout);
+    write_export(run, parse_export_format(format), out, trace);
   }
   return 0;
 }

@@ -30,9 +30,11 @@ void add_chunk(std::vector<std::string>& fields, const Chunk& c) {
 
 }  // namespace
 
-auto to_csv(const Run& run) -> std::string {
+void write_csv(const Run& run, TextSink& sink) {
   const Schedule& s = run.schedule;
-  std::string out = row({"rank", "index", "op", "mb", "phase", "stage", "b_mb", "b_phase", "b_stage", "start", "end",
+  detail::SinkBuffer buffer(sink);
+  std::string& out = buffer.text();
+  out += row({"rank", "index", "op", "mb", "phase", "stage", "b_mb", "b_phase", "b_stage", "start", "end",
                          "duration"});
   for (int r = 0; r < s.ranks(); ++r)
     for (int i = s.rank_begin[r]; i < s.rank_begin[r + 1]; ++i) {
@@ -46,8 +48,15 @@ auto to_csv(const Run& run) -> std::string {
       const double end = run.timeline.end[ui];
       for (const double t : {start, end, end - start}) fields.push_back(format_number(t));
       out += row(fields);
+      buffer.flush_if_full();
     }
-  return out;
+  buffer.flush();
+}
+
+auto to_csv(const Run& run) -> std::string {
+  StringSink out;
+  write_csv(run, out);
+  return out.take();
 }
 
 }  // namespace pipesim

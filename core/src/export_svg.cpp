@@ -192,13 +192,15 @@ auto op_cell(const Run& run, const Frame& f, int rank, std::size_t i, const std:
   return out;
 }
 
-auto cells(const Run& run, const Frame& f) -> std::string {
+/// Every op's cell, handed to `buffer` as they come: the one part of the drawing that grows with the run.
+void cells(const Run& run, const Frame& f, detail::SinkBuffer& buffer) {
   const Schedule& s = run.schedule;
   const std::string word = detail::phase_word(s);
-  std::string out;
   for (int r = 0; r < s.ranks(); ++r)
-    for (int i = s.rank_begin[r]; i < s.rank_begin[r + 1]; ++i) out += op_cell(run, f, r, static_cast<std::size_t>(i), word);
-  return out;
+    for (int i = s.rank_begin[r]; i < s.rank_begin[r + 1]; ++i) {
+      buffer.text() += op_cell(run, f, r, static_cast<std::size_t>(i), word);
+      buffer.flush_if_full();
+    }
 }
 
 struct LegendItem {
@@ -252,13 +254,15 @@ auto legend(const Run& run, const Frame& f, double& bottom) -> std::string {
 
 }  // namespace
 
-auto to_svg(const Run& run) -> std::string {
+void write_svg(const Run& run, TextSink& sink) {
   const Frame f = make_frame(run);
   double legend_bottom = 0;
   const std::string drawn_legend = legend(run, f, legend_bottom);
   const double width = f.x(f.makespan) + 2 * margin;
   const double height = legend_bottom + margin;
-  std::string out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
+  detail::SinkBuffer buffer(sink);
+  std::string& out = buffer.text();
+  out += "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
   out += "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"" + px(width) + "\" height=\"" + px(height) +
          "\" viewBox=\"0 0 " + px(width) + " " + px(height) + "\" font-family=\"" + font + "\">\n";
   out += "<title>" + escape(std::string(run.spec->title) + " timeline, written by pipesim") + "</title>\n";
@@ -266,10 +270,17 @@ auto to_svg(const Run& run) -> std::string {
   out += title_lines(run);
   out += axis(f);
   out += rows(f);
-  out += cells(run, f);
+  buffer.flush_if_full();
+  cells(run, f, buffer);
   out += drawn_legend;
   out += "</svg>\n";
-  return out;
+  buffer.flush();
+}
+
+auto to_svg(const Run& run) -> std::string {
+  StringSink out;
+  write_svg(run, out);
+  return out.take();
 }
 
 }  // namespace pipesim

@@ -4,7 +4,6 @@
 #include <charconv>
 #include <cmath>
 #include <functional>
-#include <numeric>
 #include <optional>
 #include <queue>
 #include <string>
@@ -111,16 +110,18 @@ class JsonWriter {
 /// The trace's event list: one event per line, still one JSON array, so a person can read and grep it.
 class EventList {
  public:
-  explicit EventList(std::string& out) : out_(out), writer_(out) {}
+  explicit EventList(detail::SinkBuffer& buffer) : buffer_(buffer), out_(buffer.text()), writer_(out_) {}
 
   /// A writer positioned for the next event, which the caller opens and closes.
   auto next() -> JsonWriter& {
+    buffer_.flush_if_full();  // between events: the text written so far goes on to the sink
     if (count_++ != 0) out_ += ",\n";
     return writer_;
   }
   [[nodiscard]] auto empty() const -> bool { return count_ == 0; }
 
  private:
+  detail::SinkBuffer& buffer_;
   std::string& out_;
   JsonWriter writer_;
   std::size_t count_ = 0;
@@ -368,13 +369,6 @@ void add_transfers(EventList& events, const Run& run, const std::vector<Transfer
   }
 }
 
-/// An upper bound of the trace's size for typical names and times, reserved up front: the text then
-/// never moves while it grows, and reserved pages that stay untouched cost no memory.
-auto expected_size(std::size_t ops, std::size_t transfers, const std::vector<int>& lanes) -> std::size_t {
-  const auto metadata_events = 4 * lanes.size() + 2 * static_cast<std::size_t>(std::accumulate(lanes.begin(), lanes.end(), 0));
-  return 1024 + 128 * metadata_events + 256 * ops + 1024 * transfers;
-}
-
 auto other_data(const Run& run, double scale) -> ordered {
   const Schedule& s = run.schedule;
   const Costs& c = run.costs;
@@ -446,7 +440,7 @@ auto read_compute_event(const json& event, std::size_t position, int ranks, std:
 
 }  // namespace
 
-auto to_chrome_trace(const Run& run, const TraceOptions& options) -> std::string {
+void write_chrome_trace(const Run& run, TextSink& sink, const TraceOptions& options) {
   const double scale = options.us_per_unit;
   if (!std::isfinite(scale) || scale <= 0)
     throw Error(ErrorCode::bad_value, "the trace's microseconds per cost unit must be a finite number > 0, got " + format_number(scale));
@@ -457,17 +451,23 @@ auto to_chrome_trace(const Run& run, const TraceOptions& options) -> std::string
   std::stable_sort(transfers.begin(), transfers.end(), [](const Transfer& a, const Transfer& b) { return a.start < b.start; });
   const std::vector<int> lanes = assign_lanes(transfers, s.ranks());
   const Tids tids = make_tids(1 + *std::max_element(lanes.begin(), lanes.end()));
-  std::string out;
-  out.reserve(expected_size(s.ops.size(), transfers.size(), lanes));
+  detail::SinkBuffer buffer(sink);
+  std::string& out = buffer.text();
   out += "{\"traceEvents\":[\n";
-  EventList events(out);
+  EventList events(buffer);
   add_metadata(events, lanes, tids);
   add_compute(events, run, scale, tids);
   add_transfers(events, run, transfers, scale, tids);
   if (!events.empty()) out += "\n";
   // otherData is a few fields: a tree is the simplest way to write it.
   out += "],\n\"displayTimeUnit\":\"ms\",\n\"otherData\":" + other_data(run, scale).dump() + "}\n";
-  return out;
+  buffer.flush();
+}
+
+auto to_chrome_trace(const Run& run, const TraceOptions& options) -> std::string {
+  StringSink out;
+  write_chrome_trace(run, out, options);
+  return out.take();
 }
 
 namespace detail {

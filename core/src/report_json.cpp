@@ -1,4 +1,7 @@
+#include <array>
+#include <charconv>
 #include <cmath>
+#include <string_view>
 
 #include "detail/json_text.h"
 #include "pipesim/report.h"
@@ -53,7 +56,170 @@ auto phase_meaning(const Schedule& s) -> const char* {
   return v_shaped ? "leg" : "chunk";
 }
 
+// ---- the full report, streamed ------------------------------------------------------------------------
+// nlohmann's dump(2): an object is "{", then each member on its own line, indented two more spaces than
+// its parent, as "\"key\": value" with ",\n" between members, then a line with "}" at the parent's
+// indentation; arrays likewise with "[" and "]"; empty ones are "{}" and "[]". Members come in key order
+// (nlohmann::json keeps them in a std::map). The writer below follows that rule for the ops it streams
+// and lets dump() write every other value.
+
+/// `value.dump(2)` for a value that starts `indent` spaces in: every line after the first moves right.
+void append_dumped(std::string& out, const json& value, int indent) {
+  const std::string text = value.dump(2);
+  std::size_t from = 0;
+  for (std::size_t nl = text.find('\n'); nl != std::string::npos; nl = text.find('\n', from)) {
+    out.append(text, from, nl + 1 - from);
+    out.append(static_cast<std::size_t>(indent), ' ');
+    from = nl + 1;
+  }
+  out.append(text, from);
+}
+
+void append_key(std::string& out, std::string_view key, int indent) {
+  out.append(static_cast<std::size_t>(indent), ' ');
+  out += '"';
+  out += key;  // the report's keys are plain identifiers
+  out += "\": ";
+}
+
+void append_whole(std::string& out, long long value) {
+  std::array<char, 24> digits{};
+  out.append(digits.data(), std::to_chars(digits.data(), digits.data() + digits.size(), value).ptr);
+}
+
+/// A time as to_json writes it (detail::json_number): integral values as integers.
+void append_number(std::string& out, double value) {
+  const json n = number(value);
+  if (n.is_number_integer()) append_whole(out, n.get<long long>());
+  else out += n.dump();
+}
+
+/// One op as op_json(...).dump(2) would write it at `indent`, without building it: its members in key
+/// order (b_*, end, f_*, op, start for an FB; end, mb, op, phase, stage, start otherwise).
+void append_op(std::string& out, const Op& op, double start, double end, int indent) {
+  const int inner = indent + 2;
+  bool first = true;
+  const auto member = [&](std::string_view key) {
+    out += first ? "{\n" : ",\n";
+    first = false;
+    append_key(out, key, inner);
+  };
+  const auto whole = [&](std::string_view key, int v) {
+    member(key);
+    append_whole(out, v);
+  };
+  const auto name = [&] {
+    member("op");
+    out += '"';
+    out += kind_name(op.kind);
+    out += '"';
+  };
+  if (op.kind == OpKind::FB) {
+    whole("b_mb", op.backward.mb);
+    whole("b_phase", op.backward.phase);
+    whole("b_stage", op.backward.stage);
+    member("end");
+    append_number(out, end);
+    whole("f_mb", op.chunk.mb);
+    whole("f_phase", op.chunk.phase);
+    whole("f_stage", op.chunk.stage);
+    name();
+  } else {
+    member("end");
+    append_number(out, end);
+    whole("mb", op.chunk.mb);
+    name();
+    whole("phase", op.chunk.phase);
+    whole("stage", op.chunk.stage);
+  }
+  member("start");
+  append_number(out, start);
+  out += '\n';
+  out.append(static_cast<std::size_t>(indent), ' ');
+  out += '}';
+}
+
+/// Rank r's "ops" array at `indent` (the indentation of its key).
+void append_ops(detail::SinkBuffer& buffer, const Run& run, int r, int indent) {
+  const Schedule& s = run.schedule;
+  std::string& out = buffer.text();
+  if (s.rank_begin[r] == s.rank_begin[r + 1]) {
+    out += "[]";
+    return;
+  }
+  out += "[\n";
+  for (int i = s.rank_begin[r]; i < s.rank_begin[r + 1]; ++i) {
+    const auto ui = static_cast<std::size_t>(i);
+    if (i != s.rank_begin[r]) out += ",\n";
+    out.append(static_cast<std::size_t>(indent + 2), ' ');
+    append_op(out, s.ops[ui], run.timeline.start[ui], run.timeline.end[ui], indent + 2);
+    buffer.flush_if_full();
+  }
+  out += '\n';
+  out.append(static_cast<std::size_t>(indent), ' ');
+  out += ']';
+}
+
+/// One per_rank entry of the summary with its "ops" member put in key order.
+void append_rank_with_ops(detail::SinkBuffer& buffer, const Run& run, const json& rank, int r, int indent) {
+  const int inner = indent + 2;
+  std::string& out = buffer.text();
+  out += "{\n";
+  bool ops_written = false;
+  bool first = true;
+  const auto separate = [&] {
+    if (!first) out += ",\n";
+    first = false;
+  };
+  const auto ops = [&] {
+    separate();
+    append_key(out, "ops", inner);
+    append_ops(buffer, run, r, inner);
+    ops_written = true;
+  };
+  for (const auto& [key, value] : rank.items()) {
+    if (!ops_written && key > "ops") ops();
+    separate();
+    append_key(out, key, inner);
+    append_dumped(out, value, inner);
+  }
+  if (!ops_written) ops();
+  out += '\n';
+  out.append(static_cast<std::size_t>(indent), ' ');
+  out += '}';
+}
+
 }  // namespace
+
+void write_json(const Run& run, Detail detail, TextSink& sink) {
+  const json summary = to_json(run, Detail::summary);
+  if (detail == Detail::summary) {
+    sink.write(summary.dump(2));
+    return;
+  }
+  detail::SinkBuffer buffer(sink);
+  std::string& out = buffer.text();
+  out += "{\n";
+  bool first = true;
+  for (const auto& [key, value] : summary.items()) {
+    if (!first) out += ",\n";
+    first = false;
+    append_key(out, key, 2);
+    if (key != "per_rank" || value.empty()) {
+      append_dumped(out, value, 2);
+      continue;
+    }
+    out += "[\n";
+    for (std::size_t r = 0; r < value.size(); ++r) {
+      if (r != 0) out += ",\n";
+      out.append(4, ' ');
+      append_rank_with_ops(buffer, run, value[r], static_cast<int>(r), 4);
+    }
+    out += "\n  ]";
+  }
+  out += "\n}";
+  buffer.flush();
+}
 
 auto to_json(const Run& run, Detail detail) -> json {
   const Schedule& s = run.schedule;

@@ -1,10 +1,14 @@
 #pragma once
 // Files for other tools: a Chrome trace (Perfetto, chrome://tracing), a CSV of ops and a standalone SVG
-// of the timeline. Each takes a simulated Run and returns the whole file as text, so the CLI writes it
-// to standard output and the WebAssembly module hands it to the page as a download.
+// of the timeline, besides the JSON report and PyTorch actions. Each is written piece by piece into a
+// TextSink: the CLI streams it to its output, the WebAssembly module keeps it within a budget
+// (export_text) and hands it to the page as a download.
+#include <cstddef>
 #include <string>
+#include <string_view>
 
 #include "pipesim/run.h"
+#include "pipesim/text_sink.h"
 
 namespace pipesim {
 
@@ -40,5 +44,30 @@ struct TraceOptions {
 /// FB as one bordered cell split F:B in proportion F/(F+B), a title line and a legend. Presentation
 /// attributes only (no CSS, no script), so it renders under a strict CSP and in slide software.
 [[nodiscard]] auto to_svg(const Run& run) -> std::string;
+
+/// The same three files written into `out` piece by piece (to_* above collect them in a string).
+void write_chrome_trace(const Run& run, TextSink& out, const TraceOptions& options = {});
+void write_csv(const Run& run, TextSink& out);
+void write_svg(const Run& run, TextSink& out);
+
+/// Every file a run exports, under the names the CLI's --format and the module's exportText take.
+enum class ExportFormat { chrome_trace, csv, svg, actions, json };
+
+/// "chrome-trace", "csv", "svg", "actions" or "json"; anything else is refused (unknown_name).
+[[nodiscard]] auto parse_export_format(std::string_view name) -> ExportFormat;
+[[nodiscard]] auto export_format_name(ExportFormat format) -> std::string_view;
+
+/// `run` in `format`, into `out`: json is the full report (to_json, Detail::full) and a newline.
+void write_export(const Run& run, ExportFormat format, TextSink& out, const TraceOptions& options = {});
+
+/// The fewest bytes `format` can take per op: a run whose ops times this exceed a budget is refused
+/// before anything is written. tests/test_export.cpp checks it against every schedule's exports.
+[[nodiscard]] auto min_export_bytes_per_op(ExportFormat format) -> std::size_t;
+
+/// `run` in `format` as one string of at most `budget` bytes (limits::max_export_bytes in the module).
+/// A larger export is refused with limit_exceeded naming its size, up front when its ops alone exceed
+/// the budget (min_export_bytes_per_op), otherwise once written, with nothing over the budget ever held.
+[[nodiscard]] auto export_text(const Run& run, ExportFormat format, std::size_t budget, const TraceOptions& options = {})
+    -> std::string;
 
 }  // namespace pipesim

@@ -21,6 +21,14 @@ inline constexpr std::size_t max_schedule_text_bytes = std::size_t{64} << 20;
 /// Bytes of a plan or workload JSON document: both are a few dozen fields.
 inline constexpr std::size_t max_small_json_bytes = std::size_t{1} << 20;
 
+/// Bytes of one export (SVG, CSV, Chrome trace, JSON, actions) where it is held in memory whole: the
+/// WebAssembly module hands every export to JavaScript as one string. V8 (Chromium, Node) caps a string
+/// at 2^29 - 24 characters, about 512 MiB, and the module's memory at 2 GiB (wasm/CMakeLists.txt,
+/// MAXIMUM_MEMORY), which must also hold the run, the string while it grows and its copy for
+/// JavaScript. A larger export is refused with its size (export_text); the CLI streams exports to its
+/// output and has no such bound.
+inline constexpr std::size_t max_export_bytes = std::size_t{256} << 20;
+
 /// Points of one sweep, and the chunks of all its runs together (a sweep is many runs at once).
 inline constexpr std::size_t max_sweep_points = 512;
 inline constexpr long long max_sweep_chunks = 4 * max_chunks;

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "pipesim/run.h"
+#include "pipesim/text_sink.h"
 
 namespace pipesim {
 
@@ -12,6 +13,10 @@ enum class Detail { summary, full };
 
 /// The CLI's JSON contract (documented in README.md). `full` adds every op with its times.
 [[nodiscard]] auto to_json(const Run& run, Detail detail) -> nlohmann::json;
+
+/// to_json(run, detail).dump(2), byte for byte, written into `out` piece by piece: the full report of
+/// a large run is hundreds of megabytes as text and several times that as a tree, which is never built.
+void write_json(const Run& run, Detail detail, TextSink& out);
 
 /// The catalogue as JSON: name, title, summary, source, constraints, uses_virtual_stages, and
 /// takes_text (the schedule is given as text, RunRequest::custom_schedule, instead of generated).

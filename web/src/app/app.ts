@@ -52,6 +52,8 @@ export class App {
   /** Large updates in the worker: a newer update supersedes one still running. */
   private readonly updates: Lane;
   private readonly busy = el('p', { class: 'hint', role: 'status', 'data-testid': 'busy', hidden: true });
+  /** Shown once a broken background engine was replaced (background.ts). */
+  private readonly restarted = el('p', { class: 'hint', role: 'status', 'data-testid': 'engine-restarted', hidden: true });
   private readonly address = new UrlWriter();
 
   constructor(
@@ -60,6 +62,10 @@ export class App {
   ) {
     this.state = readState(location.search);
     const background = sharedBackground(engine);
+    background.onRestart(() => {
+      this.restarted.hidden = false;
+      this.restarted.textContent = t('app.engineRestarted');
+    });
     this.updates = new Lane(background);
     this.timeline = new TimelinePanel(engine, background);
     this.compare = new ComparePanel(engine, (names) => this.set({ compare: names }));
@@ -91,6 +97,7 @@ export class App {
     this.buildTabs();
     const panels = byId('panels', this.root);
     panels.before(this.busy);
+    panels.before(this.restarted);
     for (const view of VIEWS) {
       this.panels[view].element.setAttribute('aria-labelledby', `tab-${view}`);
       panels.append(this.panels[view].element);
@@ -201,9 +208,17 @@ export class App {
   private async refreshInBackground(names: string[], ops: number, update: LaneRequest, started: number): Promise<void> {
     this.showBusy(ops);
     const requests = names.map((name) => this.request(name));
-    const outcomes = await update.run('simulate', requests);
+    let outcomes: Outcome<SimulateValue>[] | typeof SUPERSEDED;
+    try {
+      outcomes = await update.run('simulate', requests);
+    } catch (e) {
+      // The whole task failed (a worker that broke): every run of it is refused with that message.
+      const error = { message: e instanceof Error ? e.message : String(e), code: e instanceof EngineError ? e.code : 'internal' };
+      outcomes = requests.map(() => ({ error }));
+    }
     if (outcomes === SUPERSEDED) return; // a newer update is under way and owns the busy note
-    names.forEach((name, k) => this.runs.set(name, this.outcome(name, requests[k], outcomes[k])));
+    const settled = outcomes;
+    names.forEach((name, k) => this.runs.set(name, this.outcome(name, requests[k], settled[k])));
     this.showBusy(null);
     this.show(started, this.updates.background.lastPlace ?? 'worker');
   }

@@ -51,6 +51,9 @@ export class Background {
   private nextId = 1;
   /** Where the last task ran (tests and the page's data-* hooks read it). */
   lastPlace: Place | null = null;
+  /** How many times a worker whose engine broke was replaced by a new one. */
+  restarts = 0;
+  private readonly restartListeners: (() => void)[] = [];
   private started = false;
 
   constructor(private readonly engine: Engine) {}
@@ -71,6 +74,11 @@ export class Background {
       this.queue.push({ id: this.nextId++, task, args, lane, resolve: resolve as (v: unknown) => void, reject });
       this.pump();
     });
+  }
+
+  /** Calls `listener` each time a broken worker is replaced (the page says so). */
+  onRestart(listener: () => void): void {
+    this.restartListeners.push(listener);
   }
 
   /** Drops the waiting tasks of `lane`: a newer request replaced them. */
@@ -123,8 +131,19 @@ export class Background {
       this.lastPlace = 'worker';
       if (m.ok) job.resolve(m.value);
       else job.reject(errorFrom(m.error));
-      this.pump();
+      if (m.broken) this.replaceWorker();
+      else this.pump();
     }
+  }
+
+  /** The worker's engine failed inside WebAssembly and refuses every call from then on: a new worker
+   *  with a new engine takes the waiting tasks. */
+  private replaceWorker(): void {
+    this.worker?.terminate();
+    this.worker = null;
+    this.restarts++;
+    this.start();
+    for (const listener of this.restartListeners) listener();
   }
 
   /** From now on the main thread runs every task, the one the worker was running included. */

@@ -15,6 +15,8 @@ export class EngineError extends Error {
   constructor(
     message: string,
     readonly code = 'error',
+    /** The engine stopped after a failure inside WebAssembly and must be loaded again. */
+    readonly broken = false,
   ) {
     super(message);
     this.name = 'EngineError';
@@ -87,7 +89,7 @@ function isThrownRefusal(e: unknown): e is { message: string; code: string } {
 
 /** A thrown PipesimError as an EngineError; anything else as it is. */
 function asEngineError(e: unknown): unknown {
-  return isThrownRefusal(e) ? new EngineError(e.message, e.code) : e;
+  return isThrownRefusal(e) ? new EngineError(e.message, e.code, (e as { broken?: unknown }).broken === true) : e;
 }
 
 /** Calls the module, turning its thrown PipesimError into an EngineError, so callers handle one kind
@@ -195,6 +197,11 @@ export class Engine {
 
   schedule(name: string): ScheduleInfo | undefined {
     return this.schedules.find((s) => s.name === name);
+  }
+
+  /** True once the module failed inside WebAssembly: it refuses every call from then on. */
+  get broken(): boolean {
+    return this.module.broken === true;
   }
 
   get version(): string {

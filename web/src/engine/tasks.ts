@@ -68,13 +68,16 @@ export function transferablesOf(value: unknown, found = new Set<ArrayBuffer>()):
 export interface ErrorData {
   message: string;
   code?: string;
+  broken?: boolean;
 }
 
 export function errorData(e: unknown): ErrorData {
-  if (e instanceof EngineError) return { message: e.message, code: e.code };
+  if (e instanceof EngineError) return { message: e.message, code: e.code, broken: e.broken };
   return { message: e instanceof Error ? e.message : String(e) };
 }
 
+/** The error as the page handles it: always an EngineError, so every view shows it as a message (an
+ *  unexpected one as 'internal') rather than leaving it uncaught. */
 export function errorFrom(data: ErrorData): Error {
-  return data.code === undefined ? new Error(data.message) : new EngineError(data.message, data.code);
+  return new EngineError(data.message, data.code ?? 'internal', data.broken === true);
 }

@@ -8,10 +8,11 @@ export type ToWorker = { type: 'init'; module: WebAssembly.Module } | { type: 't
 export type FromWorker =
   | { type: 'ready' }
   | { type: 'failed'; message: string }
-  | { type: 'result'; id: number; ok: true; value: unknown }
-  | { type: 'result'; id: number; ok: false; error: ReturnType<typeof errorData> };
+  | { type: 'result'; id: number; ok: true; value: unknown; broken: boolean }
+  | { type: 'result'; id: number; ok: false; error: ReturnType<typeof errorData>; broken: boolean };
 
 let engine: Promise<Engine> | null = null;
+let current: Engine | null = null;
 
 function post(message: FromWorker, transfer: Transferable[] = []): void {
   self.postMessage(message, { transfer });
@@ -30,10 +31,12 @@ self.addEventListener('message', async (event: MessageEvent<ToWorker>) => {
   try {
     if (!engine) throw new Error('the worker got a task before its engine');
     const ready = await engine;
+    current = ready;
     await prepareTask(ready, m.task);
     const value = runTask(ready, m.task, m.args as never);
-    post({ type: 'result', id: m.id, ok: true, value }, transferablesOf(value));
+    post({ type: 'result', id: m.id, ok: true, value, broken: ready.broken }, transferablesOf(value));
   } catch (e) {
-    post({ type: 'result', id: m.id, ok: false, error: errorData(e) });
+    // `broken`: the page replaces this worker (background.ts); any error but the engine's counts too.
+    post({ type: 'result', id: m.id, ok: false, error: errorData(e), broken: current?.broken ?? false });
   }
 });

@@ -3,6 +3,7 @@ export const en = {
   'app.tagline': 'Pipeline-parallel schedules, simulated op for op',
   'app.engineVersion': 'engine {version}',
   'app.computing': 'Simulating about {ops} ops in the background…',
+  'app.engineRestarted': 'The engine in the background failed and was started again; the last task was not done.',
   'app.title': 'pipesim · DualPipe and pipeline schedules, simulated',
   'app.footer':
     "Numbers computed by the pipesim engine (C++ compiled to WebAssembly). DualPipe and DualPipeV match DeepSeek's reference step() op for op.",
@@ -135,6 +136,7 @@ export const en = {
 
   'timeline.rank': 'rank {n}',
   'timeline.export': 'Download:',
+  'timeline.exporting': 'Writing the {format} download of {ops} ops in the background…',
   'timeline.actions': 'PyTorch actions',
   'timeline.chromeTrace': 'Chrome trace (Perfetto)',
   'timeline.showTable': 'Show every op as a table',

@@ -9,6 +9,7 @@ export const ptBR = {
   'app.tagline': 'Escalonamentos de paralelismo de pipeline, simulados operação por operação',
   'app.engineVersion': 'motor {version}',
   'app.computing': 'Simulando cerca de {ops} operações em segundo plano…',
+  'app.engineRestarted': 'O motor em segundo plano falhou e foi reiniciado; a última tarefa não foi feita.',
   'app.title': 'pipesim · DualPipe e escalonamentos de pipeline, simulados',
   'app.footer':
     'Números calculados pelo motor do pipesim (C++ compilado para WebAssembly). O DualPipe e o DualPipeV reproduzem, operação por operação, o step() de referência da DeepSeek.',
@@ -149,6 +150,7 @@ export const ptBR = {
 
   'timeline.rank': 'rank {n}',
   'timeline.export': 'Baixar:',
+  'timeline.exporting': 'Gerando o download {format} de {ops} operações em segundo plano…',
   'timeline.actions': 'Ações do PyTorch',
   'timeline.chromeTrace': 'Trace do Chrome (Perfetto)',
   'timeline.showTable': 'Mostrar todas as operações numa tabela',

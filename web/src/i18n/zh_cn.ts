@@ -10,6 +10,7 @@ export const zhCN = {
   'app.tagline': '流水线并行调度，逐个操作模拟',
   'app.engineVersion': '引擎 {version}',
   'app.computing': '正在后台模拟约 {ops} 个操作…',
+  'app.engineRestarted': '后台引擎出错，已重新启动；上一个任务未完成。',
   'app.title': 'pipesim · DualPipe 与流水线调度，逐操作模拟',
   'app.footer': '数值由 pipesim 引擎计算（C++ 编译为 WebAssembly）。DualPipe 和 DualPipeV 与 DeepSeek 参考实现的 step() 逐个操作一致。',
   'ui.language': '语言',
@@ -140,6 +141,7 @@ export const zhCN = {
 
   'timeline.rank': 'rank {n}',
   'timeline.export': '下载：',
+  'timeline.exporting': '正在后台生成 {ops} 个操作的 {format} 下载…',
   'timeline.actions': 'PyTorch 动作列表',
   'timeline.chromeTrace': 'Chrome trace（Perfetto）',
   'timeline.showTable': '以表格列出所有操作',

@@ -4,8 +4,8 @@ import { clear, el } from '../base/dom';
 import { download } from '../base/download';
 import { num, percent } from '../base/format';
 import { BACKGROUND_ABOVE_OPS, estimatedOps, Lane, SUPERSEDED, type Background } from '../engine/background';
-import { EngineError, KINDS, type Engine, type ExportFormat, type RunRequest } from '../engine/engine';
-import { t } from '../i18n';
+import { KINDS, type Engine, type ExportFormat, type RunRequest } from '../engine/engine';
+import { lang, t } from '../i18n';
 import { describeIdle, describeOp, phaseLabel } from '../app/describe';
 import { forwardShare, type RunView } from '../app/run';
 import { TimelineView, type TimelineGroup } from '../timeline/timeline_view';
@@ -18,7 +18,9 @@ export class TimelinePanel {
   private readonly caption = el('p', { class: 'caption' });
   private readonly explain = el('div', { class: 'explain', 'data-testid': 'explain', hidden: true, 'aria-live': 'polite' });
   private readonly table = el('div', { class: 'table-scroll' });
-  private readonly exportError = el('div', { class: 'error', role: 'alert', hidden: true });
+  private readonly exportError = el('div', { class: 'error', role: 'alert', hidden: true, 'data-testid': 'export-error' });
+  /** While a large download is written in the worker. */
+  private readonly exportStatus = el('p', { class: 'hint', role: 'status', hidden: true, 'data-testid': 'export-status' });
   private readonly tableToggle = el('button', { type: 'button', class: 'ghost', 'aria-expanded': 'false', 'data-testid': 'table-toggle' });
   private readonly opsTable = el('div', { class: 'table-scroll ops-table', hidden: true });
   private group: TimelineGroup | null = null;
@@ -53,6 +55,7 @@ export class TimelinePanel {
       el('p', { class: 'hint', text: t('timeline.howTo') }),
       this.explain,
       this.exportBar(),
+      this.exportStatus,
       this.exportError,
       this.caption,
       el('div', { class: 'toolbar' }, [this.tableToggle]),
@@ -96,9 +99,9 @@ export class TimelinePanel {
         if (text !== SUPERSEDED) download(name, text, type);
       }
     } catch (e) {
-      if (!(e instanceof EngineError)) throw e;
+      // Every failure is said, a refusal in the engine's words: a download never fails silently.
       this.exportError.hidden = false;
-      this.exportError.textContent = `${t('error.refused')} ${e.message}`;
+      this.exportError.textContent = `${t('error.refused')} ${e instanceof Error ? e.message : String(e)}`;
     }
   }
 
@@ -106,7 +109,13 @@ export class TimelinePanel {
    *  the worker for a large one. */
   private async exportText(request: RunRequest, format: ExportFormat): Promise<string | typeof SUPERSEDED> {
     if (estimatedOps(request) <= BACKGROUND_ABOVE_OPS) return this.engine.exportText(request, format);
-    return this.exports.begin().run('exportText', { request, format });
+    this.exportStatus.hidden = false;
+    this.exportStatus.textContent = t('timeline.exporting', { format: format.toUpperCase(), ops: (this.run?.result.ops.count ?? 0).toLocaleString(lang()) });
+    try {
+      return await this.exports.begin().run('exportText', { request, format });
+    } finally {
+      this.exportStatus.hidden = true;
+    }
   }
 
   private toggleTable(): void {

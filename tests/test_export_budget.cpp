@@ -1,0 +1,134 @@
+// Exports of any size (issue 18): each format is written piece by piece into a sink, the full JSON
+// report without its tree, and an export held in memory (the WebAssembly module's) stays within a
+// budget or is refused with the size it would take.
+#include <catch2/catch.hpp>
+#include <string>
+#include <vector>
+
+#include "helpers.h"
+#include "pipesim/custom.h"
+#include "pipesim/export.h"
+#include "pipesim/limits.h"
+#include "pipesim/registry.h"
+#include "pipesim/report.h"
+
+using namespace pipesim;
+using pipesim::test::run_unit;
+
+namespace {
+
+constexpr ExportFormat all_formats[] = {ExportFormat::chrome_trace, ExportFormat::csv, ExportFormat::svg, ExportFormat::actions,
+                                        ExportFormat::json};
+
+/// A small run of every schedule of the catalogue, and a custom one with an FB pair and an empty rank.
+auto sample_runs() -> std::vector<Run> {
+  std::vector<Run> runs;
+  for (const ScheduleSpec* spec : schedules()) {
+    if (spec->parse != nullptr) continue;
+    const int vs = spec->uses_virtual_stages ? 2 : 1;
+    runs.push_back(run_unit(std::string(spec->name), 4, 8, vs));
+  }
+  RunRequest custom;
+  custom.schedule = "custom";
+  custom.custom_schedule = "0F0,0B0\n-\n";
+  runs.push_back(run(custom));
+  custom.custom_schedule = "0F0,0F1,(0F2;0B0)OVERLAP_F_B,0B1,0B2\n";
+  runs.push_back(run(custom));
+  return runs;
+}
+
+/// Counts what it is given in pieces, and how many pieces.
+class PieceCounter final : public TextSink {
+ public:
+  void write(std::string_view text) override {
+    text_.append(text);
+    ++pieces_;
+  }
+  std::string text_;
+  int pieces_ = 0;
+};
+
+}  // namespace
+
+TEST_CASE("the full JSON report is streamed byte for byte as the tree's dump(2) would write it") {
+  for (const Run& r : sample_runs()) {
+    INFO(r.schedule.name);
+    for (const Detail detail : {Detail::full, Detail::summary}) {
+      StringSink streamed;
+      write_json(r, detail, streamed);
+      CHECK(streamed.take() == to_json(r, detail).dump(2));
+    }
+  }
+}
+
+TEST_CASE("the json export is the full report and a newline; the others are the to_* texts") {
+  const Run r = run_unit("zb-v", 4, 8);
+  const auto exported = [&](ExportFormat format) {
+    StringSink out;
+    write_export(r, format, out);
+    return out.take();
+  };
+  CHECK(exported(ExportFormat::json) == to_json(r, Detail::full).dump(2) + "\n");
+  CHECK(exported(ExportFormat::svg) == to_svg(r));
+  CHECK(exported(ExportFormat::csv) == to_csv(r));
+  CHECK(exported(ExportFormat::chrome_trace) == to_chrome_trace(r));
+  CHECK(exported(ExportFormat::actions) == format_actions(r.schedule));
+}
+
+TEST_CASE("a large export reaches its sink in blocks of about 64 KiB, not as one text") {
+  const Run r = run_unit("1f1b", 16, 256);  // 8192 ops
+  for (const ExportFormat format : {ExportFormat::chrome_trace, ExportFormat::csv, ExportFormat::svg, ExportFormat::json}) {
+    INFO(export_format_name(format));
+    PieceCounter out;
+    write_export(r, format, out);
+    CHECK(out.pieces_ >= static_cast<int>(out.text_.size() / (72 << 10)));
+    CHECK(out.pieces_ > 3);
+  }
+}
+
+TEST_CASE("every format takes at least its stated bytes per op, so a refusal from the op count alone is sound") {
+  for (const Run& r : sample_runs())
+    for (const ExportFormat format : all_formats) {
+      INFO(r.schedule.name << " " << export_format_name(format));
+      StringSink out;
+      write_export(r, format, out);
+      CHECK(out.take().size() >= r.schedule.ops.size() * min_export_bytes_per_op(format));
+    }
+}
+
+TEST_CASE("an export within the budget is the whole text; over it, it is refused with the size it would take") {
+  const Run r = run_unit("1f1b", 4, 8);  // 64 ops
+  const std::string csv = to_csv(r);
+  REQUIRE(csv.size() == 1597);
+  CHECK(export_text(r, ExportFormat::csv, csv.size()) == csv);
+  // Over by one byte: written, counted, refused with its exact size.
+  CHECK_THROWS_MATCHES(export_text(r, ExportFormat::csv, csv.size() - 1), Error,
+                       pipesim::test::Refused(ErrorCode::limit_exceeded,
+                                              "the csv export of this run would take 1.6 KiB (1597 bytes), over the 1.6 KiB one "
+                                              "export may take in memory here; export a smaller run, or use the CLI, which "
+                                              "streams it (pipesim simulate --format csv)"));
+  // Far over: refused from the op count (64 x 90 bytes) before anything is written.
+  CHECK_THROWS_MATCHES(export_text(r, ExportFormat::svg, 1000), Error,
+                       pipesim::test::Refused(ErrorCode::limit_exceeded,
+                                              "the svg export of this run would take at least 5.6 KiB, over the 1000 bytes one "
+                                              "export may take in memory here; export a smaller run, or use the CLI, which "
+                                              "streams it (pipesim simulate --format svg)"));
+}
+
+TEST_CASE("the issue's ZB-H1 2048 x 768 is refused up front as svg, json and chrome-trace, from its op count") {
+  const Run r = run_unit("zb-h1", 2048, 768);  // 4,718,592 ops, the issue's case
+  REQUIRE(r.schedule.ops.size() == 4718592);
+  CHECK_THROWS_WITH(export_text(r, ExportFormat::svg, limits::max_export_bytes),
+                    Catch::StartsWith("the svg export of this run would take at least 405.0 MiB, over the 256.0 MiB"));
+  CHECK_THROWS_WITH(export_text(r, ExportFormat::json, limits::max_export_bytes),
+                    Catch::StartsWith("the json export of this run would take at least 450.0 MiB"));
+  CHECK_THROWS_WITH(export_text(r, ExportFormat::chrome_trace, limits::max_export_bytes),
+                    Catch::StartsWith("the chrome-trace export of this run would take at least 675.0 MiB"));
+}
+
+TEST_CASE("export formats are named once: the names round-trip and anything else is refused with the list") {
+  for (const ExportFormat format : all_formats) CHECK(parse_export_format(export_format_name(format)) == format);
+  CHECK_THROWS_MATCHES(parse_export_format("png"), Error,
+                       pipesim::test::Refused(ErrorCode::unknown_name,
+                                              "export format must be one of chrome-trace|csv|svg|actions|json, got 'png'"));
+}
