@@ -128,12 +128,12 @@ TEST_CASE("help prints usage and exits 0; no arguments is bad input: one line, e
 TEST_CASE("a directory given as an input file is refused as one, not read as empty text") {
   const std::string dir = pipesim::test::scratch_path("input_dir");
   std::filesystem::create_directory(dir);
-  const std::string message = "cannot read file '" + dir + "': it is a directory";
-  check_refused("simulate --schedule-file " + dir, ErrorCode::io, message);
-  check_refused("plan --input " + dir, ErrorCode::io, message);
-  check_refused("overlap --workload " + dir, ErrorCode::io, message);
-  check_refused("simulate --schedule-file - < " + dir, ErrorCode::io, "cannot read standard input: it is a directory");
-  check_refused("plan --input - < " + dir, ErrorCode::io, "cannot read standard input: it is a directory");
+  check_refused("simulate --schedule-file " + dir, ErrorCode::io, "cannot read --schedule-file '" + dir + "': it is a directory");
+  check_refused("plan --input " + dir, ErrorCode::io, "cannot read --input '" + dir + "': it is a directory");
+  check_refused("overlap --workload " + dir, ErrorCode::io, "cannot read --workload '" + dir + "': it is a directory");
+  check_refused("simulate --schedule-file - < " + dir, ErrorCode::io, "cannot read --schedule-file - (standard input): it is a directory");
+  check_refused("plan --input - < " + dir, ErrorCode::io, "cannot read --input - (standard input): it is a directory");
+  check_refused("overlap --workload - < " + dir, ErrorCode::io, "cannot read --workload - (standard input): it is a directory");
   std::filesystem::remove(dir);
 }
 
@@ -192,4 +192,34 @@ TEST_CASE("README's JSON contract example is what simulate --format json prints 
   const Result r = cli("simulate --format json");
   REQUIRE(r.status == 0);
   check_shown(shown, nlohmann::json::parse(r.out), "");
+}
+
+// ---- bounded reads (issue 18) -------------------------------------------------------------------
+
+TEST_CASE("every file option is bounded while it is read: /dev/zero, a sparse gigabyte and a pipe stop at the limit") {
+  // /dev/zero never ends: refused once 64 MiB (1 MiB for plan and workload documents) have arrived.
+  check_refused("simulate --schedule-file /dev/zero", ErrorCode::limit_exceeded,
+                "--schedule-file may be at most 64 MiB; --schedule-file '/dev/zero' gives more than that");
+  check_refused("plan --input /dev/zero", ErrorCode::limit_exceeded, "--input may be at most 1 MiB; --input '/dev/zero' gives more than that");
+  check_refused("overlap --workload /dev/zero", ErrorCode::limit_exceeded,
+                "--workload may be at most 1 MiB; --workload '/dev/zero' gives more than that");
+  check_refused("simulate --schedule-file - < /dev/zero", ErrorCode::limit_exceeded,
+                "--schedule-file may be at most 64 MiB; --schedule-file - (standard input) gives more than that");
+  check_refused("overlap --workload - < /dev/zero", ErrorCode::limit_exceeded,
+                "--workload may be at most 1 MiB; --workload - (standard input) gives more than that");
+  // A regular file says its size: a sparse gigabyte is refused without reading a byte of it.
+  const std::string sparse = pipesim::test::scratch_path("sparse.json");
+  std::filesystem::resize_file(pipesim::test::write_scratch("sparse.json", ""), std::uintmax_t{1} << 30);
+  check_refused("simulate --schedule-file " + sparse, ErrorCode::limit_exceeded,
+                "--schedule-file may be at most 64 MiB; --schedule-file '" + sparse + "' has 1073741824 bytes");
+  std::filesystem::remove(sparse);
+}
+
+TEST_CASE("an empty input file says it is empty, and a file that cannot be opened says why") {
+  const std::string empty = pipesim::test::write_scratch("empty.txt", "");
+  check_refused("simulate --schedule-file " + empty, ErrorCode::bad_import, "--schedule-file '" + empty + "' is empty");
+  check_refused("plan --input - < /dev/null", ErrorCode::bad_import, "--input - (standard input) is empty");
+  check_refused("simulate --schedule-file /nonexistent/s.txt", ErrorCode::io,
+                "cannot read --schedule-file '/nonexistent/s.txt': No such file or directory");
+  std::filesystem::remove(empty);
 }

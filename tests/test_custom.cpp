@@ -220,7 +220,7 @@ TEST_CASE("pipesim simulate refuses custom schedules it cannot use with one line
   refused("simulate --schedule custom --schedule-file " + deadlock + " --ranks 2", pipesim::ErrorCode::usage,
           "--ranks comes from the schedule file with --schedule custom");
   refused("simulate --schedule 1f1b --schedule-file " + deadlock, pipesim::ErrorCode::usage, "--schedule-file applies only to --schedule custom");
-  refused("simulate --schedule custom --schedule-file no_such_file.txt", pipesim::ErrorCode::io, "cannot read file 'no_such_file.txt'");
+  refused("simulate --schedule custom --schedule-file no_such_file.txt", pipesim::ErrorCode::io, "cannot read --schedule-file 'no_such_file.txt': No such file or directory");
   refused("simulate --schedule custom", pipesim::ErrorCode::usage,
           "custom needs the schedule as text (--schedule-file PATH): JSON as `simulate --format json` writes it, or "
           "PyTorch actions such as 0F0,0B0");

@@ -2,6 +2,7 @@
 // report without its tree, and an export held in memory (the WebAssembly module's) stays within a
 // budget or is refused with the size it would take.
 #include <catch2/catch.hpp>
+#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -131,4 +132,21 @@ TEST_CASE("export formats are named once: the names round-trip and anything else
   CHECK_THROWS_MATCHES(parse_export_format("png"), Error,
                        pipesim::test::Refused(ErrorCode::unknown_name,
                                               "export format must be one of chrome-trace|csv|svg|actions|json, got 'png'"));
+}
+
+TEST_CASE("the CLI streams the full JSON and the SVG of a large run in a fraction of their size", "[address-space]") {
+  // ZB-H1 512 x 512 is 786,432 ops: about 150 MB of JSON, which as a tree took over 1 GB; streamed,
+  // the run, the program and a 64 KiB block fit in 250 MB of address space.
+  for (const std::string format : {"json", "svg", "csv"}) {
+    INFO(format);
+    const std::string command = "ulimit -v 250000 && { " + std::string(PIPESIM_CLI_PATH) +
+                                " simulate --schedule zb-h1 --ranks 512 --micro-batches 512 --format " + format +
+                                "; echo \"exit $?\"; } 2>&1 | tail -c 8";
+    FILE* pipe = popen(command.c_str(), "r");
+    REQUIRE(pipe != nullptr);
+    std::string tail;
+    for (int ch = std::fgetc(pipe); ch != EOF; ch = std::fgetc(pipe)) tail += static_cast<char>(ch);
+    pclose(pipe);
+    CHECK(tail.ends_with("\nexit 0\n"));
+  }
 }

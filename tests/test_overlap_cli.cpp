@@ -126,10 +126,13 @@ TEST_CASE("overlap refuses bad input with one line and exit status 2") {
   check_refused(twice_comm + " --pp-comm abc", ErrorCode::bad_value, "--pp-comm must be a number from 0 to 1000000000, got 'abc'");
   check_refused(twice_comm + " --ratio 0", ErrorCode::bad_value, "--ratio must be compute:comm like 1:1 or a number > 0, got '0'");
   check_refused(twice_comm + " --ratio 1:x", ErrorCode::bad_value, "--ratio must be compute:comm like 1:1 or a number > 0, got '1:x'");
+  // A ratio that would scale communication past any duration is the ratio's fault, and said so.
+  check_refused("overlap --ratio 1:1e308", ErrorCode::bad_value, "--ratio must lie between 1:1000000 and 1000000:1, got '1:1e308'");
+  check_refused("overlap --ratio 1e-7", ErrorCode::bad_value, "--ratio must lie between 1:1000000 and 1000000:1, got '1e-7'");
   check_refused(twice_comm + " --ranks 4", ErrorCode::usage, "--ranks applies only with --simulate SCHEDULE");
   check_refused(twice_comm + " --total-sms 100", ErrorCode::usage, "--total-sms and --saturation-sms need --comm-sms, the SMs given to communication");
   check_refused("overlap --workload w.json --pp-comm 1", ErrorCode::usage, "--workload replaces --forward, --backward and --pp-comm: give one or the other");
-  check_refused("overlap --workload /nonexistent/w.json", ErrorCode::io, "cannot read file '/nonexistent/w.json'");
+  check_refused("overlap --workload /nonexistent/w.json", ErrorCode::io, "cannot read --workload '/nonexistent/w.json': No such file or directory");
   check_refused("overlap --format xml", ErrorCode::unknown_name, "--format must be one of text|json, got 'xml'");
 
   const Result unknown = cli(twice_comm + " --simulate nope");  // the schedule list grows: check the start
@@ -154,4 +157,14 @@ TEST_CASE("overlap refuses bad input with one line and exit status 2") {
   std::remove(text.c_str());
   CHECK(t.status == 2);
   CHECK(t.err == "pipesim: error[bad_value]: workload field 'layers' must be a number, got \"four\"\n");
+}
+
+TEST_CASE("overlap --workload - reads the workload from standard input, as a path would") {
+  const std::string path = write_file("stdin_workload.json", "{" + workload_fields + "}");
+  const Result from_file = cli("overlap --format json --workload " + path);
+  REQUIRE(from_file.status == 0);
+  const Result from_stdin = cli("overlap --format json --workload - < " + path);
+  CHECK(from_stdin.status == 0);
+  CHECK(from_stdin.out == from_file.out);
+  std::remove(path.c_str());
 }

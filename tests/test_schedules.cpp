@@ -165,9 +165,33 @@ TEST_CASE("a request over a limit is refused up front with the limit named, befo
   // before a single op is generated (generating them would exhaust memory rather than fail).
   CHECK_THROWS_MATCHES(build_schedule("gpipe", {limits::max_ranks, limits::max_micro_batches, 1}), Error,
                        test::Refused(ErrorCode::limit_exceeded,
-                                     "ranks x micro-batches x virtual stages must be at most 2097152 (about 6 million ops, "
-                                     "the limit of one run); got 4294967296"));
+                                     "gpipe at 4096 ranks x 1048576 micro-batches would have 8589934592 ops, over the "
+                                     "6291456 ops one run may have"));
   // The largest run allowed is built: the limit is where it says it is.
-  CHECK(build_schedule("1f1b", {64, static_cast<int>(limits::max_chunks / 64), 1}).ops.size() ==
-        2 * static_cast<std::size_t>(limits::max_chunks));
+  CHECK(build_schedule("1f1b", {64, static_cast<int>(limits::max_ops / 2 / 64), 1}).ops.size() ==
+        static_cast<std::size_t>(limits::max_ops));
+}
+
+TEST_CASE("the op limit counts ops: both stages per rank of a V, every virtual stage, two or three ops a chunk") {
+  // ZB-V 2048 x 1024 is 12,582,912 ops (two stages per rank, F, I, W each): over the limit of 6,291,456.
+  CHECK_THROWS_MATCHES(build_schedule("zb-v", {2048, 1024, 1}), Error,
+                       test::Refused(ErrorCode::limit_exceeded,
+                                     "zb-v at 2048 ranks x 1024 micro-batches would have 12582912 ops, over the 6291456 ops "
+                                     "one run may have"));
+  CHECK_THROWS_MATCHES(build_schedule("dualpipev", {1024, 2048, 1}), Error, test::RefusedAs(ErrorCode::limit_exceeded));
+  CHECK_THROWS_MATCHES(build_schedule("interleaved-1f1b", {2048, 1024, 2}), Error,
+                       test::Refused(ErrorCode::limit_exceeded,
+                                     "interleaved-1f1b at 2048 ranks x 1024 micro-batches x 2 virtual stages would have "
+                                     "8388608 ops, over the 6291456 ops one run may have"));
+  // At the limit exactly, each is accepted with that many ops.
+  CHECK(build_schedule("zb-v", {2048, 512, 1}).ops.size() == 6291456);
+  CHECK(build_schedule("zb-h1", {2048, 1024, 1}).ops.size() == 6291456);
+  CHECK(build_schedule("interleaved-1f1b", {512, 3072, 2}).ops.size() == 6291456);
+  // No generated run has more ops than the count the limit is checked on.
+  for (const ScheduleSpec* spec : schedules()) {
+    if (spec->parse != nullptr) continue;
+    const ScheduleParams p{8, 32, spec->uses_virtual_stages ? 2 : 1};
+    const int stages_per_rank = spec->name == "zb-v" || spec->name == "dualpipev" ? 2 : p.virtual_stages;
+    CHECK(build_schedule(spec->name, p).ops.size() <= static_cast<std::size_t>(3 * p.ranks * stages_per_rank * p.micro_batches));
+  }
 }

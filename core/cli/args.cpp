@@ -5,8 +5,9 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
-#include <fstream>
-#include <iostream>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "pipesim/error.h"
 #include "pipesim/parse.h"
@@ -92,34 +93,55 @@ auto Args::choice_or(std::string_view name, std::string fallback, std::vector<st
 
 namespace {
 
-auto cannot_read(const std::string& what, int code) -> Error {
-  return Error(ErrorCode::io, "cannot read " + what + ": " + (code == EISDIR ? "it is a directory" : std::strerror(code)));
-}
+/// A file descriptor closed when it goes out of scope (standard input is left open).
+class Input {
+ public:
+  explicit Input(int fd) : fd_(fd) {}
+  Input(const Input&) = delete;
+  auto operator=(const Input&) -> Input& = delete;
+  ~Input() {
+    if (fd_ > 0) close(fd_);
+  }
+  [[nodiscard]] auto fd() const -> int { return fd_; }
 
-/// All of `in`, or Error naming `what` with the reason: opening a directory succeeds on Linux and only
-/// the read fails (EISDIR), which an unchecked read would turn into an empty text.
-auto read_all(std::istream& in, const std::string& what) -> std::string {
-  std::string text;
-  std::array<char, 1 << 16> buffer{};
-  errno = 0;
-  while (in.read(buffer.data(), buffer.size()) || in.gcount() > 0)
-    text.append(buffer.data(), static_cast<std::size_t>(in.gcount()));
-  if (in.bad()) throw cannot_read(what, errno);
-  return text;
-}
+ private:
+  int fd_;
+};
+
+auto mib(std::size_t bytes) -> std::string { return std::to_string(bytes >> 20) + " MiB"; }
 
 }  // namespace
 
-auto read_file(const std::string& path) -> std::string {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error(ErrorCode::io, "cannot read file '" + path + "'");
-  return read_all(in, "file '" + path + "'");
-}
-
-auto read_stdin() -> std::string {
-  std::string text = read_all(std::cin, "standard input");
-  // std::cin reads through C's stdin, whose failed read (`< /tmp`) looks like the end of input to it.
-  if (std::ferror(stdin) != 0) throw cannot_read("standard input", errno);
+auto read_input(std::string_view option, const std::string& path, std::size_t max_bytes) -> std::string {
+  const bool from_stdin = path == "-";
+  const std::string what = "--" + std::string(option) + " " + (from_stdin ? std::string("- (standard input)") : "'" + path + "'");
+  const auto cannot_read = [&](int code) {
+    return Error(ErrorCode::io, "cannot read " + what + ": " + (code == EISDIR ? "it is a directory" : std::strerror(code)));
+  };
+  const auto too_large = [&](const std::string& got) {
+    return Error(ErrorCode::limit_exceeded, "--" + std::string(option) + " may be at most " + mib(max_bytes) + "; " + what + " " + got);
+  };
+  const Input in(from_stdin ? STDIN_FILENO : open(path.c_str(), O_RDONLY | O_CLOEXEC));
+  if (in.fd() < 0) throw cannot_read(errno);
+  struct stat info {};
+  if (fstat(in.fd(), &info) != 0) throw cannot_read(errno);
+  if (S_ISDIR(info.st_mode)) throw cannot_read(EISDIR);
+  // A regular file says its size: one over the limit (a sparse gigabyte too) is refused unread.
+  if (S_ISREG(info.st_mode) && static_cast<unsigned long long>(info.st_size) > max_bytes)
+    throw too_large("has " + std::to_string(info.st_size) + " bytes");
+  std::string text;
+  std::array<char, 1 << 16> buffer{};
+  for (;;) {
+    const ssize_t n = read(in.fd(), buffer.data(), buffer.size());
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      throw cannot_read(errno);
+    }
+    if (n == 0) break;
+    if (text.size() + static_cast<std::size_t>(n) > max_bytes) throw too_large("gives more than that");
+    text.append(buffer.data(), static_cast<std::size_t>(n));
+  }
+  if (text.empty()) throw Error(ErrorCode::bad_import, what + " is empty");
   return text;
 }
 

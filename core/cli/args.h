@@ -35,10 +35,12 @@ class Args {
   std::map<std::string, std::string, std::less<>> values_;
 };
 
-/// Reads a whole file; throws Error naming the path (and why, e.g. "it is a directory") when it cannot.
-[[nodiscard]] auto read_file(const std::string& path) -> std::string;
-
-/// Reads all of standard input, checked like read_file.
-[[nodiscard]] auto read_stdin() -> std::string;
+/// The text given to a file option such as --schedule-file: the file at `path`, or standard input for
+/// "-". It is bounded while it is read: a regular file larger than `max_bytes` is refused before any of
+/// it is read, anything else (a pipe, /dev/zero) as soon as more than `max_bytes` have arrived, so no
+/// input costs more memory than the limit. Throws Error naming `option`, the path and the reason: io
+/// when it cannot be read (with the system's reason), limit_exceeded over the limit, bad_import when
+/// it is empty.
+[[nodiscard]] auto read_input(std::string_view option, const std::string& path, std::size_t max_bytes) -> std::string;
 
 }  // namespace pipesim::cli

@@ -9,6 +9,7 @@
 
 #include "args.h"
 #include "commands.h"
+#include "output.h"
 #include "pipesim/error.h"
 #include "pipesim/limits.h"
 #include "pipesim/overlap.h"
@@ -29,7 +30,8 @@ auto request_from(const Args& args) -> OverlapRequest {
   if (args.has("pp-comm")) r.pp_comm = args.number_or("pp-comm", 0, 0, max_duration);
   // With direct durations the workload is a conflict: report that before touching the file.
   const bool direct = r.forward || r.backward || r.pp_comm;
-  if (const auto path = args.text("workload")) r.workload = direct ? std::string() : read_file(*path);
+  if (const auto path = args.text("workload"))
+    r.workload = direct ? std::string() : read_input("workload", *path, limits::max_small_json_bytes);
   if (args.has("comm-sms")) r.comm_sms = args.integer_or("comm-sms", 20, 1, 1'000'000);
   if (args.has("total-sms")) r.total_sms = args.integer_or("total-sms", 132, 2, 1'000'000);
   if (args.has("saturation-sms")) r.saturation_sms = args.integer_or("saturation-sms", 20, 1, 1'000'000);
@@ -72,7 +74,7 @@ auto run_overlap(Argv argv) -> int {
   }
   std::cout << render_overlap_text(overlap);
   if (simulation) {
-    const bool tty = isatty(fileno(stdout)) != 0;
+    const bool tty = output_is_terminal();
     std::cout << "\n" << render_text(*simulation, color == "always" || (color == "auto" && tty));
   }
   return 0;

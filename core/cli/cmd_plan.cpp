@@ -3,6 +3,7 @@
 #include "args.h"
 #include "commands.h"
 #include "pipesim/error.h"
+#include "pipesim/limits.h"
 #include "pipesim/planner.h"
 
 namespace pipesim::cli {
@@ -12,7 +13,7 @@ auto run_plan(Argv argv) -> int {
   const auto path = args.text("input");
   if (!path) throw Error(ErrorCode::usage, "plan needs --input FILE.json (or --input - for standard input); see core/data/plan_examples/");
   const std::string format = args.choice_or("format", "text", {"text", "json"});
-  const std::string text = *path == "-" ? read_stdin() : read_file(*path);
+  const std::string text = read_input("input", *path, limits::max_small_json_bytes);
   PlanInput input = parse_plan_input(text);
   // --lang wins over the file's "language": the same input file serves every reader.
   if (const auto lang = args.text("lang")) input.language = *lang;

@@ -5,6 +5,7 @@
 
 #include "args.h"
 #include "commands.h"
+#include "output.h"
 #include "pipesim/custom.h"
 #include "pipesim/error.h"
 #include "pipesim/limits.h"
@@ -29,7 +30,7 @@ void read_custom_schedule(const Args& args, RunRequest& request) {
     if (args.has(option))
       throw Error(ErrorCode::usage, "--" + std::string(option) + " comes from the schedule file with --schedule " + request.schedule);
   if (!path) return;  // run() explains that the schedule text is missing
-  request.custom_schedule = *path == "-" ? read_stdin() : read_file(*path);
+  request.custom_schedule = read_input("schedule-file", *path, limits::max_schedule_text_bytes);
 }
 
 /// An export's pieces written to a stream as they come.
@@ -64,7 +65,7 @@ auto run_simulate(Argv argv) -> int {
 
   const Run run = pipesim::run(request);
   if (format == "text") {
-    const bool tty = isatty(fileno(stdout)) != 0;
+    const bool tty = output_is_terminal();
     std::cout << render_text(run, color == "always" || (color == "auto" && tty));
   } else if (format == "summary") {
     std::cout << to_json(run, Detail::summary).dump(2) << "\n";

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "commands.h"
+#include "output.h"
 #include "pipesim/error.h"
 #include "pipesim/limits.h"
 
@@ -50,6 +51,9 @@ usage:
   pipesim help
       This text.
 
+Every command takes --output PATH: its output is written to a temporary file next to PATH, which
+replaces PATH only once complete (a failed or interrupted run leaves PATH as it was).
+
 Bad input prints one line "pipesim: error[CODE]: MESSAGE" and exits with status 2. CODE is one of
 usage, bad_value, unknown_name, limit_exceeded, schedule_rule, bad_import, invalid_schedule, deadlock,
 io, internal. Output that cannot be written (a full disk) prints such a line and exits with status 1.
@@ -74,8 +78,7 @@ auto limits_text() -> std::string {
   namespace lim = pipesim::limits;
   return "Limits of one run: " + std::to_string(lim::max_ranks) + " ranks, " + std::to_string(lim::max_micro_batches) +
          " micro-batches, " + std::to_string(lim::max_virtual_stages) + " virtual stages, " +
-         std::to_string(lim::max_chunks) + " ranks x micro-batches x virtual stages (at most " +
-         std::to_string(3 * lim::max_chunks) + " ops); a custom schedule of at most " +
+         std::to_string(lim::max_ops) + " ops (ranks x stages per rank x micro-batches x ops per chunk); a custom schedule of at most " +
          std::to_string(lim::max_schedule_text_bytes >> 20) + " MiB.\n";
 }
 
@@ -118,11 +121,25 @@ auto finish_output(int status) -> int {
 
 }  // namespace
 
+/// The command, with its output sent to --output PATH when given (output.h): committed only when the
+/// command succeeded.
+auto run_with_output(const std::vector<std::string_view>& args) -> int {
+  const auto [rest, path] = pipesim::cli::take_output_option(args);
+  if (!path) return run_command(rest);
+  pipesim::cli::OutputFile output(*path);
+  const int status = run_command(rest);
+  if (status == 0) output.commit();
+  return status;
+}
+
 auto main(int argc, char** argv) -> int {
   const std::vector<std::string_view> args(argv + 1, argv + argc);
   int status = 0;
   try {
-    status = run_command(args);
+    status = run_with_output(args);
+  } catch (const pipesim::cli::OutputFailed& e) {
+    refuse(e.code(), e.what());
+    status = 1;  // output that never arrived: exit 1, as for standard output
   } catch (const pipesim::Error& e) {
     status = refuse(e.code(), e.what());
   } catch (const std::bad_alloc&) {

@@ -11,6 +11,7 @@
 
 #include "detail/input_size.h"
 #include "detail/json_fields.h"
+#include "detail/json_text.h"
 #include "detail/text.h"
 #include "detail/trace_import.h"
 #include "pipesim/error.h"
@@ -24,13 +25,26 @@ namespace {
 constexpr int max_ranks = limits::max_ranks;
 constexpr int max_micro_batches = limits::max_micro_batches;  // per path
 constexpr int max_stages = limits::max_ranks * limits::max_virtual_stages;  // per path
-constexpr long long max_chunks = limits::max_chunks;
 
-/// Per-rank op lists read from text, and the stage -> rank map they imply.
+/// Per-rank op lists read from text, and the stage -> rank map they imply. Ranks and ops are counted
+/// as they are read and refused at the first one over its limit, so a hostile text (millions of empty
+/// ranks, of ops) never costs more memory than the largest schedule accepted.
 struct Draft {
   int directions = 1;
   std::vector<std::vector<Op>> per_rank;
   std::map<std::pair<int, int>, int> owner;  ///< (path, stage) -> the rank that runs it
+  std::size_t op_count = 0;
+
+  auto add_rank() -> std::vector<Op>& {
+    if (per_rank.size() >= static_cast<std::size_t>(max_ranks))
+      throw Error(ErrorCode::limit_exceeded, "a custom schedule may have at most " + std::to_string(max_ranks) + " ranks");
+    return per_rank.emplace_back();
+  }
+  void add_op(std::vector<Op>& ops, const Op& op) {
+    if (++op_count > static_cast<std::size_t>(limits::max_ops))
+      throw Error(ErrorCode::limit_exceeded, "a custom schedule may have at most " + std::to_string(limits::max_ops) + " ops, the limit of one run");
+    ops.push_back(op);
+  }
 };
 
 /// Records that `rank` runs `stage` of `path`; torch's rule: a stage on two ranks is an error.
@@ -60,8 +74,6 @@ void claim_op(Draft& d, const Op& op, int rank, const std::string& where) {
 [[nodiscard]] auto finish(Draft d, int micro_batches, std::optional<int> stages) -> Schedule {
   const int ranks = static_cast<int>(d.per_rank.size());
   if (ranks < 1) throw Error(ErrorCode::bad_import, "a custom schedule needs at least one rank");
-  if (ranks > max_ranks)
-    throw Error(ErrorCode::limit_exceeded, "a custom schedule may have at most " + std::to_string(max_ranks) + " ranks (got " + std::to_string(ranks) + ")");
   if (d.owner.empty()) throw Error(ErrorCode::bad_import, "a custom schedule needs at least one op");
   int inferred = 0;
   for (const auto& [key, rank] : d.owner) inferred = std::max(inferred, key.second + 1);
@@ -78,10 +90,6 @@ void claim_op(Draft& d, const Op& op, int rank, const std::string& where) {
   if (per_path < 1 || per_path > max_micro_batches)
     throw Error(ErrorCode::bad_import, "a custom schedule needs 1 to " + std::to_string(max_micro_batches) + " micro-batches per direction (got " +
                 std::to_string(per_path) + ")");
-  const long long chunks = static_cast<long long>(d.directions) * layout.stages * per_path;
-  if (chunks > max_chunks)
-    throw Error(ErrorCode::limit_exceeded, "a custom schedule may have at most " + std::to_string(max_chunks) + " stage x micro-batch chunks (got " +
-                std::to_string(chunks) + ")");
   const ScheduleParams params{ranks, micro_batches, looped_virtual_stages(layout, ranks)};
   ScheduleBuilder builder("custom", params, std::move(layout));
   for (int r = 0; r < ranks; ++r) {
@@ -239,7 +247,7 @@ auto parse_actions(std::string_view text) -> Schedule {
     while (!line.empty() && std::isspace(static_cast<unsigned char>(line.front())) != 0) line.remove_prefix(1);
     if (line.empty() || line.front() == '#') continue;
     const int rank = static_cast<int>(d.per_rank.size());
-    auto& ops = d.per_rank.emplace_back();
+    auto& ops = d.add_rank();
     for (const std::string_view token : tokens_of(line, line_no)) {
       if (token == "-" || upper(token) == "NONE") continue;  // an idle slot
       const std::string where = "line " + std::to_string(line_no) + ", token '" + std::string(token) + "'";
@@ -253,7 +261,7 @@ auto parse_actions(std::string_view text) -> Schedule {
       }
       claim_op(d, op, rank, where);
       micro_batches = std::max({micro_batches, op.chunk.mb + 1, op.kind == OpKind::FB ? op.backward.mb + 1 : 0});
-      ops.push_back(op);
+      d.add_op(ops, op);
     }
   }
   assign_phases(d);
@@ -297,7 +305,7 @@ auto trace_schedule(const json& trace) -> json {
 auto parse_json(std::string_view text) -> Schedule {
   json j;
   try {
-    j = json::parse(text);
+    j = detail::parse_json_within(text, "schedule JSON");
   } catch (const json::exception& e) {  // parse_error, and out_of_range for a number such as 1e400
     throw Error(ErrorCode::bad_import, std::string("schedule JSON does not parse: ") + e.what());
   }
@@ -315,20 +323,23 @@ auto parse_json(std::string_view text) -> Schedule {
   if (!j.contains("per_rank") || !j["per_rank"].is_array())
     throw Error(ErrorCode::bad_import, top + ": 'per_rank' must be an array with one entry per rank");
   const json& per_rank = j["per_rank"];
+  if (per_rank.size() > static_cast<std::size_t>(max_ranks))
+    throw Error(ErrorCode::limit_exceeded, "a custom schedule may have at most " + std::to_string(max_ranks) + " ranks (got " +
+                std::to_string(per_rank.size()) + ")");
   if (j.contains("ranks") && whole(j, "ranks", 1, max_ranks, std::nullopt, top) != static_cast<int>(per_rank.size()))
     throw Error(ErrorCode::bad_import, top + ": 'ranks' says " + std::to_string(j["ranks"].get<int>()) + " but per_rank lists " +
                 std::to_string(per_rank.size()));
-  for (std::size_t r = 0; r < per_rank.size() && r < static_cast<std::size_t>(max_ranks) + 1; ++r) {
+  for (std::size_t r = 0; r < per_rank.size(); ++r) {
     const std::string where = "rank " + std::to_string(r);
     if (!per_rank[r].is_object() || !per_rank[r].contains("ops") || !per_rank[r]["ops"].is_array())
       throw Error(ErrorCode::bad_import, where + ": 'ops' is missing (a --format summary export has no ops; use --format json)");
-    auto& ops = d.per_rank.emplace_back();
+    auto& ops = d.add_rank();
     const json& listed = per_rank[r]["ops"];
     for (std::size_t k = 0; k < listed.size(); ++k) {
       const std::string op_where = where + ", op " + std::to_string(k);
       const Op op = json_op(listed[k], op_where);
       claim_op(d, op, static_cast<int>(r), op_where);
-      ops.push_back(op);
+      d.add_op(ops, op);
     }
   }
   if (d.directions == 1) check_phases(d);
@@ -343,8 +354,8 @@ auto action_text(const Schedule& s, char kind, const Chunk& c) -> std::string {
 
 }  // namespace
 
-auto parse_custom_schedule(std::string_view text) -> Schedule {
-  detail::check_input_size(text, limits::max_schedule_text_bytes, "a custom schedule");
+auto parse_custom_schedule(std::string_view whole) -> Schedule {
+  const std::string_view text = detail::document_text(whole, limits::max_schedule_text_bytes, "a custom schedule");
   const std::size_t first = text.find_first_not_of(" \t\r\n");
   if (first == std::string_view::npos)
     throw Error(ErrorCode::bad_import, "a custom schedule is empty; give JSON as `simulate --format json` writes it, or PyTorch actions such as 0F0,0B0");

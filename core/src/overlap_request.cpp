@@ -61,8 +61,12 @@ auto parse_compute_comm_ratio(std::string_view text, std::string_view name) -> d
     return *v;
   };
   const auto colon = text.find(':');
-  if (colon == std::string_view::npos) return read(text);
-  return read(text.substr(0, colon)) / read(text.substr(colon + 1));
+  const double ratio = colon == std::string_view::npos ? read(text) : read(text.substr(0, colon)) / read(text.substr(colon + 1));
+  // Past a million to one either way, communication is scaled out of the range any duration can take
+  // (1:1e308 would make every transfer infinite): refused here, naming the option, not a duration.
+  if (!(ratio >= 1e-6 && ratio <= 1e6))
+    throw Error(ErrorCode::bad_value, std::string(name) + " must lie between 1:1000000 and 1000000:1, got '" + std::string(text) + "'");
+  return ratio;
 }
 
 auto make_overlap_input(const OverlapRequest& r, FieldNames names) -> OverlapInput {

@@ -24,8 +24,10 @@ auto parse_finite(std::string_view text) -> std::optional<double> {
 
 namespace {
 
-// `s` as a whole decimal number, or nothing when it is not one or overflows a long long.
-auto whole_number(const std::string& s) -> std::optional<long long> {
+// `text` as a whole decimal number, or nothing when it is not one or overflows a long long. Spaces
+// around it are dropped, on both sides as parse_finite does (strtoll alone skips leading ones only).
+auto whole_number(const std::string& text) -> std::optional<long long> {
+  const std::string s(detail::trim(text));
   if (s.empty()) return std::nullopt;
   char* end = nullptr;
   errno = 0;

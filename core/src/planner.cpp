@@ -516,9 +516,14 @@ auto costs_json(const Costs& c) -> json {
 
 }  // namespace
 
-auto parse_plan_input(std::string_view json_text) -> PlanInput {
-  detail::check_input_size(json_text, limits::max_small_json_bytes, "plan input");
-  const json root = json::parse(json_text, nullptr, false);
+auto parse_plan_input(std::string_view whole) -> PlanInput {
+  const std::string_view json_text = detail::document_text(whole, limits::max_small_json_bytes, "plan input");
+  json root;
+  try {
+    root = detail::parse_json_within(json_text, "plan input");
+  } catch (const json::exception&) {
+    root = json(json::value_t::discarded);
+  }
   if (root.is_discarded())
     throw Error(ErrorCode::bad_import, "plan input is not valid JSON; expected an object with \"cluster\", \"model\" and optional \"assumptions\"");
   const Fields top(root, "", {"cluster", "model", "assumptions", "language"});
@@ -526,7 +531,14 @@ auto parse_plan_input(std::string_view json_text) -> PlanInput {
   in.cluster = read_cluster(*top.child("cluster", true));
   in.model = read_model(*top.child("model", true));
   in.assumptions = read_assumptions(top.child("assumptions", false));
-  in.language = top.choice("language", "en", {detail::course_languages.begin(), detail::course_languages.end()});
+  // An unknown language is unknown_name here as on every surface (check_language); a non-string is bad_value.
+  if (root.contains("language") && !root["language"].is_string())
+    throw Error(ErrorCode::bad_value, "plan input: language must be a string like \"pt-BR\", got " + detail::describe_json(root["language"]));
+  try {
+    in.language = root.contains("language") ? detail::check_language(root["language"].get<std::string>()) : "en";
+  } catch (const Error& e) {
+    throw Error(e.code(), std::string("plan input: ") + e.what());
+  }
   check_consistency(in);
   return in;
 }

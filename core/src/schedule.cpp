@@ -6,6 +6,7 @@
 
 #include "detail/chunk_index.h"
 #include "pipesim/error.h"
+#include "pipesim/limits.h"
 
 namespace pipesim {
 
@@ -45,18 +46,38 @@ auto Schedule::stages_held(int rank) const -> int {
   return held;
 }
 
+namespace {
+
+/// The one op limit of a run (limits::max_ops), checked before the op list is allocated. Every
+/// generator passes here: the count is that of the stages each rank holds (two on a V, one per
+/// virtual stage when looped) times the micro-batches times the ops of a chunk.
+void check_op_count(const Schedule& s, unsigned long long ops) {
+  if (ops <= static_cast<unsigned long long>(limits::max_ops)) return;
+  const ScheduleParams& p = s.params;
+  std::string size = std::to_string(p.ranks) + " ranks x " + std::to_string(p.micro_batches) + " micro-batches";
+  if (p.virtual_stages != 1) size += " x " + std::to_string(p.virtual_stages) + " virtual stages";
+  throw Error(ErrorCode::limit_exceeded, s.name + " at " + size + " would have " + std::to_string(ops) + " ops, over the " +
+                                             std::to_string(limits::max_ops) + " ops one run may have");
+}
+
+}  // namespace
+
 ScheduleBuilder::ScheduleBuilder(std::string name, ScheduleParams params, Layout layout, int ops_per_chunk)
     : schedule_{std::move(name), params, std::move(layout), {}, {}} {
   const Layout& l = schedule_.layout;
-  const auto chunks = static_cast<std::size_t>(std::max(l.directions * l.stages, 0)) *
-                      static_cast<std::size_t>(std::max(schedule_.micro_batches_per_path(), 0));
+  // In 64 bits: a request within each size's own bound can still be billions of ops.
+  const auto chunks = static_cast<unsigned long long>(std::max(l.directions * l.stages, 0)) *
+                      static_cast<unsigned long long>(std::max(schedule_.micro_batches_per_path(), 0));
+  const unsigned long long ops = chunks * static_cast<unsigned long long>(std::max(ops_per_chunk, 0));
+  check_op_count(schedule_, ops);
   // Untouched reserved pages cost no memory on the page-mapped allocations this size gets.
-  schedule_.ops.reserve(chunks * static_cast<std::size_t>(ops_per_chunk));
+  schedule_.ops.reserve(static_cast<std::size_t>(ops));
   schedule_.rank_begin.assign(static_cast<std::size_t>(std::max(params.ranks, 0)) + 1, 0);
 }
 
 ScheduleBuilder::ScheduleBuilder(std::string name, ScheduleParams params, Layout layout, ExactOps ops)
     : schedule_{std::move(name), params, std::move(layout), {}, {}}, exact_ops_(ops.count) {
+  check_op_count(schedule_, ops.count);
   schedule_.ops.reserve(ops.count);
   schedule_.rank_begin.assign(static_cast<std::size_t>(std::max(params.ranks, 0)) + 1, 0);
 }

@@ -276,7 +276,11 @@ class Engine {
       r = blocker_of(index, r).rank;
     }
     std::string message = "deadlock: ";
-    for (std::size_t k = static_cast<std::size_t>(seen_at[static_cast<std::size_t>(r)]); k < order.size(); ++k) {
+    // A message stays one readable line: a cycle through thousands of ranks names its first eight.
+    constexpr std::size_t named = 8;
+    const auto first = static_cast<std::size_t>(seen_at[static_cast<std::size_t>(r)]);
+    const std::size_t shown = std::min(order.size(), first + named);
+    for (std::size_t k = first; k < shown; ++k) {
       const int rank = order[k];
       const int head = next_op_[static_cast<std::size_t>(rank)];
       const Input blocker = blocker_of(index, rank);
@@ -285,6 +289,7 @@ class Engine {
                  describe(s_.ops[static_cast<std::size_t>(blocker.op)]) + " (rank " + std::to_string(blocker.rank) +
                  ", op " + std::to_string(blocker.op - s_.rank_begin[blocker.rank]) + "); ";
     }
+    if (shown < order.size()) message += "and " + std::to_string(order.size() - shown) + " more ranks of the cycle; ";
     message += "no op in this cycle can start";
     throw Error(ErrorCode::deadlock, message);
   }

@@ -25,7 +25,7 @@ void check_sweep_work(const RunRequest& request, SweepAxis axis, const std::vect
     (axis == SweepAxis::micro_batches ? p.micro_batches : p.ranks) = value;
     if (p.ranks < 1 || p.micro_batches < 1 || p.virtual_stages < 1) continue;  // refused per point
     chunks += std::min<long long>(static_cast<long long>(p.ranks) * p.micro_batches * p.virtual_stages,
-                                  limits::max_chunks + 1);
+                                  limits::max_sweep_chunks + 1);
   }
   if (chunks > limits::max_sweep_chunks)
     throw Error(ErrorCode::limit_exceeded, "a sweep may simulate at most " + std::to_string(limits::max_sweep_chunks) +

@@ -82,10 +82,10 @@ auto checked_value(const Field& f, const nlohmann::json& value) -> double {
   return v;
 }
 
-auto parse_json(std::string_view text) -> nlohmann::json {
-  detail::check_input_size(text, limits::max_small_json_bytes, "a workload");
+auto parse_json(std::string_view whole) -> nlohmann::json {
+  const std::string_view text = detail::document_text(whole, limits::max_small_json_bytes, "a workload");
   try {
-    return nlohmann::json::parse(text);
+    return detail::parse_json_within(text, "a workload");
   } catch (const nlohmann::json::exception& e) {
     // nlohmann's message starts with "[json.exception.parse_error.101] "; keep what follows, one line.
     std::string what = e.what();

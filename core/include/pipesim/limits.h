@@ -11,9 +11,11 @@ inline constexpr int max_ranks = 4096;
 inline constexpr int max_micro_batches = 1 << 20;  ///< per iteration, both directions together
 inline constexpr int max_virtual_stages = 16;
 
-/// Stage x micro-batch chunks of one run (ranks x micro-batches x virtual stages for the catalogue's
-/// schedules). Each chunk becomes at most three ops (F, I, W), so a run has at most 3 x this many ops.
-inline constexpr long long max_chunks = 1 << 21;
+/// Ops of one run, counted as they are laid out: ranks x the stages each rank holds (two on a V such
+/// as ZB-V and DualPipeV, one per virtual stage when looped) x micro-batches x the ops of a chunk (F, B;
+/// or F, I, W), before any op is allocated (ScheduleBuilder, and a custom schedule while it is read).
+/// ZB-H1 2048 x 1024 is exactly at the limit.
+inline constexpr long long max_ops = 3LL << 21;  // 6,291,456
 
 /// Bytes of schedule text (JSON, PyTorch actions, a pipesim Chrome trace) read for one custom schedule.
 inline constexpr std::size_t max_schedule_text_bytes = std::size_t{64} << 20;
@@ -31,6 +33,6 @@ inline constexpr std::size_t max_export_bytes = std::size_t{256} << 20;
 
 /// Points of one sweep, and the chunks of all its runs together (a sweep is many runs at once).
 inline constexpr std::size_t max_sweep_points = 512;
-inline constexpr long long max_sweep_chunks = 4 * max_chunks;
+inline constexpr long long max_sweep_chunks = 1LL << 23;  ///< ranks x micro-batches x virtual stages, summed
 
 }  // namespace pipesim::limits

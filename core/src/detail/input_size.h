@@ -1,6 +1,8 @@
 #pragma once
-// The size check every parser runs before reading a document: a limit named in the message, and
-// nothing parsed or allocated for text over it.
+// What every parser runs before reading a document (a custom schedule, a plan input, a workload): its
+// size against the limit named in the message, a UTF-8 byte-order mark dropped (editors on Windows
+// write one; every surface then reads the same text), and a NUL byte refused (JSON parsers stop at
+// one, so whatever followed it would be silently ignored). Nothing is parsed or allocated before.
 #include <cstddef>
 #include <string>
 #include <string_view>
@@ -15,6 +17,16 @@ inline void check_input_size(std::string_view text, std::size_t max_bytes, std::
   const auto kib = [](std::size_t bytes) { return std::to_string((bytes + 1023) / 1024) + " KiB"; };
   throw Error(ErrorCode::limit_exceeded,
               std::string(what) + " may be at most " + kib(max_bytes) + " (got " + kib(text.size()) + ")");
+}
+
+/// `text` checked as above and without its byte-order mark.
+[[nodiscard]] inline auto document_text(std::string_view text, std::size_t max_bytes, std::string_view what) -> std::string_view {
+  check_input_size(text, max_bytes, what);
+  if (text.starts_with("\xEF\xBB\xBF")) text.remove_prefix(3);
+  if (const std::size_t nul = text.find('\0'); nul != std::string_view::npos)
+    throw Error(ErrorCode::bad_import, std::string(what) + " contains a NUL byte (at byte " + std::to_string(nul) +
+                                           "); it must be text");
+  return text;
 }
 
 }  // namespace pipesim::detail
