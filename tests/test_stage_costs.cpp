@@ -121,16 +121,27 @@ TEST_CASE("each stage boundary has its own latency, paid only when the two stage
   CHECK(timings(r, 2) == "F0[2.75,3.75] B0[3.75,5.75]");
 }
 
-TEST_CASE("DualPipe 4x8 with a heavy stage 0: both ends of the pipeline carry it") {
-  // Stage 0 (the embedding) costs twice the others: F=2 B=4 W=2 FB=6. DualPipe holds stage 0 on rank 0
-  // (direction 0) and on rank 3 (direction 1), so both ends slow down alike and the timeline stays
-  // symmetric: rank 0 and rank 3 end together.
+TEST_CASE("DualPipe 4x8 with a heavy stage 0: both ends carry it, and rank 0 never waits") {
+  // Stage 0 (the embedding) costs twice the others: F=2 B=4 W=2 FB=6; stages 1-3 F=1 B=2 W=1 FB=3.
+  // DualPipe holds stage 0 on rank 0 (direction 0) and on rank 3 (direction 1), beside stage 3 of the
+  // other direction. No stage gives an overlap gain (FB = F + B), so an F&B of stage 0's forward and
+  // stage 3's backward costs 2 + 2 = 4 and one of stage 3's forward and stage 0's backward 1 + 4 = 5.
+  // Rank 0's work is 4 micro-batches x (2 + 4) at stage 0 and 4 x (1 + 2) at stage 3 = 36, and the
+  // derivation below shows it never idles: after its three stage-0 forwards [0,6], each op's input
+  // has arrived when the previous one ends (F0.1 needs rank 1's, done at 4; F1.1 rank 1's at 6; the
+  // second F&B's backward input is rank 1's F&B ending at 13). So the makespan is 36 (26 uniform).
   const Run r = pipesim::run(with_overrides(request_of("dualpipe", 4, 8), {"first:F=2,B=4,W=2,FB=6"}));
-  CHECK(r.metrics.per_rank[0].last_end == r.metrics.per_rank[3].last_end);
-  // Hand-derived start of the pipeline: rank 0 runs its first two forwards (stage 0, F=2) back to
-  // back, [0,2] and [2,4]; rank 1's first forward (stage 1, F=1) waits for the first: [2,3].
-  CHECK(timings(r, 0).rfind("F0[0,2] F1[2,4]", 0) == 0);
-  CHECK(timings(r, 1).rfind("F0[2,3]", 0) == 0);
+  CHECK(timings(r, 0) ==
+        "F0[0,2] F1[2,4] F2[4,6] F0.1[6,7] I0.1[7,8] W0.1[8,9] F1.1[9,10] FB(F3,B1.1)[10,14] FB(F2.1,B0)[14,19] "
+        "B2.1[19,21] FB(F3.1,B1)[21,26] B3.1[26,28] I2[28,30] W2[30,32] I3[32,34] W3[34,36]");
+  CHECK(r.metrics.makespan == 36);
+  CHECK(r.metrics.per_rank[0].busy == 36);
+  CHECK(r.metrics.per_rank[0].bubble == 0);
+  // The mirror image: rank 3 runs the same ops of the other direction at the same times.
+  CHECK(timings(r, 3) ==
+        "F0.1[0,2] F1.1[2,4] F2.1[4,6] F0[6,7] I0[7,8] W0[8,9] F1[9,10] FB(F3.1,B1)[10,14] FB(F2,B0.1)[14,19] "
+        "B2[19,21] FB(F3,B1.1)[21,26] B3[26,28] I2.1[28,30] W2.1[30,32] I3.1[32,34] W3.1[34,36]");
+  CHECK(pipesim::run(request_of("dualpipe", 4, 8)).metrics.makespan == 26);
 }
 
 TEST_CASE("the same model on the same GPUs: each schedule divides one micro-batch's cost over its stages") {
