@@ -149,7 +149,7 @@ TEST_CASE("the same model on the same GPUs: each schedule divides one micro-batc
   const auto makespan = [](const std::string& schedule, int virtual_stages = 1) {
     RunRequest r = request_of(schedule, 8, 20, virtual_stages);
     r.costs = pipesim::parse_costs("F=8,B=16,W=8,FB=24");
-    r.per_stage.whole_model = true;
+    r.per_stage.model_stages = 1;
     return pipesim::run(r).metrics.makespan;
   };
   CHECK(makespan("dualpipe") == 66);   // 8 stages of F=1 B=2 W=1 FB=3, held twice
@@ -158,7 +158,7 @@ TEST_CASE("the same model on the same GPUs: each schedule divides one micro-batc
 
   RunRequest v = request_of("dualpipev", 8, 20);
   v.costs = pipesim::parse_costs("F=8,B=16,W=8,FB=24");
-  v.per_stage.whole_model = true;
+  v.per_stage.model_stages = 1;
   const Run run = pipesim::run(v);
   CHECK(run.costs.f == 0.5);
   CHECK(run.costs.fb == 1.5);
@@ -286,4 +286,24 @@ TEST_CASE("the CLI refuses bad per-stage input with exit 2 and one line") {
   check_refused("simulate --schedule zb-v --ranks 4 --micro-batches 8 --stage-costs " + short_table, ErrorCode::bad_value,
                 "--stage-costs lists 1 stage but zb-v on 4 ranks has 8 stages");
   std::remove(short_table.c_str());
+}
+
+TEST_CASE("on the same-model basis a stage's costs are re-cut by each schedule: N stages' worth over its own S") {
+  // The page's basis: the sliders (F=1 B=2 W=1 FB=3) are one of 8 stages, the whole model 8 times that.
+  const auto run_at = [](const std::string& schedule, int virtual_stages) {
+    RunRequest r = request_of(schedule, 8, 20, virtual_stages);
+    r.per_stage.model_stages = 8;
+    return pipesim::run(r);
+  };
+  CHECK(run_at("dualpipe", 1).metrics.makespan == 66);
+  CHECK(run_at("dualpipev", 1).metrics.makespan == 67);
+  CHECK(run_at("1f1b", 1).metrics.makespan == 81);
+  const Run interleaved = run_at("interleaved-1f1b", 2);  // 16 stages: F=0.5 B=1
+  CHECK(interleaved.costs.f == 0.5);
+  CHECK(interleaved.costs.b == 1);
+  const auto json = pipesim::to_json(run_at("zb-v", 1), pipesim::Detail::summary);
+  CHECK(json["cost_basis"] == "same-model");
+  CHECK(json["model_stages"] == 8);
+  CHECK(json["cost"]["F"] == 0.5);
+  CHECK(pipesim::to_json(pipesim::run(request_of("zb-v", 8, 20)), pipesim::Detail::summary)["cost_basis"] == "same-stage-costs");
 }

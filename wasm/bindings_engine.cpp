@@ -41,7 +41,12 @@ void read_stage_costs(const val& js, pipesim::RunRequest& r) {
     if (!text_field(js, "cost").empty())
       throw Error(ErrorCode::usage, "cost and modelCost cannot both be given: one is a stage's cost, the other the whole model's");
     r.costs = pipesim::parse_costs(model);
-    r.per_stage.whole_model = true;
+    r.per_stage.model_stages = 1;
+  }
+  // The page's "same model" basis: `cost` is one stage's of the model cut into modelStages stages.
+  if (const int stages = int_field(js, "modelStages", "modelStages", 0); stages != 0) {
+    if (r.per_stage.model_stages != 0) throw Error(ErrorCode::usage, "modelCost and modelStages cannot both be given");
+    r.per_stage.model_stages = stages;
   }
   if (const val table = js["stageCosts"]; !table.isUndefined() && !table.isNull())
     r.per_stage.table = pipesim::parse_stage_cost_table(

@@ -41,7 +41,7 @@ void read_costs(const Args& args, RunRequest& request) {
   if (const auto cost = args.text("cost")) request.costs = parse_costs(*cost);
   if (const auto model = args.text("model-cost")) {
     request.costs = parse_costs(*model);
-    request.per_stage.whole_model = true;
+    request.per_stage.model_stages = 1;
   }
   if (const auto path = args.text("stage-costs"))
     request.per_stage.table = parse_stage_cost_table(*path == "-" ? read_stdin() : read_file(*path));

@@ -73,6 +73,9 @@ auto to_json(const Run& run, Detail detail) -> json {
   for (const Costs& c : run.stage_costs.stages) stage_costs.push_back(costs_json(c));
   out["stage_costs"] = std::move(stage_costs);
   out["rank_speed"] = run.stage_costs.rank_speed;
+  // Which comparison the costs make: every schedule's stages alike, or one model cut by each schedule.
+  out["cost_basis"] = run.stage_costs.model_stages > 0 ? "same-model" : "same-stage-costs";
+  out["model_stages"] = run.stage_costs.model_stages;
   out["makespan"] = number(m.makespan);
   out["span"] = number(m.span);
   out["bubble_fraction"] = m.bubble_fraction;

@@ -58,15 +58,17 @@ auto stage_index(const StageSelector& at, const Schedule& s) -> int {
   return at.index;
 }
 
-// Divides the whole model's compute costs over the schedule's stages; a boundary's latency is kept.
-auto per_stage_share(const Costs& whole, int stages) -> Costs {
+// One stage's share when a model cut into `model_stages` stages is cut into `stages` instead; a
+// boundary's latency is kept. Multiplied first, so the default preset's halves and doubles are exact.
+auto per_stage_share(const Costs& c, int model_stages, int stages) -> Costs {
+  const double m = model_stages;
   const double n = stages;
-  Costs c = whole;
-  c.f = whole.f / n;
-  c.b = whole.b / n;
-  c.w = whole.w / n;
-  c.fb = whole.fb / n;
-  return c;
+  Costs out = c;
+  out.f = c.f * m / n;
+  out.b = c.b * m / n;
+  out.w = c.w * m / n;
+  out.fb = c.fb * m / n;
+  return out;
 }
 
 // Runs validate_costs on one stage, naming the stage in its message.
@@ -107,13 +109,19 @@ auto uniform_stage_costs(const Costs& costs, int stages, int ranks) -> StageCost
 }
 
 auto base_stage_costs(const Costs& costs, const CostRequest& request, int stages) -> Costs {
-  return request.whole_model ? per_stage_share(costs, stages) : costs;
+  return request.model_stages > 0 ? per_stage_share(costs, request.model_stages, stages) : costs;
 }
 
 auto resolve_stage_costs(const Costs& costs, const CostRequest& request, const Schedule& schedule) -> StageCosts {
   const int stages = schedule.layout.stages;
+  // A model is cut into at most as many stages as the largest schedule has.
+  constexpr int most_stages = 2 * limits::max_ranks * limits::max_virtual_stages;
+  if (request.model_stages < 0 || request.model_stages > most_stages)
+    throw Error(ErrorCode::bad_value, "model stages must be a whole number from 1 to " + std::to_string(most_stages) + ", got " +
+                std::to_string(request.model_stages));
   const Costs base = base_stage_costs(costs, request, stages);
   StageCosts out = uniform_stage_costs(base, stages, schedule.ranks());
+  out.model_stages = request.model_stages;
   if (!request.table.empty()) {
     if (static_cast<int>(request.table.size()) != stages)
       throw Error(ErrorCode::bad_value, "--stage-costs lists " + std::to_string(request.table.size()) + " stage" +

@@ -58,9 +58,13 @@ struct RankSpeed {
 
 /// What a request says about costs beyond its one Costs.
 struct CostRequest {
-  /// The one Costs is one micro-batch through the whole model: each schedule divides its F, B, W and FB
-  /// by its stage count (comm, a per-boundary latency, is kept).
-  bool whole_model = false;
+  /// The same model on the same GPUs. 0: the one Costs is every stage's, whatever the schedule (the
+  /// basis of the DualPipe README's table). N > 0: it is one stage's of the model cut into N stages,
+  /// so the whole model costs N times it and each schedule divides that over its own stage count S:
+  /// F, B, W and FB times N / S (comm, a per-boundary latency, is kept). `--model-cost` is N = 1 (its
+  /// costs are the whole model's); the page's "same model" basis is N = ranks (the sliders are one
+  /// rank's share).
+  int model_stages = 0;
   /// One entry per stage (`--stage-costs`), each over the one Costs; empty = none. Its length must be
   /// the schedule's stage count.
   std::vector<PartialCosts> table;
@@ -69,7 +73,7 @@ struct CostRequest {
 
   /// True when nothing but the one Costs is asked for (the common, uniform case).
   [[nodiscard]] auto uniform() const -> bool {
-    return !whole_model && table.empty() && overrides.empty() && rank_speeds.empty();
+    return model_stages == 0 && table.empty() && overrides.empty() && rank_speeds.empty();
   }
 };
 
@@ -77,6 +81,7 @@ struct CostRequest {
 struct StageCosts {
   std::vector<Costs> stages;       ///< [stage]; Layout::stages entries
   std::vector<double> rank_speed;  ///< [rank]; Schedule::ranks() entries, 1 = nominal
+  int model_stages = 0;            ///< the basis they were derived on, as CostRequest::model_stages
 
   /// Every stage the same costs and every rank the nominal speed: the closed forms apply.
   [[nodiscard]] auto uniform() const -> bool;
@@ -85,8 +90,8 @@ struct StageCosts {
 /// Every stage `costs`, every rank at speed 1.
 [[nodiscard]] auto uniform_stage_costs(const Costs& costs, int stages, int ranks) -> StageCosts;
 
-/// The one Costs every stage of a schedule with `stages` stages starts from: `costs`, or its share of
-/// the whole model (F, B, W and FB divided by `stages`) when request.whole_model.
+/// The one Costs every stage of a schedule with `stages` stages starts from: `costs`, or on the
+/// same-model basis its share of the model (F, B, W and FB times model_stages / stages).
 [[nodiscard]] auto base_stage_costs(const Costs& costs, const CostRequest& request, int stages) -> Costs;
 
 /// Resolves a request's costs for a built schedule. Throws Error naming the field: a stage index or
