@@ -64,6 +64,9 @@ export interface RunRequest {
   microBatches: number | string;
   virtualStages?: number | string;
   cost: string;
+  /** The same-model basis: `cost` is one stage's of the model cut into this many stages, and the
+   *  schedule re-cuts it into its own (stage_costs.h). Absent: every stage costs `cost`. */
+  modelStages?: number;
   customSchedule?: string;
 }
 
@@ -107,6 +110,7 @@ function toJs(request: RunRequest): RunRequestJs {
     microBatches: request.microBatches,
     virtualStages: request.virtualStages ?? 1,
     cost: request.cost,
+    modelStages: request.modelStages,
     customSchedule: request.customSchedule,
   };
 }
