@@ -307,3 +307,13 @@ TEST_CASE("on the same-model basis a stage's costs are re-cut by each schedule: 
   CHECK(json["cost"]["F"] == 0.5);
   CHECK(pipesim::to_json(pipesim::run(request_of("zb-v", 8, 20)), pipesim::Detail::summary)["cost_basis"] == "same-stage-costs");
 }
+
+TEST_CASE("the text view lines cells up with per-stage durations and says what differs from --cost") {
+  RunRequest r = with_overrides(request_of("1f1b", 4, 4), {"last:F=2.5,B=4"});
+  r.per_stage.rank_speeds.push_back({1, 0.5});
+  const std::string text = pipesim::render_text(pipesim::run(r), false);
+  CHECK_THAT(text, Catch::Contains("stage 3 costs F=2.5,B=4,W=1,FB=6.5,comm=0\nrank 1 runs at 0.5x speed\n"));
+  // Rank 1's forwards take 1 / 0.5 = 2 and stage 3's 2.5: the quantum that divides them all is 0.5.
+  CHECK_THAT(text, Catch::Contains("one column pair = 0.5 time units"));
+  CHECK_THAT(text, Catch::Contains("rank 1 |....F0------F1------"));
+}
