@@ -18,6 +18,8 @@ export interface AppState {
   cost: string;
   compare: string[];
   basis: CostBasis;
+  /** Per-rank speeds as --rank-speed takes them, separated by ';' ("3:0.5" is rank 3 at half speed). */
+  rankSpeed: string;
   view: ViewName;
   /** The pasted schedule when `schedule` is "custom": JSON or PyTorch action notation. */
   custom: string;
@@ -31,6 +33,7 @@ export const DEFAULT_STATE: AppState = {
   cost: 'F=1,B=2,W=1,FB=3',
   compare: ['1f1b', 'zb-h1'],
   basis: 'model',
+  rankSpeed: '',
   view: 'timeline',
   custom: '',
 };
@@ -86,6 +89,7 @@ export function readState(search: string): AppState {
     cost: get('cost', DEFAULT_STATE.cost),
     compare: (compare === null ? [...DEFAULT_STATE.compare] : [...new Set(compare.split(',').filter(Boolean))]).filter((n) => n !== schedule),
     basis: BASES.includes(basis) ? basis : DEFAULT_STATE.basis,
+    rankSpeed: get('rank-speed', DEFAULT_STATE.rankSpeed),
     view: VIEWS.includes(view) ? view : DEFAULT_STATE.view,
     custom: get('custom', ''),
   };
@@ -101,10 +105,11 @@ export function writeState(state: AppState, usesVirtualStages: boolean, extra: U
   q.set('cost', state.cost);
   q.set('compare', state.compare.join(','));
   if (state.basis !== DEFAULT_STATE.basis) q.set('basis', state.basis);
+  if (state.rankSpeed.trim()) q.set('rank-speed', state.rankSpeed);
   if (state.view !== 'timeline') q.set('view', state.view);
   // A pasted schedule rides in the address only while a link stays shareable (servers refuse ~8 KB).
   if (state.schedule === 'custom' && state.custom.length <= CUSTOM_IN_URL_LIMIT) q.set('custom', state.custom);
   for (const [k, v] of extra) if (!q.has(k)) q.set(k, v);
-  // Keep commas and '=' readable in shared links.
-  return '?' + q.toString().replace(/%2C/g, ',').replace(/%3D/g, '=');
+  // Keep commas, '=' and ':' (rank-speed=3:0.5) readable in shared links.
+  return '?' + q.toString().replace(/%2C/g, ',').replace(/%3D/g, '=').replace(/%3A/g, ':');
 }

@@ -45,6 +45,8 @@ export const en = {
   'control.costFB': 'F&B: overlapped forward + backward',
   'control.costFBHint': 'Between max(F, B) (perfect overlap) and F + B (none).',
   'control.costComm': 'comm: send latency between ranks',
+  'control.rankSpeed': 'Slow GPUs: rank speeds',
+  'control.rankSpeedHint': 'RANK:FACTOR, several separated by ;. 3:0.5 makes rank 3 compute at half speed (a straggler); sends are not slowed. Every view uses it.',
   'control.fbAdjusted': 'F&B moved into [{lo}, {hi}] to stay between max(F, B) and F + B.',
 
   'preset.custom': 'Custom settings',

@@ -51,6 +51,8 @@ export const ptBR = {
   'control.costFB': 'F&B: forward + backward sobrepostos',
   'control.costFBHint': 'Entre max(F, B) (sobreposição perfeita) e F + B (nenhuma sobreposição).',
   'control.costComm': 'comm: latência de envio entre ranks',
+  'control.rankSpeed': 'GPUs lentas: velocidade dos ranks',
+  'control.rankSpeedHint': 'RANK:FATOR, vários separados por ;. 3:0.5 faz o rank 3 computar à metade da velocidade (um retardatário); os envios não ficam mais lentos. Todas as vistas usam isso.',
   'control.fbAdjusted': 'F&B foi ajustado para [{lo}, {hi}] para ficar entre max(F, B) e F + B.',
 
   'preset.custom': 'Configuração personalizada',

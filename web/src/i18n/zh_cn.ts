@@ -51,6 +51,8 @@ export const zhCN = {
   'control.costFB': 'F&B：重叠的前向 + 反向',
   'control.costFBHint': '介于 max(F, B)（完全重叠）与 F + B（无重叠）之间。',
   'control.costComm': 'comm：rank 之间的发送延迟',
+  'control.rankSpeed': '慢 GPU：各 rank 的速度',
+  'control.rankSpeedHint': 'RANK:FACTOR，多个用 ; 分隔。3:0.5 让 rank 3 以一半的速度计算（掉队者）；发送不受影响。所有视图都使用它。',
   'control.fbAdjusted': 'F&B 已调整到 [{lo}, {hi}]，以保持在 max(F, B) 与 F + B 之间。',
 
   'preset.custom': '自定义设置',
