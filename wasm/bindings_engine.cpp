@@ -13,12 +13,48 @@
 #include "pipesim/overlap.h"
 #include "pipesim/overlap_request.h"
 #include "pipesim/workload.h"
+#include "pipesim/limits.h"
 #include "pipesim/run.h"
+#include "pipesim/stage_costs.h"
 #include "pipesim/sweep.h"
 
 namespace {
 
 using namespace pipesim_wasm;
+
+/// An optional array of strings, each read by `parse` as the CLI reads one repeated option.
+template <typename Parse>
+void each_text(const val& js, const char* key, Parse parse) {
+  const val v = js[key];
+  if (v.isUndefined() || v.isNull()) return;
+  if (!val::global("Array").call<bool>("isArray", v))
+    throw Error(ErrorCode::bad_value, std::string(key) + " must be an array of strings, got " + js_kind(v));
+  const auto n = static_cast<std::size_t>(v["length"].as<double>());
+  if (n > static_cast<std::size_t>(pipesim::limits::max_ranks) * pipesim::limits::max_virtual_stages * 2)
+    throw Error(ErrorCode::limit_exceeded, std::string(key) + " lists more entries than a run has stages or ranks");
+  for (std::size_t i = 0; i < n; ++i) parse(text_field(v, std::to_string(i).c_str()));
+}
+
+/// The costs beyond `cost`, as the CLI's options: modelCost (--model-cost), stageCosts (--stage-costs,
+/// the JSON text or a list of cost objects), stageCost (--stage-cost, a list) and rankSpeed (--rank-speed).
+void read_stage_costs(const val& js, pipesim::RunRequest& r) {
+  if (const std::string model = text_field(js, "modelCost"); !model.empty()) {
+    if (!text_field(js, "cost").empty())
+      throw Error(ErrorCode::usage, "cost and modelCost cannot both be given: one is a stage's cost, the other the whole model's");
+    r.costs = pipesim::parse_costs(model);
+    r.per_stage.model_stages = 1;
+  }
+  // The page's "same model" basis: `cost` is one stage's of the model cut into modelStages stages.
+  if (const int stages = int_field(js, "modelStages", "modelStages", 0); stages != 0) {
+    if (r.per_stage.model_stages != 0) throw Error(ErrorCode::usage, "modelCost and modelStages cannot both be given");
+    r.per_stage.model_stages = stages;
+  }
+  if (const val table = js["stageCosts"]; !table.isUndefined() && !table.isNull())
+    r.per_stage.table = pipesim::parse_stage_cost_table(
+        table.typeOf().as<std::string>() == "string" ? table.as<std::string>() : val::global("JSON").call<std::string>("stringify", table));
+  each_text(js, "stageCost", [&](const std::string& t) { r.per_stage.overrides.push_back(pipesim::parse_stage_cost(t)); });
+  each_text(js, "rankSpeed", [&](const std::string& t) { r.per_stage.rank_speeds.push_back(pipesim::parse_rank_speed(t)); });
+}
 
 auto request_from(const val& js) -> pipesim::RunRequest {
   if (js.isUndefined() || js.isNull() || js.typeOf().as<std::string>() != "object")
@@ -29,6 +65,7 @@ auto request_from(const val& js) -> pipesim::RunRequest {
   r.params.micro_batches = int_field(js, "microBatches", "micro-batches", r.params.micro_batches);
   r.params.virtual_stages = int_field(js, "virtualStages", "virtual stages", r.params.virtual_stages);
   if (const std::string cost = text_field(js, "cost"); !cost.empty()) r.costs = pipesim::parse_costs(cost);
+  read_stage_costs(js, r);
   r.custom_schedule = text_field(js, "customSchedule");
   return r;
 }

@@ -21,6 +21,7 @@
 #include "pipesim/overlap_request.h"
 #include "pipesim/planner.h"
 #include "pipesim/registry.h"
+#include "pipesim/stage_costs.h"
 #include "pipesim/report.h"
 #include "pipesim/run.h"
 #include "pipesim/simulate.h"
@@ -79,6 +80,20 @@ void time_simulate(Report& report, const Options& o, const std::string& section,
   const Costs costs = default_costs();
   const Timing t = time_calls([&] { return simulate(schedule, costs).end.size(); }, o.timing);
   report.add(TimedRow{id_of("simulate", c, ""), section, label_of(c, "simulate()"), op_count(schedule), t});
+}
+
+// The same with costs per stage switched on: a first and a last stage twice as heavy (embedding, LM
+// head and loss) and one rank at 80% speed, so the engine takes its non-uniform path (per-slot table,
+// FB pairing rule) on every op.
+void time_simulate_per_stage(Report& report, const Options& o, const std::string& section, const Case& c) {
+  const Schedule schedule = build_schedule(c.schedule, request_of(c).params);
+  StageCosts costs = uniform_stage_costs(default_costs(), schedule.layout.stages, schedule.ranks());
+  costs.stages.front() = parse_costs("F=2,B=4,W=2,FB=6");
+  costs.stages.back() = parse_costs("F=2,B=4,W=2,FB=6");
+  costs.rank_speed[static_cast<std::size_t>(schedule.ranks() / 2)] = 0.8;
+  const Timing t = time_calls([&] { return simulate(schedule, costs).end.size(); }, o.timing);
+  report.add(TimedRow{id_of("simulate_per_stage", c, ""), section, label_of(c, "simulate(), per-stage costs"),
+                      op_count(schedule), t});
 }
 
 void time_run(Report& report, const Options& o, const std::string& section, const std::string& prefix,
@@ -160,12 +175,19 @@ void bench_scale(Report& report, const Options& o) {
     time_simulate(report, o, section, c);
     slowest_simulate = std::min(slowest_simulate, report.metric(id_of("simulate", c, "best_mops_per_s")));
   }
+  double slowest_per_stage = INFINITY;
+  for (const Case& c : every_schedule(large_ranks, large_micro_batches)) {
+    time_simulate_per_stage(report, o, section, c);
+    slowest_per_stage = std::min(slowest_per_stage, report.metric(id_of("simulate_per_stage", c, "best_mops_per_s")));
+  }
   for (const Case& c : every_schedule(large_ranks, large_micro_batches)) {
     time_run(report, o, section, "scale", c);
     slowest_run = std::min(slowest_run, report.metric(id_of("scale", c, "run.best_mops_per_s")));
   }
   report.add(ValueRow{"simulate.slowest_best_mops_per_s", section, "slowest schedule, simulate() (fastest sample)",
                       slowest_simulate, "M ops/s"});
+  report.add(ValueRow{"simulate.per_stage_slowest_best_mops_per_s", section,
+                      "slowest schedule, simulate() with per-stage costs (fastest sample)", slowest_per_stage, "M ops/s"});
   report.add(ValueRow{"run.slowest_best_mops_per_s", section, "slowest schedule, run() (fastest sample)", slowest_run,
                       "M ops/s"});
   // run() = generate + simulate + measure; the two outer steps, so a slow one is named.

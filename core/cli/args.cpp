@@ -25,7 +25,7 @@ auto join(const std::vector<std::string_view>& items, std::string_view sep, std:
 }  // namespace
 
 Args::Args(std::string command, std::span<const std::string_view> argv, std::vector<std::string_view> allowed,
-           std::vector<std::string_view> flags)
+           std::vector<std::string_view> flags, std::vector<std::string_view> repeatable)
     : command_(std::move(command)) {
   for (std::size_t i = 0; i < argv.size(); ++i) {
     const std::string_view arg = argv[i];
@@ -40,7 +40,8 @@ Args::Args(std::string command, std::span<const std::string_view> argv, std::vec
     }
     if (std::find(allowed.begin(), allowed.end(), name) == allowed.end())
       throw Error(ErrorCode::usage, "unknown option --" + name + " for '" + command_ + "'; options are " + join(allowed, ", ", "--"));
-    if (values_.count(name) != 0) throw Error(ErrorCode::usage, "option --" + name + " is given twice");
+    const bool repeats = std::find(repeatable.begin(), repeatable.end(), name) != repeatable.end();
+    if (values_.count(name) != 0 && !repeats) throw Error(ErrorCode::usage, "option --" + name + " is given twice");
     const bool is_flag = std::find(flags.begin(), flags.end(), name) != flags.end();
     if (is_flag) {
       if (value) throw Error(ErrorCode::usage, "option --" + name + " takes no value");
@@ -52,7 +53,13 @@ Args::Args(std::string command, std::span<const std::string_view> argv, std::vec
       value = std::string(argv[++i]);
     }
     values_[name] = *value;
+    if (repeats) repeated_[name].push_back(*value);
   }
+}
+
+auto Args::texts(std::string_view name) const -> std::vector<std::string> {
+  const auto it = repeated_.find(name);
+  return it == repeated_.end() ? std::vector<std::string>{} : it->second;
 }
 
 auto Args::has(std::string_view name) const -> bool { return values_.find(name) != values_.end(); }

@@ -13,11 +13,14 @@ namespace pipesim::cli {
 class Args {
  public:
   /// `allowed` lists the options of the command (without dashes); `flags` those that take no value.
+  /// `repeatable` lists those that may be given more than once (read them with texts()).
   Args(std::string command, std::span<const std::string_view> argv, std::vector<std::string_view> allowed,
-       std::vector<std::string_view> flags = {});
+       std::vector<std::string_view> flags = {}, std::vector<std::string_view> repeatable = {});
 
   [[nodiscard]] auto has(std::string_view name) const -> bool;
   [[nodiscard]] auto text(std::string_view name) const -> std::optional<std::string>;
+  /// Every value of a repeatable option, in the order given.
+  [[nodiscard]] auto texts(std::string_view name) const -> std::vector<std::string>;
   [[nodiscard]] auto text_or(std::string_view name, std::string fallback) const -> std::string;
   /// A whole number in [lo, hi]; throws Error naming the option otherwise.
   [[nodiscard]] auto integer_or(std::string_view name, int fallback, int lo, int hi) const -> int;
@@ -33,6 +36,7 @@ class Args {
  private:
   std::string command_;
   std::map<std::string, std::string, std::less<>> values_;
+  std::map<std::string, std::vector<std::string>, std::less<>> repeated_;
 };
 
 /// The text given to a file option such as --schedule-file: the file at `path`, or standard input for

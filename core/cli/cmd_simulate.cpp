@@ -12,6 +12,7 @@
 #include "pipesim/export.h"
 #include "pipesim/report.h"
 #include "pipesim/run.h"
+#include "pipesim/stage_costs.h"
 
 namespace pipesim::cli {
 
@@ -43,19 +44,36 @@ class OstreamSink final : public TextSink {
   std::ostream& out_;
 };
 
+/// --cost or --model-cost (one micro-batch through the whole model, divided over each schedule's
+/// stages), then --stage-costs FILE, --stage-cost STAGE:KEY=V,... and --rank-speed RANK:FACTOR.
+void read_costs(const Args& args, RunRequest& request) {
+  if (args.has("cost") && args.has("model-cost"))
+    throw Error(ErrorCode::usage, "--cost and --model-cost cannot both be given: one is a stage's cost, the other the whole model's");
+  if (const auto cost = args.text("cost")) request.costs = parse_costs(*cost);
+  if (const auto model = args.text("model-cost")) {
+    request.costs = parse_costs(*model);
+    request.per_stage.model_stages = 1;
+  }
+  if (const auto path = args.text("stage-costs"))
+    request.per_stage.table = parse_stage_cost_table(read_input("stage-costs", *path, limits::max_small_json_bytes));
+  for (const std::string& text : args.texts("stage-cost")) request.per_stage.overrides.push_back(parse_stage_cost(text));
+  for (const std::string& text : args.texts("rank-speed")) request.per_stage.rank_speeds.push_back(parse_rank_speed(text));
+}
+
 }  // namespace
 
 auto run_simulate(Argv argv) -> int {
   const Args args("simulate", argv,
                   {"schedule", "ranks", "micro-batches", "virtual-stages", "cost", "format", "color", "schedule-file",
-                   "us-per-unit"});
+                   "us-per-unit", "model-cost", "stage-cost", "stage-costs", "rank-speed"},
+                  {}, {"stage-cost", "rank-speed"});
   RunRequest request;
   request.schedule = args.text_or("schedule", args.has("schedule-file") ? "custom" : "dualpipe");
   read_custom_schedule(args, request);
   request.params.ranks = args.count_or("ranks", 8, limits::max_ranks);
   request.params.micro_batches = args.count_or("micro-batches", 20, limits::max_micro_batches);
   request.params.virtual_stages = args.count_or("virtual-stages", 1, limits::max_virtual_stages);
-  if (const auto cost = args.text("cost")) request.costs = parse_costs(*cost);
+  read_costs(args, request);
   const std::string format =
       args.choice_or("format", "text", {"text", "json", "summary", "actions", "chrome-trace", "csv", "svg"});
   if (args.has("us-per-unit") && format != "chrome-trace") throw Error(ErrorCode::usage, "--us-per-unit applies only to --format chrome-trace");

@@ -153,19 +153,22 @@ auto find_transfers(const Run& run, const std::vector<int>& rank_of) -> std::vec
   const Schedule& s = run.schedule;
   const std::vector<OpInputs> inputs = op_inputs(s);
   std::vector<Transfer> out;
-  const auto add = [&](int producer, int consumer, bool gradient) {
+  // A send crosses one stage boundary, whose latency is that of the stage before it (stage_costs.h).
+  const auto add = [&](int producer, int consumer, bool gradient, int boundary) {
     if (producer < 0) return;
     const int from = rank_of[static_cast<std::size_t>(producer)];
     const int to = rank_of[static_cast<std::size_t>(consumer)];
     if (from == to) return;  // same rank: no send, the engine adds no comm
     const double sent = run.timeline.end[static_cast<std::size_t>(producer)];
-    out.push_back({producer, consumer, from, to, gradient, sent, sent + run.costs.comm});
+    const double comm = run.stage_costs.stages[static_cast<std::size_t>(boundary)].comm;
+    out.push_back({producer, consumer, from, to, gradient, sent, sent + comm});
   };
   for (int i = 0; i < static_cast<int>(s.ops.size()); ++i) {
-    const OpKind kind = s.ops[static_cast<std::size_t>(i)].kind;
+    const Op& op = s.ops[static_cast<std::size_t>(i)];
     const OpInputs in = inputs[static_cast<std::size_t>(i)];
-    add(in.first, i, !has_forward(kind));  // F and FB: the activation; B, I: the gradient
-    add(in.second, i, true);               // FB's backward half
+    // F and FB: the activation from the stage before; B, I: the gradient from the stage after.
+    add(in.first, i, !has_forward(op.kind), has_forward(op.kind) ? op.chunk.stage - 1 : op.chunk.stage);
+    add(in.second, i, true, op.backward.stage);  // FB's backward half
   }
   return out;
 }

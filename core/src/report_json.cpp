@@ -234,6 +234,14 @@ auto to_json(const Run& run, Detail detail) -> json {
   out["micro_batches"] = s.params.micro_batches;
   out["virtual_stages"] = s.params.virtual_stages;
   out["cost"] = costs_json(run.costs);
+  // The costs each op was timed with, one entry per stage as chunks count them, and each rank's speed.
+  json stage_costs = json::array();
+  for (const Costs& c : run.stage_costs.stages) stage_costs.push_back(costs_json(c));
+  out["stage_costs"] = std::move(stage_costs);
+  out["rank_speed"] = run.stage_costs.rank_speed;
+  // Which comparison the costs make: every schedule's stages alike, or one model cut by each schedule.
+  out["cost_basis"] = run.stage_costs.model_stages > 0 ? "same-model" : "same-stage-costs";
+  out["model_stages"] = run.stage_costs.model_stages;
   out["makespan"] = number(m.makespan);
   out["span"] = number(m.span);
   out["bubble_fraction"] = m.bubble_fraction;

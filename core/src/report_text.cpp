@@ -18,12 +18,17 @@ constexpr int max_line_width = 120;
 // The largest time step that divides every duration, so cells line up exactly; 0 if none is found
 // with a denominator up to 1000 (then the view is drawn to scale instead).
 auto exact_quantum(const Run& run) -> double {
-  // The durations of the kinds this schedule uses, and the send latency: a handful of values.
-  std::array<bool, op_kind_count> used{};
-  for (const Op& op : run.schedule.ops) used[static_cast<std::size_t>(op.kind)] = true;
-  std::vector<double> values{run.costs.comm};
-  for (std::size_t k = 0; k < used.size(); ++k)
-    if (used[k]) values.push_back(run.costs.duration(static_cast<OpKind>(k)));
+  // The durations ops actually took (per-stage costs and rank speeds make more than one per kind) and
+  // the send latencies: a handful of values, or too many to line up (then drawn to scale).
+  constexpr std::size_t most_values = 64;
+  std::vector<double> values;
+  const auto add = [&](double v) {
+    if (std::find(values.begin(), values.end(), v) == values.end()) values.push_back(v);
+  };
+  for (const Costs& c : run.stage_costs.stages) add(c.comm);
+  for (std::size_t i = 0; i < run.timeline.end.size() && values.size() <= most_values; ++i)
+    add(run.timeline.end[i] - run.timeline.start[i]);
+  if (values.size() > most_values) return 0;
   for (long long denominator = 1; denominator <= 1000; ++denominator) {
     long long g = 0;
     bool integral = true;
@@ -39,6 +44,17 @@ auto exact_quantum(const Run& run) -> double {
     if (integral && g > 0) return static_cast<double>(g) / static_cast<double>(denominator);
   }
   return 0;
+}
+
+// The stages and ranks that differ from `costs`: what the per-stage options changed.
+void write_stage_costs(std::ostream& os, const Run& run) {
+  const Costs& base = run.costs;
+  const auto& stages = run.stage_costs.stages;
+  for (std::size_t s = 0; s < stages.size(); ++s)
+    if (format_costs(stages[s]) != format_costs(base)) os << "stage " << s << " costs " << format_costs(stages[s]) << "\n";
+  const auto& speed = run.stage_costs.rank_speed;
+  for (std::size_t r = 0; r < speed.size(); ++r)
+    if (speed[r] != 1) os << "rank " << r << " runs at " << format_number(speed[r]) << "x speed\n";
 }
 
 auto label(char kind, const Chunk& c) -> std::string {
@@ -173,6 +189,7 @@ auto render_text(const Run& run, bool colour_on) -> std::string {
   os << ", " << s.layout.stages << " stages" << (s.layout.directions == 2 ? " per direction" : "");
   if (s.params.virtual_stages > 1) os << " (" << s.params.virtual_stages << " per rank)";
   os << "\ncosts " << format_costs(run.costs) << "\n";
+  write_stage_costs(os, run);
   write_timeline(os, run, colour_on);
   // Columns as wide as their longest entry; times rounded to 6 significant digits for reading.
   const auto short_num = [](double v) { return detail::short_number(v); };

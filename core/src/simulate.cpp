@@ -9,6 +9,7 @@
 #include "detail/chunk_index.h"
 #include "detail/chunk_rules.h"
 #include "pipesim/error.h"
+#include "pipesim/stage_costs.h"
 
 namespace pipesim {
 
@@ -61,11 +62,8 @@ enum class Step : std::uint8_t {
 // validate_schedule does, or finds the deadlock's cycle; messages never depend on the engine's order.
 class Engine {
  public:
-  Engine(const Schedule& s, const Costs& costs)
-      : s_(s), comm_(costs.comm),
-        durations_{costs.duration(OpKind::F), costs.duration(OpKind::B), costs.duration(OpKind::I),
-                   costs.duration(OpKind::W), costs.duration(OpKind::FB)},
-        grid_(s) {
+  Engine(const Schedule& s, const StageCosts& costs) : s_(s), costs_(costs), uniform_(costs.uniform()), grid_(s) {
+    build_duration_table();
     const auto n = s.ops.size();
     // Zeroed by one memset before the engine reads it: fresh pages read first fault twice (once to map
     // the shared zero page, again on the first write), written first they fault once.
@@ -78,6 +76,37 @@ class Engine {
     next_op_.assign(s.rank_begin.begin(), s.rank_begin.end() - 1);
     free_at_.assign(static_cast<std::size_t>(s.ranks()), 0);
     waiting_for_.assign(static_cast<std::size_t>(s.ranks()), no_key);
+  }
+
+  // One row per slot (a stage of a path, on one rank): its ops' durations at that rank's speed and the
+  // latencies of the boundaries on either side, so the hot path does one indexed load per op and
+  // never looks a stage's costs up. A path's stage s uses stage s's costs whichever direction runs it.
+  void build_duration_table() {
+    const int slots = s_.layout.directions * s_.layout.stages;
+    durations_.resize(static_cast<std::size_t>(slots) * op_kind_count);
+    forward_comm_.assign(static_cast<std::size_t>(slots), 0);
+    backward_comm_.assign(static_cast<std::size_t>(slots), 0);
+    for (int slot = 0; slot < slots; ++slot) {
+      const int stage = slot % s_.layout.stages;
+      const Costs& c = costs_.stages[static_cast<std::size_t>(stage)];
+      const double speed = costs_.rank_speed[static_cast<std::size_t>(s_.layout.rank_of_stage[static_cast<std::size_t>(slot)])];
+      for (int k = 0; k < op_kind_count; ++k)
+        durations_[static_cast<std::size_t>(slot * op_kind_count + k)] = c.duration(static_cast<OpKind>(k)) / speed;
+      if (stage > 0) forward_comm_[static_cast<std::size_t>(slot)] = costs_.stages[static_cast<std::size_t>(stage - 1)].comm;
+      backward_comm_[static_cast<std::size_t>(slot)] = c.comm;
+    }
+  }
+
+  [[nodiscard]] auto duration(int slot, OpKind kind) const -> double {
+    return durations_[static_cast<std::size_t>(slot * op_kind_count + static_cast<int>(kind))];
+  }
+
+  // An F&B of the forward at `f` and the backward at `b` (both on rank r): the pairing rule of
+  // stage_costs.h, which is the slot's own FB when every stage costs the same.
+  [[nodiscard]] auto pair_time(int r, const ChunkGrid::Place& f, const ChunkGrid::Place& b) const -> double {
+    if (uniform_) return duration(f.slot, OpKind::FB);
+    return pair_duration(costs_.stages[static_cast<std::size_t>(f.stage)], costs_.stages[static_cast<std::size_t>(b.stage)]) /
+           costs_.rank_speed[static_cast<std::size_t>(r)];
   }
 
   auto run() -> Timeline {
@@ -123,7 +152,7 @@ class Engine {
       case OpKind::F: return run_forward(r, i, at, chunk, free_at, ready);
       case OpKind::B:
       case OpKind::I: return run_backward(r, i, op.kind, at, chunk, free_at, ready);
-      case OpKind::W: return run_weight(r, i, chunk, free_at);
+      case OpKind::W: return run_weight(r, i, at, chunk, free_at);
       case OpKind::FB: return run_pair(r, i, op, at, chunk, free_at, ready);
     }
     return Step::breaks_rule;
@@ -134,7 +163,7 @@ class Engine {
     if (!detail::may_run_forward(chunk)) return Step::breaks_rule;
     Inputs in;
     if (!forward_input(r, at, in.first)) return Step::waits;
-    free_at = execute(i, r, OpKind::F, in, free_at);
+    free_at = execute(i, r, duration(at.slot, OpKind::F), in, {forward_comm_[static_cast<std::size_t>(at.slot)], 0}, free_at);
     detail::record_forward(chunk, i);
     ++forwards_;
     wake_downstream(at, ready);
@@ -146,7 +175,7 @@ class Engine {
     if (!detail::may_run_backward(chunk)) return Step::breaks_rule;
     Inputs in;
     if (!backward_input(r, at, in.first)) return Step::waits;
-    free_at = execute(i, r, kind, in, free_at);
+    free_at = execute(i, r, duration(at.slot, kind), in, {backward_comm_[static_cast<std::size_t>(at.slot)], 0}, free_at);
     detail::record_backward(chunk, i, kind == OpKind::I);
     ++backwards_;
     splits_ += kind == OpKind::I ? 1 : 0;
@@ -156,9 +185,10 @@ class Engine {
 
   // A W's only input is its own chunk's I on this rank, which the rules require to have run; its
   // output (a weight gradient) stays on the rank, so it wakes no one.
-  [[gnu::always_inline]] auto run_weight(int r, int i, ChunkProgress& chunk, double& free_at) -> Step {
+  [[gnu::always_inline]] auto run_weight(int r, int i, const ChunkGrid::Place& at, ChunkProgress& chunk, double& free_at)
+      -> Step {
     if (!detail::may_run_weight(chunk)) return Step::breaks_rule;
-    free_at = execute(i, r, OpKind::W, {{detail::op_of(chunk.backward), r}, {}}, free_at);
+    free_at = execute(i, r, duration(at.slot, OpKind::W), {{detail::op_of(chunk.backward), r}, {}}, {0, 0}, free_at);
     detail::record_weight(chunk);
     ++weights_;
     return Step::ran;
@@ -172,7 +202,7 @@ class Engine {
     if (!detail::may_run_forward(chunk) || !detail::may_run_backward(backward)) return Step::breaks_rule;
     Inputs in;
     if (!forward_input(r, at, in.first) || !backward_input(r, back, in.second)) return Step::waits;
-    free_at = execute(i, r, OpKind::FB, in, free_at);
+    free_at = execute(i, r, pair_time(r, at, back), in, {forward_comm_[static_cast<std::size_t>(at.slot)], backward_comm_[static_cast<std::size_t>(back.slot)]}, free_at);
     detail::record_forward(chunk, i);
     detail::record_backward(backward, i, false);
     ++forwards_;
@@ -225,19 +255,25 @@ class Engine {
     ready.push_back(rank);
   }
 
-  [[nodiscard]] auto arrival(Input in, int consumer_rank) const -> double {
+  [[nodiscard]] auto arrival(Input in, int consumer_rank, double comm) const -> double {
     if (in.op == none) return 0;
     const double ready_at = timeline_.end[static_cast<std::size_t>(in.op)];
-    return in.rank == consumer_rank ? ready_at : ready_at + comm_;
+    return in.rank == consumer_rank ? ready_at : ready_at + comm;
   }
 
-  // Times op i on rank r, free from `free_at`; returns when r is free again.
-  auto execute(int i, int r, OpKind kind, Inputs in, double free_at) -> double {
+  // The latency of the boundary each input crosses, if it comes from another rank.
+  struct Latencies {
+    double first;
+    double second;
+  };
+
+  // Times op i on rank r, free from `free_at`, for `duration`; returns when r is free again.
+  auto execute(int i, int r, double duration, Inputs in, Latencies comm, double free_at) -> double {
     const auto ui = static_cast<std::size_t>(i);
-    const double first = arrival(in.first, r);
-    const double second = arrival(in.second, r);
+    const double first = arrival(in.first, r, comm.first);
+    const double second = arrival(in.second, r, comm.second);
     const double start = std::max({free_at, first, second});
-    const double end = start + durations_[static_cast<std::size_t>(kind)];
+    const double end = start + duration;
     prefetch_for_writing(&timeline_.start[ui]);
     prefetch_for_writing(&timeline_.end[ui]);
     timeline_.start[ui] = start;
@@ -295,8 +331,11 @@ class Engine {
   }
 
   const Schedule& s_;
-  double comm_;
-  double durations_[op_kind_count];
+  const StageCosts& costs_;
+  bool uniform_;                                 // every stage alike, every rank at speed 1
+  std::vector<double> durations_;                // [slot * op_kind_count + kind], at the slot's rank's speed
+  std::vector<double> forward_comm_;             // [slot]: latency of the boundary before the slot's stage
+  std::vector<double> backward_comm_;            // [slot]: latency of the boundary after it
   ChunkGrid grid_;
   OpColumn<ChunkProgress> progress_;             // per chunk, by grid_ row
   std::vector<int> next_op_;                     // per rank: index of its next op to run
@@ -326,6 +365,13 @@ auto op_inputs(const Schedule& schedule) -> std::vector<OpInputs> {
 auto simulate(const Schedule& schedule, const Costs& costs) -> Timeline {
   validate_costs(costs);
   detail::check_shape(schedule);  // before the engine sizes anything from the schedule
+  const StageCosts uniform = uniform_stage_costs(costs, schedule.layout.stages, schedule.ranks());
+  return Engine(schedule, uniform).run();
+}
+
+auto simulate(const Schedule& schedule, const StageCosts& costs) -> Timeline {
+  detail::check_shape(schedule);
+  validate_stage_costs(costs, schedule);
   return Engine(schedule, costs).run();
 }
 

@@ -11,7 +11,7 @@ after(async () => browser?.close());
 const text = (page, id) => page.textContent(`[data-testid=${id}]`);
 
 test('every schedule of the engine is on the page and in compare mode', async () => {
-  const { page } = await browser.page('?view=compare&ranks=4&micro-batches=8&cost=F=1,B=2,W=1');
+  const { page } = await browser.page('?view=compare&basis=stage&ranks=4&micro-batches=8&cost=F=1,B=2,W=1');
   const options = await page.$$eval('[data-testid=schedule] option', (os) => os.map((o) => o.value));
   for (const name of ['gpipe', '1f1b', 'interleaved-1f1b', 'zb-h1', 'zb-h2', 'zb-v', 'dualpipe', 'dualpipev', 'chimera', 'custom'])
     assert.ok(options.includes(name), `${name} in the schedule list`);

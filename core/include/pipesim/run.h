@@ -7,6 +7,7 @@
 #include "pipesim/registry.h"
 #include "pipesim/schedule.h"
 #include "pipesim/simulate.h"
+#include "pipesim/stage_costs.h"
 
 namespace pipesim {
 
@@ -14,6 +15,8 @@ struct RunRequest {
   std::string schedule = "dualpipe";
   ScheduleParams params;
   Costs costs = default_costs();
+  /// Beyond the one Costs: the whole-model basis, per-stage costs, per-rank speeds (stage_costs.h).
+  CostRequest per_stage = {};
   /// The schedule itself, for schedules given as text (`custom`): JSON or PyTorch action notation, see
   /// custom.h. Ignored by the others; `params` is then inferred from the text.
   std::string custom_schedule = {};
@@ -22,7 +25,8 @@ struct RunRequest {
 struct Run {
   const ScheduleSpec* spec = nullptr;
   Schedule schedule;
-  Costs costs;
+  Costs costs;             ///< the one Costs every stage starts from (a stage's share on the whole-model basis)
+  StageCosts stage_costs;  ///< what each op was timed with
   Timeline timeline;
   Metrics metrics;
   Formula formula;

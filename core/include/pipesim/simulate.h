@@ -5,6 +5,7 @@
 #include "pipesim/costs.h"
 #include "pipesim/op_column.h"
 #include "pipesim/schedule.h"
+#include "pipesim/stage_costs.h"
 
 namespace pipesim {
 
@@ -23,6 +24,12 @@ struct Timeline {
 /// from another rank arrives `comm` later. Linear in the number of ops.
 /// Throws Error if the schedule is invalid or deadlocks; a deadlock names the cycle of waiting ops.
 [[nodiscard]] auto simulate(const Schedule& schedule, const Costs& costs) -> Timeline;
+
+/// The same with costs per stage and speeds per rank (stage_costs.h): each op takes its own stage's
+/// duration divided by its rank's speed, an F&B follows the pairing rule, and an input from another
+/// rank arrives after the latency of the stage boundary it crosses. With uniform costs it is exactly
+/// simulate(schedule, costs).
+[[nodiscard]] auto simulate(const Schedule& schedule, const StageCosts& costs) -> Timeline;
 
 /// The ops whose outputs one op consumes, by the engine's rules above; -1 = none. `first` is the
 /// forward input of an F or FB, else the backward input (or a W's I); `second` is an FB's backward

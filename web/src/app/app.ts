@@ -26,8 +26,16 @@ import { renderReadouts } from './readouts';
 import type { RunView } from './run';
 import { readState, VIEWS, writeState, type AppState, type ViewName } from './state';
 import { UrlWriter } from './url_writer';
+import type { BasisShown } from '../views/basis';
 
-const OWN_PARAMS = ['schedule', 'ranks', 'micro-batches', 'virtual-stages', 'cost', 'compare', 'view', 'custom'];
+const OWN_PARAMS = ['schedule', 'ranks', 'micro-batches', 'virtual-stages', 'cost', 'rank-speed', 'compare', 'basis', 'view', 'custom'];
+
+/** One run a view needs: the schedule, the key of its run, and whether it is on the same-model basis. */
+interface Needed {
+  name: string;
+  key: string;
+  sameModel: boolean;
+}
 
 /** A schedule's run at the current settings, or the engine's refusal of it (its message and code). */
 type RunOutcome = { run: RunView } | { error: string; code: string };
@@ -68,8 +76,9 @@ export class App {
     });
     this.updates = new Lane(background);
     this.timeline = new TimelinePanel(engine, background);
-    this.compare = new ComparePanel(engine, (names) => this.set({ compare: names }));
-    this.charts = new ChartsPanel(engine, background);
+    const onBasis = (basis: AppState['basis']) => this.set({ basis });
+    this.compare = new ComparePanel(engine, (names) => this.set({ compare: names }), onBasis);
+    this.charts = new ChartsPanel(engine, background, onBasis);
     // "Derive F&B from the chunk model": its costs become the pipeline's, shown on the timeline.
     this.chunk = new ChunkPanel(engine, (cost) => this.set({ cost, view: 'timeline' }));
     this.exercises = new ExercisesPanel(engine);
@@ -143,16 +152,43 @@ export class App {
     }
   }
 
-  private request(schedule: string): RunRequest {
+  /** On the same-model basis the costs on screen are one rank's share of the model: the model is cut
+   *  into `ranks` stages of those costs, and each schedule re-cuts it into its own stages (the engine
+   *  does the division). Ranks the engine will refuse leave the costs as they are. */
+  private request(schedule: string, sameModel = false): RunRequest {
     const info = this.engine.schedule(schedule);
+    const ranks = Number(this.state.ranks);
+    const modelStages = sameModel && schedule !== 'custom' && Number.isInteger(ranks) && ranks > 0 ? ranks : undefined;
+    const rankSpeed = this.state.rankSpeed.split(';').map((s) => s.trim()).filter(Boolean);
     return {
       schedule,
       ranks: this.state.ranks,
       microBatches: this.state.microBatches,
       virtualStages: info?.uses_virtual_stages ? this.state.virtualStages : 1,
       cost: this.state.cost,
+      ...(modelStages ? { modelStages } : {}),
+      ...(rankSpeed.length ? { rankSpeed } : {}),
       customSchedule: schedule === 'custom' ? this.state.custom : undefined,
     };
+  }
+
+  /** The runs the visible view needs: the chosen schedule as the controls set it (readouts, timeline),
+   *  then for Compare and Charts every compared schedule on the view's basis. */
+  private needed(): Needed[] {
+    const out: Needed[] = [{ name: this.state.schedule, key: this.state.schedule, sameModel: false }];
+    const view = this.state.view;
+    if (view !== 'compare' && view !== 'charts') return out;
+    const sameModel = this.state.basis === 'model';
+    for (const name of [this.state.schedule, ...this.state.compare]) {
+      const key = sameModel && name !== 'custom' ? `model:${name}` : name;
+      if (!out.some((n) => n.key === key)) out.push({ name, key, sameModel: key !== name });
+    }
+    return out;
+  }
+
+  /** The key of a compared schedule's run on the current basis. */
+  private comparedKey(name: string): string {
+    return this.state.basis === 'model' && name !== 'custom' ? `model:${name}` : name;
   }
 
   private runView(schedule: string, request: RunRequest, result: SimulateValue): RunView {
@@ -164,8 +200,8 @@ export class App {
     };
   }
 
-  private runHere(schedule: string): RunOutcome {
-    const request = this.request(schedule);
+  private runHere(schedule: string, sameModel: boolean): RunOutcome {
+    const request = this.request(schedule, sameModel);
     try {
       return { run: this.runView(schedule, request, this.engine.simulate(request)) }; // unknown names are refused too
     } catch (e) {
@@ -193,21 +229,21 @@ export class App {
   /** Simulates what the visible view needs and not yet simulated, then draws it. */
   private refresh(): void {
     const started = performance.now();
-    const missing = this.schedulesNeeded().filter((name) => !this.runs.has(name));
+    const missing = this.needed().filter((n) => !this.runs.has(n.key));
     const update = this.updates.begin(); // whatever runs in the worker for older settings is now stale
-    const ops = missing.reduce((sum, name) => sum + estimatedOps(this.request(name)), 0);
+    const ops = missing.reduce((sum, n) => sum + estimatedOps(this.request(n.name, n.sameModel)), 0);
     if (ops > BACKGROUND_ABOVE_OPS) {
       void this.refreshInBackground(missing, ops, update, started);
       return;
     }
     this.showBusy(null);
-    for (const name of missing) this.runs.set(name, this.runHere(name));
+    for (const n of missing) this.runs.set(n.key, this.runHere(n.name, n.sameModel));
     this.show(started, missing.length > 0 ? 'main-thread' : 'cache');
   }
 
-  private async refreshInBackground(names: string[], ops: number, update: LaneRequest, started: number): Promise<void> {
+  private async refreshInBackground(needed: Needed[], ops: number, update: LaneRequest, started: number): Promise<void> {
     this.showBusy(ops);
-    const requests = names.map((name) => this.request(name));
+    const requests = needed.map((n) => this.request(n.name, n.sameModel));
     let outcomes: Outcome<SimulateValue>[] | typeof SUPERSEDED;
     try {
       outcomes = await update.run('simulate', requests);
@@ -218,7 +254,7 @@ export class App {
     }
     if (outcomes === SUPERSEDED) return; // a newer update is under way and owns the busy note
     const settled = outcomes;
-    names.forEach((name, k) => this.runs.set(name, this.outcome(name, requests[k], settled[k])));
+    needed.forEach((n, k) => this.runs.set(n.key, this.outcome(n.name, requests[k], settled[k])));
     this.showBusy(null);
     this.show(started, this.updates.background.lastPlace ?? 'worker');
   }
@@ -270,22 +306,28 @@ export class App {
     if (view === 'exercises') this.exercises.update(this.state.cost);
     if (view === 'quiz') this.quiz.update();
     if (view === 'planner') this.planner.update();
-    if (view === 'compare') this.compare.update(this.state.schedule, this.state.compare, this.compareEntries());
+    if (view === 'compare') this.compare.update(this.state.schedule, this.state.compare, this.compareEntries(), this.basisShown());
     if (view === 'charts') {
       // Sweeps run hundreds of simulations: coalesce a burst of slider moves into one.
       clearTimeout(this.chartTimer);
       const runs = this.chartRuns();
-      this.chartTimer = window.setTimeout(() => this.charts.update(runs), 60);
+      const basis = this.basisShown();
+      this.chartTimer = window.setTimeout(() => this.charts.update(runs, basis), 60);
     }
   }
 
   private compareEntries(): CompareEntry[] {
     return this.schedulesNeeded().flatMap((name) => {
-      const outcome = this.runs.get(name);
+      const outcome = this.runs.get(this.comparedKey(name));
       if (!outcome) return [];
       const title = scheduleTitle(this.engine.schedule(name), name);
       return ['run' in outcome ? { name, title, run: outcome.run } : { name, title, error: outcome.error }];
     });
+  }
+
+  /** What Compare and Charts say about their basis: which one, and the costs it starts from. */
+  private basisShown(): BasisShown {
+    return { basis: this.state.basis, cost: this.state.cost, ranks: this.state.ranks };
   }
 
   private chartRuns(): RunView[] {

@@ -65,6 +65,7 @@ export class Controls {
     FB: sliderField('cost-fb', 'control.costFB', 0, 18, 'any', 'control.costFBHint'),
     comm: sliderField('cost-comm', 'control.costComm', 0, 4, 'any'),
   };
+  private readonly rankSpeed = el('input', { type: 'text', id: 'rank-speed', 'data-testid': 'rank-speed', spellcheck: 'false', placeholder: '3:0.5' });
   private state: AppState | null = null;
   /** The cost setting the F&B note was written for; any other change hides it. */
   private noteFor = '';
@@ -93,6 +94,11 @@ export class Controls {
       heading('control.costs'),
       el('p', { class: 'hint', 'data-i18n': 'control.costsHint', text: t('control.costsHint') }),
       ...Object.values(this.costs).map((f) => f.root),
+      el('div', { class: 'field' }, [
+        el('label', { for: 'rank-speed', 'data-i18n': 'control.rankSpeed', text: t('control.rankSpeed') }),
+        this.rankSpeed,
+        el('div', { class: 'hint', 'data-i18n': 'control.rankSpeedHint', text: t('control.rankSpeedHint') }),
+      ]),
     );
     this.fillSelects();
 
@@ -114,6 +120,7 @@ export class Controls {
     this.bindInteger(this.microBatches, 'microBatches');
     this.bindInteger(this.virtualStages, 'virtualStages');
     for (const key of Object.keys(this.costs) as (keyof CostValues)[]) this.bindCost(key);
+    this.rankSpeed.addEventListener('input', () => this.onChange({ rankSpeed: this.rankSpeed.value }));
   }
 
   private fillSelects(): void {
@@ -215,6 +222,7 @@ export class Controls {
       field.range.value = String(c[key]);
     }
     if (state.cost !== this.noteFor) this.costs.FB.note!.hidden = true;
+    setIfIdle(this.rankSpeed, state.rankSpeed);
   }
 
   /** The chosen schedule's summary and rules, rewritten only when the schedule changes (every slider
@@ -236,7 +244,9 @@ export class Controls {
   markInvalid(message: string | null): void {
     const m = (message ?? '').toLowerCase();
     const flag = (input: HTMLInputElement, bad: boolean) => input.setAttribute('aria-invalid', String(bad));
-    flag(this.ranks.input, !!message && m.includes('rank') && !m.includes('micro-batch'));
+    const aboutSpeed = m.startsWith('--rank-speed');
+    flag(this.ranks.input, !!message && m.includes('rank') && !m.includes('micro-batch') && !aboutSpeed);
+    flag(this.rankSpeed, !!message && aboutSpeed);
     flag(this.microBatches.input, !!message && m.includes('micro-batch'));
     flag(this.virtualStages.input, !!message && m.includes('virtual'));
     this.custom.setAttribute('aria-invalid', String(!!message && this.state?.schedule === 'custom'));

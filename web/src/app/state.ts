@@ -4,6 +4,12 @@
 export type ViewName = 'timeline' | 'compare' | 'charts' | 'memory' | 'chunk' | 'exercises' | 'quiz' | 'planner';
 export const VIEWS: ViewName[] = ['timeline', 'compare', 'charts', 'memory', 'chunk', 'exercises', 'quiz', 'planner'];
 
+/** How Compare and Charts give every schedule its costs: "model", the same model on the same GPUs
+ *  (the costs are one rank's share of the model, and each schedule cuts it into its own stages), or
+ *  "stage", the same costs for every stage of every schedule (the DualPipe README table's basis). */
+export type CostBasis = 'model' | 'stage';
+export const BASES: CostBasis[] = ['model', 'stage'];
+
 export interface AppState {
   schedule: string;
   ranks: string;
@@ -11,6 +17,9 @@ export interface AppState {
   virtualStages: string;
   cost: string;
   compare: string[];
+  basis: CostBasis;
+  /** Per-rank speeds as --rank-speed takes them, separated by ';' ("3:0.5" is rank 3 at half speed). */
+  rankSpeed: string;
   view: ViewName;
   /** The pasted schedule when `schedule` is "custom": JSON or PyTorch action notation. */
   custom: string;
@@ -23,6 +32,8 @@ export const DEFAULT_STATE: AppState = {
   virtualStages: '2',
   cost: 'F=1,B=2,W=1,FB=3',
   compare: ['1f1b', 'zb-h1'],
+  basis: 'model',
+  rankSpeed: '',
   view: 'timeline',
   custom: '',
 };
@@ -67,6 +78,7 @@ export function readState(search: string): AppState {
   const q = new URLSearchParams(search);
   const get = (key: string, fallback: string) => q.get(key) ?? fallback;
   const view = get('view', DEFAULT_STATE.view) as ViewName;
+  const basis = get('basis', DEFAULT_STATE.basis) as CostBasis;
   const compare = q.get('compare');
   const schedule = get('schedule', DEFAULT_STATE.schedule);
   return {
@@ -76,6 +88,8 @@ export function readState(search: string): AppState {
     virtualStages: get('virtual-stages', DEFAULT_STATE.virtualStages),
     cost: get('cost', DEFAULT_STATE.cost),
     compare: (compare === null ? [...DEFAULT_STATE.compare] : [...new Set(compare.split(',').filter(Boolean))]).filter((n) => n !== schedule),
+    basis: BASES.includes(basis) ? basis : DEFAULT_STATE.basis,
+    rankSpeed: get('rank-speed', DEFAULT_STATE.rankSpeed),
     view: VIEWS.includes(view) ? view : DEFAULT_STATE.view,
     custom: get('custom', ''),
   };
@@ -90,10 +104,12 @@ export function writeState(state: AppState, usesVirtualStages: boolean, extra: U
   if (usesVirtualStages) q.set('virtual-stages', state.virtualStages);
   q.set('cost', state.cost);
   q.set('compare', state.compare.join(','));
+  if (state.basis !== DEFAULT_STATE.basis) q.set('basis', state.basis);
+  if (state.rankSpeed.trim()) q.set('rank-speed', state.rankSpeed);
   if (state.view !== 'timeline') q.set('view', state.view);
   // A pasted schedule rides in the address only while a link stays shareable (servers refuse ~8 KB).
   if (state.schedule === 'custom' && state.custom.length <= CUSTOM_IN_URL_LIMIT) q.set('custom', state.custom);
   for (const [k, v] of extra) if (!q.has(k)) q.set(k, v);
-  // Keep commas and '=' readable in shared links.
-  return '?' + q.toString().replace(/%2C/g, ',').replace(/%3D/g, '=');
+  // Keep commas, '=' and ':' (rank-speed=3:0.5) readable in shared links.
+  return '?' + q.toString().replace(/%2C/g, ',').replace(/%3D/g, '=').replace(/%3A/g, ':');
 }

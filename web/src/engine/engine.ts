@@ -66,6 +66,11 @@ export interface RunRequest {
   microBatches: number | string;
   virtualStages?: number | string;
   cost: string;
+  /** The same-model basis: `cost` is one stage's of the model cut into this many stages, and the
+   *  schedule re-cuts it into its own (stage_costs.h). Absent: every stage costs `cost`. */
+  modelStages?: number;
+  /** Per-rank speeds, each as --rank-speed takes it: "3:0.5" is rank 3 at half speed. */
+  rankSpeed?: string[];
   customSchedule?: string;
 }
 
@@ -109,6 +114,8 @@ function toJs(request: RunRequest): RunRequestJs {
     microBatches: request.microBatches,
     virtualStages: request.virtualStages ?? 1,
     cost: request.cost,
+    modelStages: request.modelStages,
+    rankSpeed: request.rankSpeed,
     customSchedule: request.customSchedule,
   };
 }

@@ -8,6 +8,8 @@ import { num, percent } from '../base/format';
 import { Lane, SUPERSEDED, type Background, type LaneRequest } from '../engine/background';
 import { EngineError, type Engine, type RunRequest } from '../engine/engine';
 import { t } from '../i18n';
+import type { CostBasis } from '../app/state';
+import { basisBlock, type BasisShown } from './basis';
 import type { ResolvedRequest, RunView } from '../app/run';
 import { scheduleTitle } from '../app/describe';
 import { barChart, lineChart, scatterChart, type ScatterPoint, type Series } from './chart';
@@ -63,15 +65,18 @@ export class ChartsPanel {
   private readonly grid = el('div', { class: 'charts-grid' });
   private readonly progress = new Progress();
   private readonly sweeps: Lane;
+  private readonly basis = el('div');
 
   constructor(
     private readonly engine: Engine,
     background: Background,
+    private readonly onBasis: (basis: CostBasis) => void,
   ) {
     this.sweeps = new Lane(background);
     this.element = el('section', { class: 'panel', id: 'panel-charts', role: 'tabpanel', hidden: true }, [
       el('h3', { text: t('charts.title') }),
       el('p', { class: 'hint', text: t('charts.hint') }),
+      this.basis,
       this.progress.element,
       this.grid,
     ]);
@@ -86,7 +91,8 @@ export class ChartsPanel {
 
   /** Starts computing the charts of `runs`, superseding any still computing; the charts on screen
    *  stay until the new ones are complete. */
-  update(runs: RunView[]): void {
+  update(runs: RunView[], basis: BasisShown): void {
+    this.basis.replaceChildren(basisBlock('charts', basis, this.onBasis));
     const sweep = this.sweeps.begin();
     if (runs.length === 0) {
       this.progress.finish();

@@ -7,6 +7,8 @@ import { t } from '../i18n';
 import { describeIdle, describeOp, scheduleTitle } from '../app/describe';
 import { forwardShare, type RunView } from '../app/run';
 import { TimelineView, type TimelineGroup } from '../timeline/timeline_view';
+import type { CostBasis } from '../app/state';
+import { basisBlock, type BasisShown } from './basis';
 
 export interface CompareEntry {
   name: string;
@@ -20,12 +22,14 @@ export class ComparePanel {
   readonly view: TimelineView;
   private readonly picker = el('div', { class: 'compare-list', 'data-testid': 'compare-picker' });
   private readonly table = el('div', { class: 'table-scroll' });
+  private readonly basis = el('div');
   private groups: TimelineGroup[] = [];
   private pickerFor = '';
 
   constructor(
     private readonly engine: Engine,
     private readonly onPick: (names: string[]) => void,
+    private readonly onBasis: (basis: CostBasis) => void,
   ) {
     this.view = new TimelineView({
       describeOp,
@@ -36,6 +40,7 @@ export class ComparePanel {
     this.element = el('section', { class: 'panel', id: 'panel-compare', role: 'tabpanel', hidden: true }, [
       el('h3', { text: t('compare.title') }),
       el('p', { class: 'hint', text: t('compare.hint') }),
+      this.basis,
       this.picker,
       this.table,
       this.view.element,
@@ -57,7 +62,8 @@ export class ComparePanel {
     this.picker.querySelectorAll<HTMLElement>('.swatch').forEach((sw) => (sw.style.background = seriesColor(sw.dataset.color!)));
   }
 
-  update(primary: string, chosen: string[], entries: CompareEntry[]): void {
+  update(primary: string, chosen: string[], entries: CompareEntry[], basis: BasisShown): void {
+    this.basis.replaceChildren(basisBlock('compare', basis, this.onBasis));
     if (this.pickerFor !== primary) this.buildPicker(primary);
     this.picker.querySelectorAll<HTMLInputElement>('input').forEach((box) => (box.checked = chosen.includes(box.value)));
     this.groups = entries
@@ -84,12 +90,13 @@ function compareTable(entries: CompareEntry[]): HTMLElement {
     el('th', { text: t('compare.formula') }),
     el('th', { text: t('compare.parameters') }),
     el('th', { text: t('compare.peak') }),
+    el('th', { text: t('compare.stageCost') }),
   ]);
   const rows = entries.map((e) => {
     const swatch = el('span', { class: 'swatch' });
     swatch.style.background = seriesColor(e.name);
     const name = el('td', {}, [swatch, ' ', e.title]);
-    if (!e.run) return el('tr', {}, [name, el('td', { colspan: 6, class: 'error-cell', text: e.error ?? '' })]);
+    if (!e.run) return el('tr', {}, [name, el('td', { colspan: 7, class: 'error-cell', text: e.error ?? '' })]);
     const s = e.run.result.summary;
     const f = s.formula;
     const simulated = f.basis === 'span' ? s.max_span_bubble : s.max_bubble;
@@ -97,7 +104,10 @@ function compareTable(entries: CompareEntry[]): HTMLElement {
     const stages = s.per_rank[0]?.stages_held ?? 1;
     return el('tr', { 'data-schedule': e.name }, [
       name,
-      el('td', { text: s.span !== s.makespan ? `${num(s.makespan)} (${t('compare.span')} ${num(s.span)})` : num(s.makespan) }),
+      el('td', {
+        'data-testid': `compare-makespan-${e.name}`,
+        text: s.span !== s.makespan ? `${num(s.makespan)} (${t('compare.span')} ${num(s.span)})` : num(s.makespan),
+      }),
       el('td', { text: percent(s.bubble_fraction, 2) }),
       el('td', { text: num(simulated) + basis }),
       el('td', {}, f.text ? [
@@ -107,6 +117,7 @@ function compareTable(entries: CompareEntry[]): HTMLElement {
       ] : ['–']),
       el('td', { text: t('compare.stagesOf', { held: stages, total: s.stages }) }),
       el('td', { text: num(s.peak_activations) }),
+      el('td', { text: t('compare.stageCostOf', { f: num(s.cost.F), b: num(s.cost.B), w: num(s.cost.W), fb: num(s.cost.FB), stages: s.stages }) }),
     ]);
   });
   return el('table', { class: 'data', 'data-testid': 'compare-table' }, [el('thead', {}, [head]), el('tbody', {}, rows)]);

@@ -196,7 +196,11 @@ export class QuizCard {
     for (const name of candidates) {
       if (results.length === 4) break;
       try {
-        const r = this.engine.simulate({ ...s, schedule: name, virtualStages: 1 });
+        // The same model on the same GPUs, as Compare shows by default: the costs on screen are one
+        // rank's share, and each schedule cuts the model into its own stages.
+        const ranks = Number(s.ranks);
+        const sameModel = Number.isInteger(ranks) && ranks > 0 ? { modelStages: ranks } : {};
+        const r = this.engine.simulate({ ...s, schedule: name, virtualStages: 1, ...sameModel });
         results.push({ name, title: scheduleTitle(this.engine.schedule(name), name), fraction: r.summary.bubble_fraction });
       } catch (e) {
         if (!(e instanceof EngineError)) throw e;

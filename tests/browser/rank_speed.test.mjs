@@ -1,0 +1,35 @@
+// A slow GPU on the page: the rank-speed field under the cost sliders, in the URL, on every view
+// (issue 14).
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { addressMatching, openBrowser } from './harness.mjs';
+
+let browser;
+before(async () => (browser = await openBrowser()));
+after(async () => browser?.close());
+
+const text = (page, id) => page.textContent(`[data-testid=${id}]`);
+
+test('a rank at half speed: 1F1B 4x4 takes 33 instead of 21, on the Timeline and in Compare', async () => {
+  const { page, problems } = await browser.page('?schedule=1f1b&ranks=4&micro-batches=4&cost=F=1,B=2,W=1');
+  assert.equal(await text(page, 'makespan'), '21');
+  await page.fill('[data-testid=rank-speed]', '3:0.5');
+  await page.waitForFunction(() => document.querySelector('[data-testid=makespan]')?.textContent === '33');
+  await addressMatching(page, /rank-speed=3:0\.5/);
+  await page.click('#tab-compare');
+  assert.equal(await text(page, 'compare-makespan-1f1b'), '33');
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('a speed the engine refuses shows its message on the field and keeps the last drawing', async () => {
+  const { page } = await browser.page('?schedule=1f1b&ranks=4&micro-batches=4&cost=F=1,B=2,W=1&rank-speed=3:0.5');
+  assert.equal(await text(page, 'makespan'), '33');
+  await page.fill('[data-testid=rank-speed]', '3:0');
+  await page.waitForSelector('[data-testid=error]:not([hidden])');
+  assert.match(await text(page, 'error'), /--rank-speed factor of rank 3 must be a number > 0, got '0'/);
+  assert.equal(await page.getAttribute('[data-testid=rank-speed]', 'aria-invalid'), 'true');
+  assert.equal(await page.getAttribute('[data-testid=ranks]', 'aria-invalid'), 'false');
+  assert.equal(await text(page, 'makespan'), '33');
+  await page.close();
+});
