@@ -445,7 +445,7 @@ export class QuizCard {
   /** The course's quiz.json (1 pre, 3 check, 2 post) in the current language, from the engine. */
   async courseExport(): Promise<string> {
     await this.engine.courseData();
-    const quiz = this.engine.courseQuiz(lang(), this.progress.seed);
+    const quiz = this.engine.courseQuiz(lang());
     return JSON.stringify(quiz, null, 2) + '\n';
   }
 }
