@@ -5,8 +5,10 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <cstdlib>
 #include <fstream>
 #include <iostream>
+#include <unistd.h>
 
 #include "pipesim/error.h"
 #include "pipesim/parse.h"
@@ -52,6 +54,15 @@ Args::Args(std::string command, std::span<const std::string_view> argv, std::vec
     }
     values_[name] = *value;
   }
+}
+
+auto colour_wanted(const Args& args) -> bool {
+  const std::string choice = args.choice_or("color", "auto", {"auto", "always", "never"});
+  if (choice != "auto") return choice == "always";
+  const char* no_color = std::getenv("NO_COLOR");
+  const char* term = std::getenv("TERM");
+  if ((no_color != nullptr && *no_color != '\0') || (term != nullptr && std::string_view(term) == "dumb")) return false;
+  return isatty(fileno(stdout)) != 0;
 }
 
 auto Args::has(std::string_view name) const -> bool { return values_.find(name) != values_.end(); }

@@ -35,6 +35,10 @@ class Args {
   std::map<std::string, std::string, std::less<>> values_;
 };
 
+/// Whether text output gets ANSI colours: --color always|never decides; auto (the default) colours
+/// only a terminal, and not when NO_COLOR is set to anything non-empty (no-color.org) or TERM=dumb.
+[[nodiscard]] auto colour_wanted(const Args& args) -> bool;
+
 /// Reads a whole file; throws Error naming the path (and why, e.g. "it is a directory") when it cannot.
 [[nodiscard]] auto read_file(const std::string& path) -> std::string;
 
