@@ -171,6 +171,9 @@ TEST_CASE("pipesim quiz prints the course quiz.json and refuses bad options with
   const auto none = pipesim::test::run_cli("quiz");
   CHECK(none.status == 2);
   CHECK(none.err == "pipesim: error[usage]: quiz needs exactly one of --course (the course's quiz.json) or --bank (every question)\n");
+  const auto seeded = pipesim::test::run_cli("quiz --course --seed 3");
+  CHECK(seeded.status == 2);
+  CHECK(seeded.err == "pipesim: error[usage]: --seed no longer applies: --course orders the options as the course's scripts/debias_quizzes.py requires\n");
   const auto lang = pipesim::test::run_cli("quiz --course --lang fr");
   CHECK(lang.status == 2);
   CHECK(lang.err == "pipesim: error[unknown_name]: unknown language 'fr'; languages are en, pt-BR, zh-CN\n");
