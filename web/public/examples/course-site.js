@@ -80,6 +80,7 @@
       for (var k in entries) if (Object.prototype.hasOwnProperty.call(entries, k)) figures[k] = entries[k];
     }
   };
+  window.LESSON_FIGURES = figures;
   window.courseSite = { escapeHtml: escapeHtml, renderMarkdown: renderMarkdown, mountLessonFigures: mountLessonFigures };
 
   var root = document.documentElement;
