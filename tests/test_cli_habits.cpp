@@ -67,7 +67,7 @@ TEST_CASE("help and --version take no arguments: anything after them is refused 
   CHECK(run_cli("-h").out == run_cli("help").out);
 }
 
-TEST_CASE("--version prints the one version, package.json's, which the library reports too") {
+TEST_CASE("pipesim --version prints the one version, package.json's, which the library reports too") {
   const auto r = run_cli("--version");
   CHECK(r.status == 0);
   CHECK(r.out == "pipesim " + package_version() + "\n");
