@@ -142,6 +142,20 @@ for (const [scheme, colours, other] of [['light', LIGHT, DARK], ['dark', DARK, L
     assert.deepEqual(await styleOf(0), { card: other.bg, text: other.ink });
     assert.ok((await pixelsOf(page, 0, other.bg)) > 1000, 'the canvas redrawn in the new background');
     assert.equal(await pixelsOf(page, 0, colours.bg), 0, 'nothing left in the old background');
+    // Moved elsewhere in the page (detached, then attached again), it still follows the toggle.
+    await timelineIn(page, 0).evaluate((e) => {
+      const parent = e.parentNode;
+      e.remove();
+      parent.append(e);
+    });
+    await page.click('#theme-toggle');
+    await page.waitForFunction(
+      (bg) => getComputedStyle(document.querySelector('pipesim-timeline').shadowRoot.querySelector('.card')).backgroundColor === bg,
+      colours.bg,
+    );
+    await page.waitForFunction(() => document.querySelector('pipesim-timeline').shadowRoot.querySelector('canvas'));
+    assert.ok((await pixelsOf(page, 0, colours.bg)) > 1000, 'redrawn after the second toggle');
+    assert.equal(await pixelsOf(page, 0, other.bg), 0);
     assert.deepEqual(problems, []);
     await page.close();
   });

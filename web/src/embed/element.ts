@@ -158,13 +158,14 @@ export class PipesimTimelineElement extends HTMLElement {
   disconnectedCallback(): void {
     this.#chunk?.hide();
     this.#themeWatch?.disconnect();
+    this.#themeWatch = null;
     this.#scheme?.removeEventListener('change', this.#onScheme);
   }
 
   attributeChangedCallback(name: string, old: string | null, value: string | null): void {
     if (old === value) return;
+    // hidden is observed too: an element shown again draws at its size then (a hidden one skips drawing).
     if (name === 'lang') void this.#applyLang().then(() => this.#schedule());
-    else if (name === 'hidden') this.#schedule(); // shown again: draw at its size now
     else this.#schedule();
   }
 
