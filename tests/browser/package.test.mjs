@@ -8,6 +8,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { openBrowser } from './harness.mjs';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const { version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
@@ -61,4 +62,15 @@ test('installed, the package exports the engine and the course for Node, the ele
   const cli = spawnSync(join(ROOT, 'build/pipesim'), ['quiz', '--course'], { encoding: 'utf8' });
   const viaPackage = run('node', ['--input-type=module', '-e', "const c = await (await import('pipesim/course')).default(); console.log(JSON.stringify(c.courseQuiz('en')));"], project);
   assert.deepEqual(JSON.parse(viaPackage), JSON.parse(cli.stdout));
+});
+
+test("the page's footer shows the same one version, package.json's", async () => {
+  const browser = await openBrowser();
+  try {
+    const { page, problems } = await browser.page();
+    assert.equal(await page.textContent('#engine-version'), `engine ${version}`);
+    assert.deepEqual(problems, []);
+  } finally {
+    await browser.close();
+  }
 });
