@@ -101,8 +101,19 @@ test('every view works in the card: the chunk\'s "Use these costs" draws the pip
   const last = await page.evaluate(() => window.seen.at(-1));
   assert.equal(last.view, 'timeline');
   assert.equal(last.cost, await element.getAttribute('cost'));
-  // The quiz view shows a question.
+  // The quiz view shows a question, in each card's own language although they share one page.
   await figure(page, 5).locator('[data-testid=quiz-question]').waitFor();
+  await page.evaluate(() => {
+    const host = document.createElement('div');
+    host.className = 'lesson-figure';
+    host.setAttribute('data-figure', 'pipesim view=quiz lang=zh-CN');
+    document.getElementById('lesson').append(host);
+    window.courseSite.mountLessonFigures(document.getElementById('lesson'));
+  });
+  const chinese = figure(page, 6).locator('[data-testid=quiz-question]');
+  await chinese.waitFor();
+  assert.match(await chinese.textContent(), /[\u4e00-\u9fff]/);
+  assert.doesNotMatch(await figure(page, 5).locator('[data-testid=quiz-question]').textContent(), /[\u4e00-\u9fff]/);
   assert.deepEqual(problems, []);
   await page.close();
 });

@@ -20,7 +20,7 @@ before(async () => {
   site = mkdtempSync(join(tmpdir(), 'pipesim-frameworks-'));
   symlinkSync(join(DIST, 'embed'), join(site, 'embed'));
   symlinkSync(join(DIST, 'favicon.svg'), join(site, 'favicon.svg'));
-  for (const name of [...FRAMEWORKS, 'upgrade'])
+  for (const name of [...FRAMEWORKS, 'upgrade', 'lang'])
     writeFileSync(join(site, `${name}.html`), `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${name}</title><link rel="icon" href="./favicon.svg" type="image/svg+xml"></head><body><div id="root"></div><script type="module" src="./fw/${name}.js"></script></body></html>\n`);
   await build({
     configFile: false,
@@ -33,7 +33,7 @@ before(async () => {
       target: 'es2022',
       minify: false,
       rollupOptions: {
-        input: Object.fromEntries([...FRAMEWORKS, 'upgrade'].map((name) => [name, join(FIXTURES, `${name}.js`)])),
+        input: Object.fromEntries([...FRAMEWORKS, 'upgrade', 'lang'].map((name) => [name, join(FIXTURES, `${name}.js`)])),
         external: ['/embed/pipesim-timeline.js'],
         output: { format: 'es', entryFileNames: '[name].js', chunkFileNames: '[name]-[hash].js' },
       },
@@ -112,6 +112,17 @@ test('properties set before the element is defined are taken over when it is', a
   const { page, problems } = await browser.page('upgrade.html', { ready: null });
   await makespanIs(page, 'a', '51');
   assert.deepEqual(await page.evaluate(() => { const a = document.getElementById('a'); return [Object.getOwnPropertyNames(a), a.getAttribute('schedule'), a.ranks]; }), [[], 'zb-v', 4]);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('each element speaks its own language, also in what it draws after loading (the quiz bank)', async () => {
+  const { page, problems } = await browser.page('lang.html', { ready: null });
+  await makespanIs(page, 'a', '66');
+  const question = page.locator('#quiz [data-testid=quiz-question]');
+  await question.waitFor();
+  assert.match(await question.textContent(), /[\u4e00-\u9fff]/);
+  assert.match(await page.locator('#a .card-title').textContent(), / ranks · 20 micro-batches$/);
   assert.deepEqual(problems, []);
   await page.close();
 });

@@ -336,6 +336,7 @@ export class PipesimTimelineElement extends HTMLElement {
     this.#quiz ??= new QuizCard(this.#engine!, {
       storageKey: `pipesim:element-quiz:${this.id || 'default'}`,
       settings: () => this.#request(this.schedule),
+      speak: (draw) => inLang(this.#language, draw),
     });
     if (this.#quiz.element.parentNode !== this.#body) {
       clear(this.#body);

@@ -50,6 +50,8 @@ export interface QuizOptions {
   settings?: () => RunRequest;
   /** opens the view that shows a question's answer (the page's tabs) */
   showView?: (view: string) => void;
+  /** runs each drawing in the owner's language (an embedded element has its own; see i18n inLang) */
+  speak?: (draw: () => void) => void;
 }
 
 interface Bank {
@@ -298,7 +300,13 @@ export class QuizCard {
 
   // ---- rendering ---------------------------------------------------------------------------------
 
+  /** Draws the card, in the owner's language when it has one: also after the bank has loaded. */
   render(): void {
+    if (this.options.speak) this.options.speak(() => this.draw());
+    else this.draw();
+  }
+
+  private draw(): void {
     if (this.set === 'bank' && !bank) {
       // First showing: fetch the bank, then draw. Until then the card stays as it is (empty at first).
       this.element.setAttribute('aria-busy', 'true');
