@@ -150,14 +150,16 @@ TEST_CASE("the course's debias check would rewrite none of the exported question
   // order it would write. It must be the order already there.
   json orders = json::array();
   std::vector<ordered_json> exported;
-  for (const char* lang : {"en", "pt-BR", "zh-CN"})
-    for (const auto& q : pipesim::course_quiz(lang)["questions"]) {
+  for (const char* lang : {"en", "pt-BR", "zh-CN"}) {
+    const ordered_json quiz = pipesim::course_quiz(lang);  // kept alive: the loop runs over a part of it
+    for (const auto& q : quiz["questions"]) {
       orders.push_back({{"path", pipesim::course_quiz_path()},
                         {"question", q["question"].get<std::string>()},
                         {"options", q["options"].get<std::vector<std::string>>()},
                         {"correct", q["correct"].get<int>()}});
       exported.push_back(q);
     }
+  }
   const json python = ask_python({{"sha256", json::array()}, {"seeds", json::array()}, {"positional", json::array()}, {"orders", orders}});
   REQUIRE(python["orders"].size() == exported.size());
   for (std::size_t i = 0; i < exported.size(); ++i) {
