@@ -114,7 +114,7 @@ TEST_CASE("bad input prints one line saying what is wrong and what is allowed, a
   check_refused("simulate --ranks 8 --ranks 4", ErrorCode::usage, "option --ranks is given twice");
   check_refused("simulate extra", ErrorCode::usage, "unexpected argument 'extra' for 'simulate'; options are --schedule, --ranks, --micro-batches, "
                                   "--virtual-stages, --cost, --format, --color, --schedule-file, --us-per-unit, --model-cost, --stage-cost, --stage-costs, --rank-speed");
-  check_refused("simulat", ErrorCode::usage, "unknown command 'simulat'; commands are simulate, list, overlap, quiz, lesson, plan, help");
+  check_refused("simulat", ErrorCode::usage, "unknown command 'simulat'; commands are simulate, list, overlap, quiz, lesson, plan, help, --version");
 }
 
 TEST_CASE("help prints usage and exits 0; no arguments is bad input: one line, exit 2") {

@@ -151,7 +151,7 @@ auto check_trace(const Run& run, const std::string& text) -> int {
         const json& a = e["args"];
         for (const char* key : {"kind", "mb", "phase", "stage", "rank", "index", "start", "end"}) REQUIRE(a.contains(key));
         const int r = a["rank"];
-        CHECK(r == thread.first);
+        CHECK(r + 1 == thread.first);  // pid = rank + 1
         const auto i = static_cast<std::size_t>(s.rank_begin[r] + a["index"].get<int>());
         CHECK(a["kind"] == std::string(kind_name(s.ops[i].kind)));
         CHECK(a["mb"] == s.ops[i].chunk.mb);
@@ -164,14 +164,15 @@ auto check_trace(const Run& run, const std::string& text) -> int {
       flows[e["id"].get<long long>()].push_back(e);
     }
   }
-  // One process per rank, named, each with a compute thread and a communication thread.
+  // One process per rank, pid rank + 1 (never 0, which Perfetto advises against), named "rank r",
+  // each with a compute thread and a communication thread.
   REQUIRE(static_cast<int>(process_name.size()) == s.ranks());
   for (int r = 0; r < s.ranks(); ++r) {
-    CHECK(process_name[r] == "rank " + std::to_string(r));
+    CHECK(process_name[r + 1] == "rank " + std::to_string(r));
     int compute = 0;
     int comm = 0;
     for (const auto& [thread, name] : thread_name) {
-      if (thread.first != r) continue;
+      if (thread.first != r + 1) continue;
       if (name == "compute") ++compute;
       if (name.rfind("comm", 0) == 0) ++comm;
     }
@@ -218,7 +219,7 @@ auto check_trace(const Run& run, const std::string& text) -> int {
     CHECK(slice_at(finish, "recv ", false));
     const double sent = start["ts"].get<double>() / 1000;
     CHECK(near(finish["ts"].get<double>() / 1000, sent + run.costs.comm));
-    seen.push_back({start["pid"].get<int>(), finish["pid"].get<int>(), sent});
+    seen.push_back({start["pid"].get<int>() - 1, finish["pid"].get<int>() - 1, sent});
   }
   std::sort(seen.begin(), seen.end());
   const std::vector<Dependency> expected = cross_rank_dependencies(run);
@@ -336,7 +337,7 @@ TEST_CASE("a transfer's send and recv cover [producer end, producer end + comm] 
   std::set<std::string> threads;
   for (const json& e : trace["traceEvents"]) {
     if (e["ph"] == "X" && e["name"].get<std::string>().rfind("send F", 0) == 0) sends.push_back(e);
-    if (e["ph"] == "M" && e["name"] == "thread_name" && e["pid"] == 0) threads.insert(e["args"]["name"].get<std::string>());
+    if (e["ph"] == "M" && e["name"] == "thread_name" && e["pid"] == 1) threads.insert(e["args"]["name"].get<std::string>());
   }
   REQUIRE(sends.size() == 2);
   CHECK(sends[0]["ts"] == 1000);  // F0 ends at 1
@@ -346,12 +347,29 @@ TEST_CASE("a transfer's send and recv cover [producer end, producer end + comm] 
   CHECK(threads == std::set<std::string>{"compute", "comm", "comm 2"});
 }
 
+TEST_CASE("Chrome trace process ids start at 1, rank r as pid r + 1, named and sorted by rank") {
+  const json trace = json::parse(to_chrome_trace(test::run_unit("dualpipe", 8, 20)));
+  std::map<int, std::string> names;
+  std::map<int, int> sort_index;
+  std::set<int> pids;
+  for (const json& e : trace["traceEvents"]) {
+    pids.insert(e["pid"].get<int>());
+    if (e["ph"] == "M" && e["name"] == "process_name") names[e["pid"].get<int>()] = e["args"]["name"];
+    if (e["ph"] == "M" && e["name"] == "process_sort_index") sort_index[e["pid"].get<int>()] = e["args"]["sort_index"];
+  }
+  CHECK(pids == std::set<int>{1, 2, 3, 4, 5, 6, 7, 8});
+  for (int r = 0; r < 8; ++r) {
+    CHECK(names[r + 1] == "rank " + std::to_string(r));
+    CHECK(sort_index[r + 1] == r);
+  }
+}
+
 TEST_CASE("trace names are readable: F3, B2 (dir 1), F7 & B3, and a scale other than 1000 us per unit") {
   const Run dualpipe = test::run_unit("dualpipe", 8, 20);
   const json trace = json::parse(to_chrome_trace(dualpipe));
   std::set<std::string> names;
   for (const json& e : trace["traceEvents"])
-    if (e["ph"] == "X" && e["cat"] == "compute" && e["pid"] == 0) names.insert(e["name"].get<std::string>());
+    if (e["ph"] == "X" && e["cat"] == "compute" && e["pid"] == 1) names.insert(e["name"].get<std::string>());
   CHECK(names.count("F0") == 1);
   CHECK(names.count("F0 (dir 1)") == 1);
   CHECK(names.count("F7 & B3 (dir 1)") == 1);  // rank 0's first pair: forward 7 of direction 0, backward 3 of direction 1
@@ -359,7 +377,7 @@ TEST_CASE("trace names are readable: F3, B2 (dir 1), F7 & B3, and a scale other 
   const json scaled = json::parse(to_chrome_trace(one, TraceOptions{1}));
   CHECK(scaled["otherData"]["us_per_unit"] == 1);
   for (const json& e : scaled["traceEvents"])
-    if (e["ph"] == "X" && e["name"] == "B1" && e["pid"] == 0) CHECK(e["ts"] == 7);  // B1 runs [7, 9]
+    if (e["ph"] == "X" && e["name"] == "B1" && e["pid"] == 1) CHECK(e["ts"] == 7);  // B1 runs [7, 9]
   CHECK_THROWS_WITH(to_chrome_trace(one, TraceOptions{0}),
                     "the trace's microseconds per cost unit must be a finite number > 0, got 0");
 }
@@ -403,22 +421,24 @@ TEST_CASE("traces not written by pipesim, or malformed, are refused with one lin
                     "pipesim trace: otherData.ranks is missing");
   CHECK_THROWS_WITH(parse_custom_schedule(R"({"traceEvents": [7], )" + ours + "}"),
                     "pipesim trace: traceEvents[0] is not an object; every event is one");
-  CHECK_THROWS_WITH(parse_custom_schedule(R"({"traceEvents": [{"ph": "X", "cat": "compute", "pid": 2, "ts": 0}], )" + ours + "}"),
-                    "pipesim trace: traceEvents[0]: pid must be a rank from 0 to 1");
+  CHECK_THROWS_WITH(parse_custom_schedule(R"({"traceEvents": [{"ph": "X", "cat": "compute", "pid": 3, "ts": 0}], )" + ours + "}"),
+                    "pipesim trace: traceEvents[0]: pid must be a rank's process id, rank + 1, from 1 to 2");
   CHECK_THROWS_WITH(parse_custom_schedule(R"({"traceEvents": [{"ph": "X", "cat": "compute", "pid": 0, "ts": 0}], )" + ours + "}"),
+                    "pipesim trace: traceEvents[0]: pid must be a rank's process id, rank + 1, from 1 to 2");
+  CHECK_THROWS_WITH(parse_custom_schedule(R"({"traceEvents": [{"ph": "X", "cat": "compute", "pid": 1, "ts": 0}], )" + ours + "}"),
                     "pipesim trace: traceEvents[0]: a compute event needs its args object");
   CHECK_THROWS_WITH(
-      parse_custom_schedule(R"({"traceEvents": [{"ph": "X", "cat": "compute", "pid": 0, "ts": 0, "args": {"mb": 0}}], )" + ours + "}"),
+      parse_custom_schedule(R"({"traceEvents": [{"ph": "X", "cat": "compute", "pid": 1, "ts": 0, "args": {"mb": 0}}], )" + ours + "}"),
       "pipesim trace: traceEvents[0]: args.kind must be \"F\", \"B\", \"I\", \"W\" or \"FB\"");
   CHECK_THROWS_WITH(
-      parse_custom_schedule(R"({"traceEvents": [{"ph": "X", "cat": "compute", "pid": 0, "ts": 0, "args": {"kind": "F", "stage": 0}}], )" +
+      parse_custom_schedule(R"({"traceEvents": [{"ph": "X", "cat": "compute", "pid": 1, "ts": 0, "args": {"kind": "F", "stage": 0}}], )" +
                             ours + "}"),
       "rank 0, op 0: 'mb' is missing");
   // An edited trace whose order cannot run is checked like any schedule.
   const Run r = run_with("1f1b", {2, 2, 1}, default_costs());
   json trace = json::parse(to_chrome_trace(r));
   for (json& e : trace["traceEvents"])
-    if (e["ph"] == "X" && e["cat"] == "compute" && e["pid"] == 0 && e["name"] == "B0") e["ts"] = -1;
+    if (e["ph"] == "X" && e["cat"] == "compute" && e["pid"] == 1 && e["name"] == "B0") e["ts"] = -1;
   CHECK_THROWS_WITH(parse_custom_schedule(trace.dump()),
                     "rank 0, op 0 (B0): a backward runs before the forward of its chunk on this rank");
 }

@@ -43,7 +43,7 @@ TEST_CASE("pipesim simulate --format chrome-trace writes a trace that --schedule
 TEST_CASE("pipesim simulate --us-per-unit scales the trace's timestamps") {
   const auto trace = cli("simulate --schedule 1f1b --ranks 2 --micro-batches 2 --format chrome-trace --us-per-unit 1");
   REQUIRE(trace.status == 0);
-  CHECK(trace.out.find(R"("name":"B1","cat":"compute","ph":"X","ts":7,"dur":2,"pid":0)") != std::string::npos);
+  CHECK(trace.out.find(R"("name":"B1","cat":"compute","ph":"X","ts":7,"dur":2,"pid":1)") != std::string::npos);
 }
 
 TEST_CASE("pipesim simulate --format csv and --format svg") {

@@ -81,7 +81,7 @@ TEST_CASE("the bank states none of the lesson's known errors as an answer") {
 TEST_CASE("the course export is 1 pre, 3 check and 2 post questions in that order, in every language") {
   for (const std::string& lang : languages) {
     INFO(lang);
-    const ordered_json quiz = course_quiz(lang, 7);
+    const ordered_json quiz = course_quiz(lang);
     CHECK(quiz["lesson"] == "19-dualpipe-parallelism");
     CHECK_FALSE(quiz["title"].get<std::string>().empty());
     std::vector<std::string> stages;
@@ -91,7 +91,7 @@ TEST_CASE("the course export is 1 pre, 3 check and 2 post questions in that orde
 }
 
 TEST_CASE("the course export has exactly the keys the course's quiz renderer reads") {
-  const ordered_json quiz = course_quiz("en", 1);
+  const ordered_json quiz = course_quiz("en");
   std::vector<std::string> top;
   for (const auto& item : quiz.items()) top.push_back(item.key());
   CHECK(top == std::vector<std::string>{"lesson", "title", "questions"});
@@ -106,41 +106,31 @@ TEST_CASE("the course export has exactly the keys the course's quiz renderer rea
 
 TEST_CASE("the course export's zero-indexed correct answer points at the bank's correct option") {
   const std::vector<int> suggested = {3, 1, 6, 12, 7, 10};  // pre #3; check #1, #6, #12; post #7, #10
-  for (const std::string& lang : languages)
-    for (std::uint64_t seed : {0ULL, 1ULL, 19ULL, 12345ULL}) {
-      INFO(lang << ", seed " << seed);
-      const ordered_json quiz = course_quiz(lang, seed);
-      REQUIRE(quiz["questions"].size() == suggested.size());
-      for (std::size_t i = 0; i < suggested.size(); ++i) {
-        const ordered_json& stored = bank_question(suggested[i]);
-        const auto& q = quiz["questions"][i];
-        CHECK(q["question"] == stored["question"][lang]);
-        const std::size_t correct = q["correct"].get<std::size_t>();
-        REQUIRE(correct < 4);
-        CHECK(q["options"][correct] == stored["options"][stored["correct"].get<std::size_t>()][lang]);
-        std::multiset<std::string> exported(q["options"].begin(), q["options"].end());
-        std::multiset<std::string> bank;
-        for (const auto& o : stored["options"]) bank.insert(o[lang].get<std::string>());
-        CHECK(exported == bank);
-      }
+  for (const std::string& lang : languages) {
+    INFO(lang);
+    const ordered_json quiz = course_quiz(lang);
+    REQUIRE(quiz["questions"].size() == suggested.size());
+    for (std::size_t i = 0; i < suggested.size(); ++i) {
+      const ordered_json& stored = bank_question(suggested[i]);
+      const auto& q = quiz["questions"][i];
+      CHECK(q["question"] == stored["question"][lang]);
+      const std::size_t correct = q["correct"].get<std::size_t>();
+      REQUIRE(correct < 4);
+      CHECK(q["options"][correct] == stored["options"][stored["correct"].get<std::size_t>()][lang]);
+      std::multiset<std::string> exported(q["options"].begin(), q["options"].end());
+      std::multiset<std::string> bank;
+      for (const auto& o : stored["options"]) bank.insert(o[lang].get<std::string>());
+      CHECK(exported == bank);
     }
-}
-
-TEST_CASE("every seed puts the correct answer at each of the four positions at least once") {
-  for (std::uint64_t seed = 0; seed < 300; ++seed) {
-    const ordered_json quiz = course_quiz("en", seed);
-    std::set<int> positions;
-    for (const auto& q : quiz["questions"]) positions.insert(q["correct"].get<int>());
-    INFO("seed " << seed);
-    CHECK(positions == std::set<int>{0, 1, 2, 3});
   }
 }
 
-TEST_CASE("the same seed gives the same course quiz and other seeds shuffle differently") {
-  CHECK(course_quiz("zh-CN", 42) == course_quiz("zh-CN", 42));
-  std::set<std::string> different;
-  for (std::uint64_t seed = 0; seed < 20; ++seed) different.insert(course_quiz("en", seed).dump());
-  CHECK(different.size() > 10);
+TEST_CASE("the course export names the lesson's quiz path in the course") {
+  CHECK(pipesim::course_quiz_path() == "phases/10-llms-from-scratch/19-dualpipe-parallelism/quiz.json");
+}
+
+TEST_CASE("the course export is the same file on every call") {
+  CHECK(course_quiz("zh-CN").dump() == course_quiz("zh-CN").dump());
 }
 
 TEST_CASE("the bank in one language keeps ids, sources and stored option order") {
@@ -166,14 +156,14 @@ TEST_CASE("validation names the question whose options are broken") {
 }
 
 TEST_CASE("an unknown language is refused with the list of languages") {
-  CHECK_THROWS_AS(course_quiz("fr", 1), pipesim::Error);
+  CHECK_THROWS_AS(course_quiz("fr"), pipesim::Error);
   CHECK_THROWS_WITH(pipesim::quiz_bank_in("pt"), "unknown language 'pt'; languages are en, pt-BR, zh-CN");
 }
 
 TEST_CASE("pipesim quiz prints the course quiz.json and refuses bad options with one line and exit 2") {
-  const auto course = pipesim::test::run_cli("quiz --course --lang zh-CN --seed 3");
+  const auto course = pipesim::test::run_cli("quiz --course --lang zh-CN");
   REQUIRE(course.status == 0);
-  CHECK(ordered_json::parse(course.out) == course_quiz("zh-CN", 3));
+  CHECK(ordered_json::parse(course.out) == course_quiz("zh-CN"));
   const auto bank = pipesim::test::run_cli("quiz --bank");
   REQUIRE(bank.status == 0);
   CHECK(ordered_json::parse(bank.out) == quiz_bank());
@@ -181,6 +171,9 @@ TEST_CASE("pipesim quiz prints the course quiz.json and refuses bad options with
   const auto none = pipesim::test::run_cli("quiz");
   CHECK(none.status == 2);
   CHECK(none.err == "pipesim: error[usage]: quiz needs exactly one of --course (the course's quiz.json) or --bank (every question)\n");
+  const auto seeded = pipesim::test::run_cli("quiz --course --seed 3");
+  CHECK(seeded.status == 2);
+  CHECK(seeded.err == "pipesim: error[usage]: --seed no longer applies: --course orders the options as the course's scripts/debias_quizzes.py requires\n");
   const auto lang = pipesim::test::run_cli("quiz --course --lang fr");
   CHECK(lang.status == 2);
   CHECK(lang.err == "pipesim: error[unknown_name]: unknown language 'fr'; languages are en, pt-BR, zh-CN\n");

@@ -18,6 +18,7 @@
 #include "pipesim/error.h"
 #include "pipesim/parse.h"
 #include "pipesim/report.h"
+#include "pipesim/version.h"
 
 namespace pipesim_wasm {
 
@@ -26,7 +27,7 @@ using pipesim::Error;
 using pipesim::ErrorCode;
 
 /// The engine and the course module both export it (tests/wasm checks that the two agree).
-inline auto version() -> std::string { return PIPESIM_VERSION; }
+inline auto version() -> std::string { return std::string(pipesim::version()); }
 
 template <typename T, typename Allocator>
 inline auto typed_array(const std::vector<T, Allocator>& values) -> val {

@@ -6,8 +6,8 @@ export type { ModuleOptions, PipesimError } from './pipesim_engine.mjs';
 
 export interface PipesimCourseModule {
   PipesimError: typeof PipesimError;
-  // The course's quiz.json; seed is a whole number from 0 to 2147483647 as `quiz --seed`, else a PipesimError.
-  courseQuiz(lang: string, seed: number): any;
+  // The course's quiz.json as `pipesim quiz --course --lang L` writes it (the order the course's CI demands).
+  courseQuiz(lang: string): any;
   lesson(request: { exercise: number; lang?: string; cost?: string; bytesPerParam?: number; gpuMemoryGb?: number }): any;
   plan(input: string, lang: string): any; // `pipesim plan --format json --lang L`
   // The module does not carry the course data (core/data/NAME.json): hand each file's text over

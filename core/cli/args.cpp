@@ -7,8 +7,12 @@
 #include <cstring>
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
 #include <unistd.h>
 
+#include "output.h"
 #include "pipesim/error.h"
 #include "pipesim/parse.h"
 
@@ -60,6 +64,15 @@ Args::Args(std::string command, std::span<const std::string_view> argv, std::vec
 auto Args::texts(std::string_view name) const -> std::vector<std::string> {
   const auto it = repeated_.find(name);
   return it == repeated_.end() ? std::vector<std::string>{} : it->second;
+}
+
+auto colour_wanted(const Args& args) -> bool {
+  const std::string choice = args.choice_or("color", "auto", {"auto", "always", "never"});
+  if (choice != "auto") return choice == "always";
+  const char* no_color = std::getenv("NO_COLOR");
+  const char* term = std::getenv("TERM");
+  if ((no_color != nullptr && *no_color != '\0') || (term != nullptr && std::string_view(term) == "dumb")) return false;
+  return output_is_terminal();
 }
 
 auto Args::has(std::string_view name) const -> bool { return values_.find(name) != values_.end(); }

@@ -39,6 +39,10 @@ class Args {
   std::map<std::string, std::vector<std::string>, std::less<>> repeated_;
 };
 
+/// Whether text output gets ANSI colours: --color always|never decides; auto (the default) colours
+/// only a terminal, and not when NO_COLOR is set to anything non-empty (no-color.org) or TERM=dumb.
+[[nodiscard]] auto colour_wanted(const Args& args) -> bool;
+
 /// The text given to a file option such as --schedule-file: the file at `path`, or standard input for
 /// "-". It is bounded while it is read: a regular file larger than `max_bytes` is refused before any of
 /// it is read, anything else (a pipe, /dev/zero) as soon as more than `max_bytes` have arrived, so no

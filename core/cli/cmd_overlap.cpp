@@ -62,7 +62,7 @@ auto run_overlap(Argv argv) -> int {
                    "simulate", "ranks", "micro-batches", "virtual-stages", "format", "color"});
   const OverlapInput input = make_overlap_input(request_from(args));
   const std::string format = args.choice_or("format", "text", {"text", "json"});
-  const std::string color = args.choice_or("color", "auto", {"auto", "always", "never"});
+  const bool colour = colour_wanted(args);
 
   const Overlap overlap = pipesim::run_overlap(input);
   const std::optional<Run> simulation = simulation_from(args, overlap);
@@ -74,8 +74,7 @@ auto run_overlap(Argv argv) -> int {
   }
   std::cout << render_overlap_text(overlap);
   if (simulation) {
-    const bool tty = output_is_terminal();
-    std::cout << "\n" << render_text(*simulation, color == "always" || (color == "auto" && tty));
+    std::cout << "\n" << render_text(*simulation, colour);
   }
   return 0;
 }

@@ -79,12 +79,11 @@ auto run_simulate(Argv argv) -> int {
   if (args.has("us-per-unit") && format != "chrome-trace") throw Error(ErrorCode::usage, "--us-per-unit applies only to --format chrome-trace");
   const TraceOptions trace{args.number_or("us-per-unit", TraceOptions{}.us_per_unit, TraceOptions::min_us_per_unit,
                                           TraceOptions::max_us_per_unit)};
-  const std::string color = args.choice_or("color", "auto", {"auto", "always", "never"});
+  const bool colour = colour_wanted(args);
 
   const Run run = pipesim::run(request);
   if (format == "text") {
-    const bool tty = output_is_terminal();
-    std::cout << render_text(run, color == "always" || (color == "auto" && tty));
+    std::cout << render_text(run, colour);
   } else if (format == "summary") {
     std::cout << to_json(run, Detail::summary).dump(2) << "\n";
   } else {

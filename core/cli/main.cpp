@@ -1,4 +1,5 @@
 // pipesim: compute, simulate and measure pipeline-parallel training schedules.
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <exception>
@@ -12,6 +13,7 @@
 #include "output.h"
 #include "pipesim/error.h"
 #include "pipesim/limits.h"
+#include "pipesim/version.h"
 
 namespace {
 
@@ -38,10 +40,11 @@ usage:
       One forward and one backward chunk overlapped on compute and communication SMs (DeepSeek-V3
       Fig. 4): f, b, the pair's fb, exposed communication. Without inputs: a DeepSeek-V3 workload.
       --simulate runs a schedule with F, B, W, FB derived from the chunk model.
-  pipesim quiz --course [--lang en|pt-BR|zh-CN] [--seed N]
+  pipesim quiz --course [--lang en|pt-BR|zh-CN]
   pipesim quiz --bank [--lang en|pt-BR|zh-CN]
-      The lesson's quiz: --course prints the course's quiz.json (6 questions, options shuffled from
-      the seed); --bank prints every sourced question (all languages unless --lang).
+      The lesson's quiz: --course prints the course's quiz.json (6 questions, each one's options in
+      the order the course's scripts/debias_quizzes.py --check requires); --bank prints every sourced
+      question (all languages unless --lang).
   pipesim lesson --exercise 1|2|3|4 [--format text|json] [--lang en|pt-BR|zh-CN]
                  [--cost F=1,B=2,W=1,FB=3] [--bytes-per-param 2] [--gpu-memory-gb 80]
       The lesson's exercises computed by the engine, every step as data.
@@ -49,7 +52,9 @@ usage:
       Ranks every schedule for a cluster and a model (see core/data/plan_examples/) and recommends one,
       explaining why in the language of --lang (default: the input's "language", else en).
   pipesim help
-      This text.
+      This text. pipesim COMMAND --help (or -h) shows one command's part of it.
+  pipesim --version
+      The version, as "pipesim X.Y.Z".
 
 Every command takes --output PATH: its output is written to a temporary file next to PATH, which
 replaces PATH only once complete (a failed or interrupted run leaves PATH as it was).
@@ -88,16 +93,55 @@ auto command_names() -> std::string {
   return names;
 }
 
+/// One command's part of the usage text: its "  pipesim NAME" lines and what follows, up to the next
+/// command, so that `pipesim NAME --help` and `pipesim help` say the same thing.
+auto command_usage(std::string_view name) -> std::string {
+  const std::string head = "  pipesim " + std::string(name);
+  std::string out = "usage:\n";
+  bool inside = false;
+  std::size_t at = 0;
+  while (at < usage.size()) {
+    const std::size_t end = std::min(usage.find('\n', at), usage.size());
+    const std::string_view line = usage.substr(at, end - at);
+    at = end + 1;
+    if (line.starts_with("  pipesim ")) inside = line.starts_with(head) && (line.size() == head.size() || line[head.size()] == ' ');
+    else if (!line.starts_with("   ")) inside = false;
+    if (inside) out += std::string(line) + "\n";
+  }
+  return out;
+}
+
+/// --help or -h anywhere after a command asks for that command's usage (as in git and cargo), even
+/// among options that would be refused.
+auto asks_for_help(pipesim::cli::Argv args) -> bool {
+  return std::any_of(args.begin(), args.end(), [](std::string_view a) { return a == "--help" || a == "-h"; });
+}
+
 auto run_command(const std::vector<std::string_view>& args) -> int {
   if (args.empty())
     throw pipesim::Error(pipesim::ErrorCode::usage, "no command given; commands are " + command_names() + " (pipesim help shows their options)");
+  const pipesim::cli::Argv rest = pipesim::cli::Argv(args).subspan(1);
+  if (args[0] == "--version" || args[0] == "-V") {
+    if (!rest.empty())
+      throw pipesim::Error(pipesim::ErrorCode::usage, "unexpected argument '" + std::string(rest[0]) + "' after --version; it takes none");
+    std::cout << "pipesim " << pipesim::version() << "\n";
+    return 0;
+  }
   if (args[0] == "help" || args[0] == "--help" || args[0] == "-h") {
+    if (!rest.empty())
+      throw pipesim::Error(pipesim::ErrorCode::usage, "unexpected argument '" + std::string(rest[0]) + "' for 'help'; it takes none (pipesim COMMAND --help shows one command)");
     std::cout << usage << limits_text();
     return 0;
   }
-  for (const Command& c : commands)
-    if (c.name == args[0]) return c.run(pipesim::cli::Argv(args).subspan(1));
-  throw pipesim::Error(pipesim::ErrorCode::usage, "unknown command '" + std::string(args[0]) + "'; commands are " + command_names() + ", help");
+  for (const Command& c : commands) {
+    if (c.name != args[0]) continue;
+    if (asks_for_help(rest)) {
+      std::cout << command_usage(c.name) << limits_text();
+      return 0;
+    }
+    return c.run(rest);
+  }
+  throw pipesim::Error(pipesim::ErrorCode::usage, "unknown command '" + std::string(args[0]) + "'; commands are " + command_names() + ", help, --version");
 }
 
 /// Bad input: one line on standard error in the form `pipesim: error[CODE]: MESSAGE` (CODE is the

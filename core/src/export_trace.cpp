@@ -232,6 +232,11 @@ auto assign_lanes(std::vector<Transfer>& transfers, int ranks) -> std::vector<in
 
 // ---- events -----------------------------------------------------------------------------------------
 
+/// Process ids start at 1: rank r is pid r + 1 (still named "rank r" and sorted by r). Perfetto's
+/// maintainers advise against pid 0, which the kernel gives its idle task; the reader undoes this.
+constexpr auto pid_of(int rank) -> int { return rank + 1; }
+constexpr auto rank_of_pid(long long pid) -> long long { return pid - 1; }
+
 /// Thread ids unique over the whole trace (some viewers merge equal tids of different processes) and
 /// never 0 (Perfetto reserves it for the idle thread): rank r's thread k is r * stride + k + 1, so
 /// with one comm lane rank 0 has tids 1, 2 and rank 1 has 11, 12.
@@ -260,14 +265,15 @@ void metadata(EventList& events, const char* name, int pid, int tid, const char*
 
 void add_metadata(EventList& events, const std::vector<int>& comm_lanes, const Tids& tids) {
   for (int r = 0; r < static_cast<int>(comm_lanes.size()); ++r) {
-    metadata(events, "process_name", r, tids.compute(r), "name", "rank " + std::to_string(r));
-    metadata(events, "process_sort_index", r, tids.compute(r), "sort_index", r);
-    metadata(events, "thread_name", r, tids.compute(r), "name", "compute");
-    metadata(events, "thread_sort_index", r, tids.compute(r), "sort_index", 0);
+    const int pid = pid_of(r);
+    metadata(events, "process_name", pid, tids.compute(r), "name", "rank " + std::to_string(r));
+    metadata(events, "process_sort_index", pid, tids.compute(r), "sort_index", r);
+    metadata(events, "thread_name", pid, tids.compute(r), "name", "compute");
+    metadata(events, "thread_sort_index", pid, tids.compute(r), "sort_index", 0);
     for (int lane = 0; lane < comm_lanes[static_cast<std::size_t>(r)]; ++lane) {
       const std::string name = lane == 0 ? "comm" : "comm " + std::to_string(lane + 1);
-      metadata(events, "thread_name", r, tids.comm(r, lane), "name", name);
-      metadata(events, "thread_sort_index", r, tids.comm(r, lane), "sort_index", lane + 1);
+      metadata(events, "thread_name", pid, tids.comm(r, lane), "name", name);
+      metadata(events, "thread_sort_index", pid, tids.comm(r, lane), "sort_index", lane + 1);
     }
   }
 }
@@ -302,7 +308,7 @@ void add_compute(EventList& events, const Run& run, double scale, const Tids& ti
       const Op& op = s.ops[ui];
       const double start = run.timeline.start[ui];
       const double end = run.timeline.end[ui];
-      JsonWriter& args = open_slice(events, detail::op_name(op, word), compute_category, start, end, scale, r, tids.compute(r));
+      JsonWriter& args = open_slice(events, detail::op_name(op, word), compute_category, start, end, scale, pid_of(r), tids.compute(r));
       args.text("kind", kind_name(op.kind));
       add_chunk(args, "", op.chunk);
       if (op.kind == OpKind::FB) add_chunk(args, "b_", op.backward);
@@ -361,14 +367,14 @@ void add_transfers(EventList& events, const Run& run, const std::vector<Transfer
     const int send_tid = tids.comm(t.from, t.send_lane);
     const int recv_tid = tids.comm(t.to, t.recv_lane);
     args.write(open_slice(events, "send " + args.producer + " to rank " + std::to_string(t.to), comm_category, t.start,
-                          t.end, scale, t.from, send_tid),
+                          t.end, scale, pid_of(t.from), send_tid),
                t, id);
-    open_flow(events, "s", args.flow_name, id, t.start * scale, t.from, send_tid).close();
+    open_flow(events, "s", args.flow_name, id, t.start * scale, pid_of(t.from), send_tid).close();
     args.write(open_slice(events, "recv " + args.producer + " from rank " + std::to_string(t.from), comm_category,
-                          t.start, t.end, scale, t.to, recv_tid),
+                          t.start, t.end, scale, pid_of(t.to), recv_tid),
                t, id);
     // bp "e": bind to the enclosing recv slice, not to the next slice that starts
-    open_flow(events, "f", args.flow_name, id, t.end * scale, t.to, recv_tid).text("bp", "e").close();
+    open_flow(events, "f", args.flow_name, id, t.end * scale, pid_of(t.to), recv_tid).text("bp", "e").close();
   }
 }
 
@@ -429,8 +435,10 @@ auto read_compute_event(const json& event, std::size_t position, int ranks, std:
     -> void {
   const std::string where = "pipesim trace: traceEvents[" + std::to_string(position) + "]";
   const auto pid = event.find("pid");
-  if (pid == event.end() || !pid->is_number_integer() || *pid < 0 || *pid >= ranks)
-    throw Error(ErrorCode::bad_import, where + ": pid must be a rank from 0 to " + std::to_string(ranks - 1));
+  if (pid == event.end() || !pid->is_number_integer() || pid->get<long long>() < pid_of(0) ||
+      pid->get<long long>() > pid_of(ranks - 1))
+    throw Error(ErrorCode::bad_import, where + ": pid must be a rank's process id, rank + 1, from " + std::to_string(pid_of(0)) +
+                                           " to " + std::to_string(pid_of(ranks - 1)));
   const auto ts = event.find("ts");
   if (ts == event.end() || !ts->is_number()) throw Error(ErrorCode::bad_import, where + ": ts must be a number");
   const auto args = event.find("args");
@@ -438,7 +446,7 @@ auto read_compute_event(const json& event, std::size_t position, int ranks, std:
   const auto index = args->find("index");
   const long long order = index != args->end() && index->is_number_integer() ? index->get<long long>()
                                                                              : static_cast<long long>(position);
-  out[static_cast<std::size_t>(pid->get<int>())].push_back({ts->get<double>(), order, contract_op(*args, where)});
+  out[static_cast<std::size_t>(rank_of_pid(pid->get<long long>()))].push_back({ts->get<double>(), order, contract_op(*args, where)});
 }
 
 }  // namespace

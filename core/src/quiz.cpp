@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "detail/course_order.h"
 #include "detail/embedded.h"
 #include "detail/i18n.h"
 #include "pipesim/error.h"
@@ -74,38 +75,6 @@ void check_course(const json& bank, const std::set<int>& ids) {
   require(order == expected, "the course set must be 1 pre, 3 check, 2 post, in that order");
 }
 
-// SplitMix64: a tiny generator whose output is fixed by its definition, unlike std::shuffle and the
-// standard distributions, which differ between libstdc++ (CLI) and libc++ (WebAssembly).
-class SplitMix64 {
- public:
-  explicit SplitMix64(std::uint64_t seed) : state_(seed) {}
-  auto next() -> std::uint64_t {
-    std::uint64_t z = (state_ += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-  }
-  /// A value in [0, n); the modulo bias is below 2^-60 for the n used here.
-  auto below(std::size_t n) -> std::size_t { return static_cast<std::size_t>(next() % n); }
-
- private:
-  std::uint64_t state_;
-};
-
-template <typename T>
-void shuffle(std::vector<T>& items, SplitMix64& rng) {
-  for (std::size_t i = items.size(); i > 1; --i) std::swap(items[i - 1], items[rng.below(i)]);
-}
-
-/// Where the correct option goes in each of `count` questions: every position once, the rest at
-/// random, in random order. Pure chance would put all six at one index once in 1024 seeds.
-auto correct_positions(std::size_t count, SplitMix64& rng) -> std::vector<std::size_t> {
-  std::vector<std::size_t> positions;
-  for (std::size_t i = 0; i < count; ++i) positions.push_back(i < 4 ? i : rng.below(4));
-  shuffle(positions, rng);
-  return positions;
-}
-
 auto find_question(const json& bank, int id) -> const json& {
   for (const json& q : bank["questions"])
     if (q["id"].get<int>() == id) return q;
@@ -125,6 +94,7 @@ auto supported_languages() -> std::span<const std::string_view> { return detail:
 void validate_quiz_bank(const json& bank) {
   require(bank.is_object(), "the top level must be an object");
   require(bank.contains("lesson") && bank["lesson"].is_string(), "no lesson slug");
+  require(bank.contains("phase") && bank["phase"].is_string(), "no phase slug (the course's folder above the lesson)");
   check_texts(bank.value("title", json()), "title");
   require(bank.contains("questions") && bank["questions"].is_array() && !bank["questions"].empty(), "no questions");
   std::set<int> ids;
@@ -161,28 +131,25 @@ auto quiz_bank_in(std::string_view lang) -> json {
   return out;
 }
 
-auto course_quiz(std::string_view lang, std::uint64_t seed) -> json {
+auto course_quiz_path() -> std::string {
+  const json& bank = quiz_bank();
+  return "phases/" + bank["phase"].get<std::string>() + "/" + bank["lesson"].get<std::string>() + "/quiz.json";
+}
+
+auto course_quiz(std::string_view lang) -> json {
   const std::string language = detail::check_language(lang);
   const json& bank = quiz_bank();
-  SplitMix64 rng(seed);
-  const std::vector<std::size_t> targets = correct_positions(bank["course"].size(), rng);
+  const std::string path = course_quiz_path();
   json out{{"lesson", bank["lesson"]}, {"title", detail::pick(bank["title"], language, "title")}};
   out["questions"] = json::array();
-  for (std::size_t i = 0; i < bank["course"].size(); ++i) {
-    const json& entry = bank["course"][i];
+  for (const json& entry : bank["course"]) {
     const json& q = find_question(bank, entry["id"].get<int>());
-    const std::vector<std::string> stored = options_in(q, language);
-    const std::size_t right = q["correct"].get<std::size_t>();
-    std::vector<std::string> wrong;
-    for (std::size_t k = 0; k < stored.size(); ++k)
-      if (k != right) wrong.push_back(stored[k]);
-    shuffle(wrong, rng);
-    std::vector<std::string> options = wrong;
-    options.insert(options.begin() + static_cast<std::ptrdiff_t>(targets[i]), stored[right]);
+    const std::string question = detail::pick(q["question"], language, "question");
+    const detail::CourseOrder order = detail::course_order(path, question, options_in(q, language), q["correct"].get<std::size_t>());
     out["questions"].push_back({{"stage", entry["stage"]},
-                                {"question", detail::pick(q["question"], language, "question")},
-                                {"options", options},
-                                {"correct", targets[i]},
+                                {"question", question},
+                                {"options", order.options},
+                                {"correct", order.correct},
                                 {"explanation", detail::pick(q["explanation"], language, "explanation")}});
   }
   return out;

@@ -51,18 +51,7 @@ test('an element given a configuration the engine refuses shows the reason insid
   await page.close();
 });
 
-test('the course widget mounts from a lesson figure block and reports a bad config in its card', async () => {
-  const { page, problems } = await browser.page('examples/widget.html', { ready: null });
-  const figures = page.locator('.lesson-figure');
-  await figures.nth(0).locator('[data-testid=makespan]').waitFor();
-  assert.equal(await figures.nth(0).locator('[data-testid=makespan]').textContent(), '66');
-  assert.equal(await figures.nth(0).locator('.lf-label').textContent(), 'PIPESIM');
-  assert.ok((await figures.nth(0).locator('.lf-cap').textContent()).length > 20, 'educational caption');
-  assert.match(await figures.nth(1).locator('.lf-error').textContent(), /P \(ranks\) must be a whole number/);
-  await page.screenshot({ path: join(ARTIFACTS, 'embed-widget.png'), fullPage: true });
-  assert.deepEqual(problems, []);
-  await page.close();
-});
+// The course widget on the course site's own path: tests/browser/course.test.mjs.
 
 test('?embed=1 drops the chrome and the iframe grows to its content', async () => {
   const { page: p, problems } = await browser.page('examples/iframe.html', { ready: null });

@@ -202,7 +202,7 @@ const VALID = {
   json: JSON.stringify({ micro_batches: 1, per_rank: [{ ops: [{ op: 'F', mb: 0, stage: 0 }, { op: 'B', mb: 0, stage: 0 }] }, { ops: [{ op: 'F', mb: 0, stage: 1 }, { op: 'B', mb: 0, stage: 1 }] }] }),
 };
 const traceEvent = (kind, mb, stage, rank, index, ts, extra = {}) => ({
-  name: `${kind}${mb}`, cat: 'compute', ph: 'X', ts, dur: 1, pid: rank, tid: 1,
+  name: `${kind}${mb}`, cat: 'compute', ph: 'X', ts, dur: 1, pid: rank + 1, tid: 1, // pipesim's pids are rank + 1
   args: { kind, mb, phase: 0, stage, rank, index, ...extra },
 });
 const trace = (events, other = {}) =>

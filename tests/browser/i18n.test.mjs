@@ -229,9 +229,9 @@ test('the course widget speaks the figure’s language, else the page’s, else 
         if (pageLang !== undefined) html.setAttribute('lang', pageLang);
         const host = document.createElement('div');
         document.querySelector('main').append(host);
-        window.LF.widgets.pipesim(host, cfg);
+        window.LESSON_FIGURES.pipesim(host, cfg); // the course's registry, as site/lesson-figures.js names it
         html.setAttribute('lang', before);
-        return { hint: host.querySelector('.lf-hint').textContent, caption: host.querySelector('.lf-cap').textContent };
+        return { hint: host.querySelector('.lf-hint').textContent, caption: host.querySelector('.lf-cap').textContent, error: host.querySelector('.lf-error')?.textContent ?? null };
       },
       { cfg, pageLang },
     );
@@ -245,7 +245,9 @@ test('the course widget speaks the figure’s language, else the page’s, else 
   assert.match(zh.caption, /^每一行是一张 GPU/);
   assert.doesNotMatch(zh.hint, /[A-Za-z]/);
   assert.match((await mount({ P: 4, M: 8 }, 'pt-BR')).caption, /^Cada linha/, 'falls back to <html lang>');
-  assert.match((await mount({ P: 4, M: 8, lang: 'fr' }, 'zh-CN')).caption, /^每一行/, 'an unknown lang falls back to <html lang>');
+  const french = await mount({ P: 4, M: 8, lang: 'fr' }, 'zh-CN');
+  assert.equal(french.error, 'pipesim: lang must be en, pt-BR or zh-CN', 'an unknown lang is named, not replaced');
+  assert.match(french.caption, /^每一行/, 'the card itself speaks the page’s language');
   assert.match((await mount({ P: 4, M: 8 }, 'fr')).caption, /^Each row/, 'then English');
   assert.equal((await mount({ P: 4, M: 8, caption: 'Mine.' }, 'zh-CN')).caption, 'Mine.', 'an author caption wins');
   assert.deepEqual(problems, []);

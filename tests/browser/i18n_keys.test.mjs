@@ -58,17 +58,23 @@ for (const [lang, dict] of Object.entries(dictionaries)) {
   });
 }
 
-test('the course widget has its two strings in the three languages, and stays ES5', () => {
+test('the course widget has its hints and a caption per view in the three languages, and stays ES5', () => {
   const src = readFileSync(fileURLToPath(new URL('../../web/src/embed/figures-pipesim.js', import.meta.url)), 'utf8');
   assert.doesNotThrow(() => new Function(src), 'figures-pipesim.js does not parse');
   const table = src.match(/var TEXT = (\{[\s\S]*?\n {2}\});/);
   assert.ok(table, 'figures-pipesim.js: no TEXT table');
   const text = Function(`"use strict"; return (${table[1]});`)();
   assert.deepEqual(Object.keys(text).sort(), ['en', 'pt-BR', 'zh-CN']);
+  const views = ['chunk', 'compare', 'quiz', 'timeline'];
   for (const [lang, strings] of Object.entries(text)) {
-    assert.deepEqual(Object.keys(strings).sort(), ['caption', 'hint'], lang);
-    for (const value of Object.values(strings)) assert.ok(value.length > 10, `${lang}: ${value}`);
-    if (lang !== 'en') for (const key of ['caption', 'hint']) assert.notEqual(strings[key], text.en[key], `${lang} ${key}`);
+    assert.deepEqual(Object.keys(strings).sort(), ['captions', 'chunkHint', 'hint', 'quizHint'], lang);
+    assert.deepEqual(Object.keys(strings.captions).sort(), views, lang);
+    const values = [strings.hint, strings.chunkHint, strings.quizHint, ...views.map((v) => strings.captions[v])];
+    for (const value of values) assert.ok(value.length >= 5, `${lang}: ${value}`);
+    if (lang !== 'en') {
+      for (const key of ['hint', 'chunkHint', 'quizHint']) assert.notEqual(strings[key], text.en[key], `${lang} ${key}`);
+      for (const view of views) assert.notEqual(strings.captions[view], text.en.captions[view], `${lang} caption ${view}`);
+    }
   }
   const code = src.replace(/\/\*[\s\S]*?\*\//g, '').replace(/\/\/.*$/gm, '').replace(/'(?:\\.|[^'\\])*'/g, "''");
   for (const es6 of [/\b(let|const|class)\s/, /=>/, /`/, /\.\.\.\w/]) assert.doesNotMatch(code, es6, `not ES5: ${es6}`);

@@ -18,7 +18,7 @@ struct NumberRange {
   double hi;
 };
 
-// --ranks, --seed (a 31-bit JavaScript integer), the whole int range, and a range around 0.
+// --ranks, a 31-bit JavaScript integer, the whole int range, and a range around 0.
 constexpr WholeRange whole_ranges[] = {{1, 4096}, {0, 2'147'483'647}, {INT_MIN, INT_MAX}, {-5, 5}};
 // --us-per-unit, a range that is one point, and the whole finite range.
 constexpr NumberRange number_ranges[] = {{0.001, 1e9}, {0, 0}, {-1.7976931348623157e308, 1.7976931348623157e308}};

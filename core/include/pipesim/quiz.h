@@ -4,10 +4,11 @@
 //
 // The bank is the one source of truth: the web page imports the JSON file directly, the CLI and the
 // WebAssembly module read the copy embedded at build time. Each question stores its correct option
-// first (`correct` = 0); the course export shuffles options deterministically from a seed. JSON keys
+// first (`correct` = 0); the course export orders them as the course's CI demands. JSON keys
 // keep the file's order (ordered_json), so exports read like the course's own quiz.json.
 #include <cstdint>
 #include <span>
+#include <string>
 #include <string_view>
 
 #include <nlohmann/json.hpp>
@@ -25,17 +26,16 @@ namespace pipesim {
 /// "options" (4), "correct", "explanation"}]}. Throws Error on an unknown language.
 [[nodiscard]] auto quiz_bank_in(std::string_view lang) -> nlohmann::ordered_json;
 
-/// The seeds `pipesim quiz --seed` and the WebAssembly courseQuiz accept: those a JavaScript page can
-/// draw and store as a 31-bit integer.
-inline constexpr int max_quiz_seed = 2'147'483'647;
+/// Where the course keeps this lesson's quiz: "phases/<phase>/<lesson>/quiz.json" (from the bank).
+[[nodiscard]] auto course_quiz_path() -> std::string;
 
 /// The course's quiz.json, exactly the shape its site renders:
 /// {"lesson": "19-dualpipe-parallelism", "title", "questions": [{"stage", "question", "options" (4),
 /// "correct" (0-indexed), "explanation"}]} with 6 questions, 1 pre, 3 check, 2 post, in that order,
-/// as listed under "course" in the bank. Options are shuffled from `seed` (the same seed gives the
-/// same file on every platform) so that the correct answer takes every position at least once.
-/// Throws Error on an unknown language.
-[[nodiscard]] auto course_quiz(std::string_view lang, std::uint64_t seed) -> nlohmann::ordered_json;
+/// as listed under "course" in the bank. Each question's options are in the order the course's
+/// `scripts/debias_quizzes.py --check` demands for course_quiz_path() (detail/course_order.h), so the
+/// file passes the course's CI unchanged, in every language. Throws Error on an unknown language.
+[[nodiscard]] auto course_quiz(std::string_view lang) -> nlohmann::ordered_json;
 
 /// Throws Error naming the first problem: ids unique, stage and view known, 4 distinct options,
 /// a valid `correct`, a source, every text in every language, a well-formed course set.

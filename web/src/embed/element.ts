@@ -1,18 +1,25 @@
-// <pipesim-timeline>: the timeline (or the comparison, or the chunk view) as one custom element for
-// course pages and docs. Shadow DOM, themed by the host page's CSS variables, light or dark; every
-// element on a page shares one WebAssembly instance; attributes can change at run time.
+// <pipesim-timeline>: the timeline (or the comparison, or the chunk view, or the quiz) as one custom
+// element for course pages, docs and web frameworks. Shadow DOM, themed by the host page's CSS
+// variables; every element on a page shares one WebAssembly instance.
 //
 //   <pipesim-timeline schedule="dualpipe" ranks="8" micro-batches="20" cost="F=1,B=2,W=1,FB=3">
 //
-// Attributes: schedule, ranks, micro-batches, virtual-stages, cost, compare ("1f1b,zb-h1"),
-// view ("timeline" | "compare" | "chunk" | "quiz"), theme ("light" | "dark"; absent: follow the page),
-// palette ("cb" for the colour-blind palette), lang ("en" | "pt-BR" | "zh-CN"; one language per page).
+// Attributes and the properties that reflect them (what Preact, Vue and React set):
+//   schedule, ranks, micro-batches (microBatches), virtual-stages (virtualStages), cost,
+//   compare ("1f1b,zb-h1"; the property also takes an array), view ("timeline" | "compare" | "chunk" |
+//   "quiz"), theme ("light" | "dark"; absent: the page's --bg, --ink, ... variables), palette ("cb"),
+//   lang ("en" | "pt-BR" | "zh-CN", per element; absent: the nearest lang= above it, else English).
+// Read-only: summary (the engine's summary of what is drawn, or null).
+// Events (bubbling, composed): "pipesim-change" after each drawing, detail {view, schedule, ranks,
+// microBatches, virtualStages, cost, compare, summary}; "pipesim-error" when the engine refuses the
+// settings, detail {code, message} (the drawing is replaced by the message).
+// `hidden` hides it. Everything internal is a #private member: the public surface is the above.
 import css from '../styles.css?inline';
 import { clear, el } from '../base/dom';
 import { num, percent } from '../base/format';
 import { BACKGROUND_ABOVE_OPS, estimatedOps, Lane, sharedBackground, SUPERSEDED, type LaneRequest } from '../engine/background';
 import { EngineError, loadEngine, type Engine, type RunRequest, type SimulateValue } from '../engine/engine';
-import { detectLang, setLang, t } from '../i18n';
+import { detectLang, inLang, loadLang, swapLang, t, type Lang } from '../i18n';
 import { describeIdle, describeOp, scheduleTitle } from '../app/describe';
 import { forwardShare, type RunView } from '../app/run';
 import { TimelineView, type TimelineGroup } from '../timeline/timeline_view';
@@ -31,9 +38,16 @@ function sharedSheet(): CSSStyleSheet {
   return sheet;
 }
 
+// Without a theme attribute the element takes its surfaces from the variables a course page defines
+// (--bg, --ink, --ink-soft, --rule-soft, --blueprint, fonts): the card, tooltips and idle cells are the
+// page's background, grid lines its rules, borders its ink, so the page's light or dark theme is the
+// element's. The :host([theme]) rules of styles.css are more specific and win when the attribute is set.
 const ELEMENT_CSS = `
-:host { display: block; font-family: var(--font-body, system-ui, sans-serif); color: var(--ink, #1a1a1a); }
-.card { background: var(--panel, #ffffff); border: 1px solid var(--rule-soft, #dddddd); border-radius: 10px; padding: 12px; }
+:host { display: block; font-family: var(--font-body, system-ui, sans-serif); color: var(--ink, #1a1a1a);
+  --panel: var(--bg, #fafaf5); --pipesim-idle: var(--bg, #ffffff); --pipesim-grid: var(--rule-soft, #e6e6e0);
+  --pipesim-border: var(--ink, #111111); }
+:host([hidden]) { display: none; }
+.card { background: var(--panel, #fafaf5); border: 1px solid var(--rule-soft, #dddddd); border-radius: 10px; padding: 12px; overflow-wrap: normal; word-break: normal; hyphens: manual; }
 .card-head { display: flex; flex-wrap: wrap; gap: 4px 14px; align-items: baseline; margin-bottom: 8px; }
 .card-title { font-weight: 700; }
 .card-numbers { color: var(--ink-soft, #555555); font-variant-numeric: tabular-nums; }
@@ -42,72 +56,181 @@ const ELEMENT_CSS = `
 `;
 
 const DEFAULT_REQUEST: RunRequest = { schedule: 'dualpipe', ranks: 8, microBatches: 20, cost: 'F=1,B=2,W=1,FB=3' };
+const VIEWS = ['timeline', 'compare', 'chunk', 'quiz'] as const;
+type View = (typeof VIEWS)[number];
+
+/** What pipesim-change carries. */
+export interface PipesimChangeDetail {
+  view: View;
+  schedule: string;
+  ranks: number | null;
+  microBatches: number | null;
+  virtualStages: number | null;
+  cost: string;
+  compare: string[];
+  /** The engine's summary (`pipesim simulate --format summary`) of the first schedule drawn; null for
+   *  the chunk and quiz views. */
+  summary: unknown;
+}
+
+/** What pipesim-error carries: the engine's ErrorCode name and its one-line message. */
+export interface PipesimErrorDetail {
+  code: string;
+  message: string;
+}
+
+/** Events a framework listens to; they bubble out of the shadow root. */
+const EVENTS_SEEN_BY_VIEWS = ['click', 'input', 'change', 'keydown', 'pointerdown', 'pointermove', 'pointerup', 'pointerleave', 'wheel', 'focusin'];
+
+/** The properties that reflect attributes (lang and hidden are HTMLElement's own). */
+const REFLECTED = ['schedule', 'ranks', 'microBatches', 'virtualStages', 'cost', 'compare', 'view', 'theme', 'palette'] as const;
+
+const wholeOrNull = (value: string | null): number | null => (value !== null && /^\s*\d+\s*$/.test(value) ? Number(value) : null);
 
 export class PipesimTimelineElement extends HTMLElement {
   // theme and palette restyle through CSS (:host([theme=dark])); they are observed so the canvas redraws.
-  static observedAttributes = ['schedule', 'ranks', 'micro-batches', 'virtual-stages', 'cost', 'compare', 'view', 'lang', 'theme', 'palette'];
+  static observedAttributes = ['schedule', 'ranks', 'micro-batches', 'virtual-stages', 'cost', 'compare', 'view', 'lang', 'theme', 'palette', 'hidden'];
 
-  private readonly root: ShadowRoot;
-  private readonly body = el('div', { class: 'card' }, [el('div', { class: 'placeholder', text: 'pipesim…' })]);
-  private engine: Engine | null = null;
+  readonly #root: ShadowRoot;
+  readonly #body = el('div', { class: 'card' }, [el('div', { class: 'placeholder', text: 'pipesim…' })]);
+  #engine: Engine | null = null;
   /** Large runs go to the page's background worker; a newer render supersedes one still there. */
-  private updates: Lane | null = null;
-  private queued = false;
-  private timeline: TimelineView | null = null;
-  private chunk: ChunkPanel | null = null;
-  private quiz: QuizCard | null = null;
+  #updates: Lane | null = null;
+  #queued = false;
+  #language: Lang = 'en';
+  #timeline: TimelineView | null = null;
+  #chunk: ChunkPanel | null = null;
+  #quiz: QuizCard | null = null;
+  #summary: unknown = null;
+  /** Redraws the canvas when the page's theme changes (a data-theme or class toggle, the OS scheme). */
+  #themeWatch: MutationObserver | null = null;
+  #scheme: MediaQueryList | null = null;
+  readonly #onScheme = () => this.#timeline?.renderNow();
 
   constructor() {
     super();
-    this.root = this.attachShadow({ mode: 'open' });
-    this.root.adoptedStyleSheets = [sharedSheet()];
-    this.root.append(this.body);
+    this.#root = this.attachShadow({ mode: 'open' });
+    this.#root.adoptedStyleSheets = [sharedSheet()];
+    this.#root.append(this.#body);
+    // The views inside call t() from their own handlers: they run in this element's language.
+    for (const type of EVENTS_SEEN_BY_VIEWS) {
+      let saved: Lang | null = null;
+      this.#root.addEventListener(type, () => (saved = swapLang(this.#language)), { capture: true });
+      this.#root.addEventListener(type, () => saved && swapLang(saved));
+    }
+  }
+
+  // ---- properties reflecting attributes ----
+  get schedule(): string { return this.getAttribute('schedule') ?? DEFAULT_REQUEST.schedule; }
+  set schedule(value: string | null) { this.#reflect('schedule', value); }
+  get ranks(): number | null { return wholeOrNull(this.getAttribute('ranks')); }
+  set ranks(value: number | string | null) { this.#reflect('ranks', value); }
+  get microBatches(): number | null { return wholeOrNull(this.getAttribute('micro-batches')); }
+  set microBatches(value: number | string | null) { this.#reflect('micro-batches', value); }
+  get virtualStages(): number | null { return wholeOrNull(this.getAttribute('virtual-stages')); }
+  set virtualStages(value: number | string | null) { this.#reflect('virtual-stages', value); }
+  get cost(): string { return this.getAttribute('cost') ?? DEFAULT_REQUEST.cost; }
+  set cost(value: string | null) { this.#reflect('cost', value); }
+  get compare(): string[] { return (this.getAttribute('compare') ?? '').split(',').map((s) => s.trim()).filter(Boolean); }
+  set compare(value: string | readonly string[] | null) { this.#reflect('compare', Array.isArray(value) ? value.join(',') : (value as string | null)); }
+  get view(): string { return this.getAttribute('view') ?? (this.compare.length ? 'compare' : 'timeline'); }
+  set view(value: string | null) { this.#reflect('view', value); }
+  get theme(): string | null { return this.getAttribute('theme'); }
+  set theme(value: string | null) { this.#reflect('theme', value); }
+  get palette(): string | null { return this.getAttribute('palette'); }
+  set palette(value: string | null) { this.#reflect('palette', value); }
+  // lang and hidden are HTMLElement's own reflecting properties.
+  /** The engine's summary of what is drawn (null before the first drawing, after a refusal, and for
+   *  the chunk and quiz views). */
+  get summary(): unknown { return this.#summary; }
+
+  #reflect(name: string, value: unknown): void {
+    if (value === null || value === undefined || value === false) this.removeAttribute(name);
+    else this.setAttribute(name, String(value));
   }
 
   connectedCallback(): void {
-    void this.start();
-  }
-
-  attributeChangedCallback(name: string): void {
-    if (name === 'lang') void this.applyLang().then(() => this.schedule());
-    else this.schedule();
-  }
-
-  /** The language is one per page (the dictionaries are shared): the last element to set it wins. */
-  private async applyLang(): Promise<void> {
-    const lang = this.getAttribute('lang');
-    // The host page's own <html lang> is not the element's to change.
-    if (lang) await setLang(detectLang(`?lang=${encodeURIComponent(lang)}`, null, []), { updateDocument: false });
+    this.#adoptEarlyProperties();
+    this.#watchTheme();
+    void this.#start();
   }
 
   disconnectedCallback(): void {
-    this.chunk?.hide();
+    this.#chunk?.hide();
+    this.#themeWatch?.disconnect();
+    this.#themeWatch = null;
+    this.#scheme?.removeEventListener('change', this.#onScheme);
   }
 
-  private async start(): Promise<void> {
+  attributeChangedCallback(name: string, old: string | null, value: string | null): void {
+    if (old === value) return;
+    // hidden is observed too: an element shown again draws at its size then (a hidden one skips drawing).
+    if (name === 'lang') void this.#applyLang().then(() => this.#schedule());
+    else this.#schedule();
+  }
+
+  /** A framework may set a property before this module defines the element (the course widget loads
+   *  it asynchronously): the value then sits on the instance, hiding the accessor. Hand it over. */
+  #adoptEarlyProperties(): void {
+    const self = this as unknown as Record<string, unknown>;
+    for (const name of REFLECTED) {
+      if (!Object.prototype.hasOwnProperty.call(this, name)) continue;
+      const value = self[name];
+      delete self[name];
+      self[name] = value;
+    }
+  }
+
+  #watchTheme(): void {
+    if (this.#themeWatch) return;
+    this.#themeWatch = new MutationObserver(this.#onScheme);
+    this.#themeWatch.observe(document.documentElement, { attributes: true, attributeFilter: ['data-theme', 'class', 'style'] });
+    if (document.body) this.#themeWatch.observe(document.body, { attributes: true, attributeFilter: ['data-theme', 'class', 'style'] });
+    this.#scheme = window.matchMedia?.('(prefers-color-scheme: dark)') ?? null;
+    this.#scheme?.addEventListener('change', this.#onScheme);
+  }
+
+  /** This element's language: its own lang, else the nearest one above it, else English. Its views are
+   *  rebuilt, since they write their labels once. */
+  async #applyLang(): Promise<void> {
+    const asked = this.getAttribute('lang') ?? this.parentElement?.closest('[lang]')?.getAttribute('lang') ?? 'en';
+    const next = detectLang(`?lang=${encodeURIComponent(asked)}`, null, []);
+    await loadLang(next);
+    if (next !== this.#language) {
+      this.#language = next;
+      this.#timeline = null;
+      this.#chunk?.hide();
+      this.#chunk = null;
+      this.#quiz = null;
+    }
+  }
+
+  async #start(): Promise<void> {
     try {
-      await this.applyLang();
-      this.engine = await loadEngine();
-      this.updates = new Lane(sharedBackground(this.engine));
-      this.render();
+      await this.#applyLang();
+      this.#engine ??= await loadEngine();
+      this.#updates ??= new Lane(sharedBackground(this.#engine));
+      this.#render();
     } catch (e) {
-      this.showError(`${t('error.engineStart')} ${(e as Error).message}`);
+      // The engine did not start (its .wasm could not be fetched or compiled): not a refusal of settings.
+      const code = e instanceof EngineError ? e.code : 'internal';
+      this.#showError(code, (e as Error).message, 'error.engineStart');
     }
   }
 
   /** Coalesces a burst of attribute changes into one render. */
-  private schedule(): void {
-    if (this.queued || !this.engine) return;
-    this.queued = true;
+  #schedule(): void {
+    if (this.#queued || !this.#engine) return;
+    this.#queued = true;
     queueMicrotask(() => {
-      this.queued = false;
-      this.render();
+      this.#queued = false;
+      this.#render();
     });
   }
 
-  private request(schedule: string): RunRequest {
+  #request(schedule: string): RunRequest {
     const attr = (name: string, fallback: string | number) => this.getAttribute(name) ?? String(fallback);
-    const info = this.engine!.schedule(schedule);
+    const info = this.#engine!.schedule(schedule);
     return {
       schedule,
       ranks: attr('ranks', DEFAULT_REQUEST.ranks),
@@ -117,55 +240,59 @@ export class PipesimTimelineElement extends HTMLElement {
     };
   }
 
-  private runView(request: RunRequest, result: SimulateValue): RunView {
+  #runView(request: RunRequest, result: SimulateValue): RunView {
     const s = result.summary;
-    return { request: { ...request, ranks: s.ranks, microBatches: s.micro_batches, virtualStages: s.virtual_stages }, info: this.engine!.schedule(request.schedule)!, result };
+    return { request: { ...request, ranks: s.ranks, microBatches: s.micro_batches, virtualStages: s.virtual_stages }, info: this.#engine!.schedule(request.schedule)!, result };
   }
 
-  private render(): void {
-    const view = this.getAttribute('view') ?? (this.getAttribute('compare') ? 'compare' : 'timeline');
-    const update = this.updates!.begin(); // a large run still in the worker is now stale
-    try {
-      if (view === 'chunk') return this.renderChunk();
-      if (view === 'quiz') return this.renderQuiz();
-      this.renderTimeline(view === 'compare', update);
-    } catch (e) {
-      if (!(e instanceof EngineError)) throw e;
-      this.showError(`${t('error.refused')} ${e.message}`);
-    }
+  #render(): void {
+    if (this.hidden) return; // drawn when shown: a hidden canvas has no width
+    const view = this.view;
+    if (!(VIEWS as readonly string[]).includes(view)) return this.#showError('unknown_name', `view must be one of ${VIEWS.join(', ')}, not "${view}"`);
+    const update = this.#updates!.begin(); // a large run still in the worker is now stale
+    inLang(this.#language, () => {
+      try {
+        if (view === 'chunk') return this.#renderChunk();
+        if (view === 'quiz') return this.#renderQuiz();
+        this.#renderTimeline(view === 'compare', update);
+      } catch (e) {
+        if (!(e instanceof EngineError)) throw e;
+        this.#showError(e.code, e.message);
+      }
+    });
   }
 
   /** Small runs are simulated and drawn at once; large ones in the worker, then drawn. */
-  private renderTimeline(compare: boolean, update: LaneRequest): void {
-    const primary = this.getAttribute('schedule') ?? DEFAULT_REQUEST.schedule;
-    const names = compare ? [primary, ...(this.getAttribute('compare') ?? '').split(',').map((s) => s.trim()).filter(Boolean)] : [primary];
-    const requests = names.map((name) => this.request(name));
+  #renderTimeline(compare: boolean, update: LaneRequest): void {
+    const names = compare ? [this.schedule, ...this.compare] : [this.schedule];
+    const requests = names.map((name) => this.#request(name));
     if (requests.reduce((n, r) => n + estimatedOps(r), 0) > BACKGROUND_ABOVE_OPS) {
-      void this.renderInBackground(requests, update);
+      void this.#renderInBackground(requests, update);
       return;
     }
-    this.showTimeline(requests.map((request) => this.runView(request, this.engine!.simulate(request))));
+    this.#showTimeline(requests.map((request) => this.#runView(request, this.#engine!.simulate(request))));
   }
 
-  private async renderInBackground(requests: RunRequest[], update: LaneRequest): Promise<void> {
+  async #renderInBackground(requests: RunRequest[], update: LaneRequest): Promise<void> {
     const outcomes = await update.run('simulate', requests);
     if (outcomes === SUPERSEDED) return;
     const refused = outcomes.find((o) => 'error' in o);
-    if (refused && 'error' in refused) return this.showError(`${t('error.refused')} ${refused.error.message}`);
-    this.showTimeline(outcomes.map((o, k) => this.runView(requests[k], (o as { value: SimulateValue }).value)));
+    if (refused && 'error' in refused) return this.#showError(refused.error.code, refused.error.message);
+    inLang(this.#language, () => this.#showTimeline(outcomes.map((o, k) => this.#runView(requests[k], (o as { value: SimulateValue }).value))));
   }
 
-  private showTimeline(runs: RunView[]): void {
+  #showTimeline(runs: RunView[]): void {
     const groups: TimelineGroup[] = runs.map((r) => ({
       key: r.info.name,
       title: t('compare.groupTitle', { title: scheduleTitle(r.info), makespan: num(r.result.summary.makespan) }),
       result: r.result,
       forwardShare: forwardShare(r),
     }));
-    this.timeline ??= new TimelineView({
-      describeOp,
-      describeIdle,
-      rankLabel: (r) => t('timeline.rank', { n: r }),
+    const speak = <A extends unknown[], R>(f: (...a: A) => R) => (...a: A): R => inLang(this.#language, () => f(...a));
+    this.#timeline ??= new TimelineView({
+      describeOp: speak(describeOp),
+      describeIdle: speak(describeIdle),
+      rankLabel: speak((r: number) => t('timeline.rank', { n: r })),
       ariaLabel: t('timeline.aria'),
     });
     const s = runs[0].result.summary;
@@ -181,39 +308,67 @@ export class PipesimTimelineElement extends HTMLElement {
       ranks: s.ranks,
       micro: s.micro_batches,
     });
-    clear(this.body);
-    this.body.append(
+    clear(this.#body);
+    this.#body.append(
       el('div', { class: 'card-head' }, [el('span', { class: 'card-title', text: title }), numbers]),
-      this.timeline.element,
+      this.#timeline.element,
       legend(s),
     );
-    this.timeline.setGroups(groups);
+    this.#timeline.setGroups(groups);
+    this.#changed(runs.length > 1 ? 'compare' : 'timeline', s);
   }
 
-  private renderChunk(): void {
-    this.chunk ??= new ChunkPanel(this.engine!, () => {});
-    this.chunk.element.hidden = false;
-    clear(this.body);
-    this.body.append(this.chunk.element);
-    this.chunk.update();
-  }
-
-  private renderQuiz(): void {
-    // One quiz per element: an attribute change re-renders it in place, keeping the question on screen.
-    this.quiz ??= new QuizCard(this.engine!, {
-      storageKey: `pipesim:element-quiz:${this.id || 'default'}`,
-      settings: () => this.request(this.getAttribute('schedule') ?? DEFAULT_REQUEST.schedule),
+  #renderChunk(): void {
+    // "Use these costs" hands the chunk's F, B, W, F&B to this element's timeline, as on the page.
+    this.#chunk ??= new ChunkPanel(this.#engine!, (cost) => {
+      this.cost = cost;
+      this.view = 'timeline';
     });
-    if (this.quiz.element.parentNode !== this.body) {
-      clear(this.body);
-      this.body.append(this.quiz.element);
-    }
-    this.quiz.render();
+    this.#chunk.element.hidden = false;
+    clear(this.#body);
+    this.#body.append(this.#chunk.element);
+    this.#chunk.update();
+    this.#changed('chunk', null);
   }
 
-  private showError(message: string): void {
-    clear(this.body);
-    this.body.append(el('div', { class: 'error', role: 'alert', 'data-testid': 'error', text: message }));
+  #renderQuiz(): void {
+    // One quiz per element: an attribute change re-renders it in place, keeping the question on screen.
+    this.#quiz ??= new QuizCard(this.#engine!, {
+      storageKey: `pipesim:element-quiz:${this.id || 'default'}`,
+      settings: () => this.#request(this.schedule),
+      speak: (draw) => inLang(this.#language, draw),
+    });
+    if (this.#quiz.element.parentNode !== this.#body) {
+      clear(this.#body);
+      this.#body.append(this.#quiz.element);
+    }
+    this.#quiz.render();
+    this.#changed('quiz', null);
+  }
+
+  #changed(view: View, summary: unknown): void {
+    this.#summary = summary;
+    const detail: PipesimChangeDetail = {
+      view,
+      schedule: this.schedule,
+      ranks: this.ranks,
+      microBatches: this.microBatches,
+      virtualStages: this.virtualStages,
+      cost: this.cost,
+      compare: this.compare,
+      summary,
+    };
+    this.dispatchEvent(new CustomEvent('pipesim-change', { detail, bubbles: true, composed: true }));
+  }
+
+  /** The message in place of the drawing, and pipesim-error with the engine's code and message. */
+  #showError(code: string, message: string, lead: 'error.refused' | 'error.engineStart' = 'error.refused'): void {
+    this.#summary = null;
+    const shown = inLang(this.#language, () => `${t(lead)} ${message}`);
+    clear(this.#body);
+    this.#body.append(el('div', { class: 'error', role: 'alert', 'data-testid': 'error', text: shown }));
+    const detail: PipesimErrorDetail = { code, message };
+    this.dispatchEvent(new CustomEvent('pipesim-error', { detail, bubbles: true, composed: true }));
   }
 }
 

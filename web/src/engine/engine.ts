@@ -182,9 +182,10 @@ export class Engine {
     return unwrap(() => this.module.exportText(toJs(request), format, usPerUnit)).text;
   }
 
-  /** The course's quiz.json, as `pipesim quiz --course --lang L --seed S` writes it (after courseData()). */
-  courseQuiz(lang: string, seed: number): unknown {
-    return unwrap(() => this.courseModule().courseQuiz(lang, seed));
+  /** The course's quiz.json, as `pipesim quiz --course --lang L` writes it (after courseData()): each
+   *  question's options in the order the course's CI (scripts/debias_quizzes.py --check) requires. */
+  courseQuiz(lang: string): unknown {
+    return unwrap(() => this.courseModule().courseQuiz(lang));
   }
 
   /** A lesson exercise worked by the engine (`pipesim lesson --format json`; after courseData()). */

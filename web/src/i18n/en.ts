@@ -301,7 +301,7 @@ export const en = {
   'quiz.show': 'Show me in {view}',
   'quiz.none': 'No question applies to these settings; try DualPipe with an even number of ranks.',
   'quiz.export': 'Download the course quiz (quiz.json)',
-  'quiz.exportHint': 'The course format: 6 questions (1 pre, 3 check, 2 post), options shuffled, correct answers zero-indexed.',
+  'quiz.exportHint': 'The course format: 6 questions (1 pre, 3 check, 2 post), options in the order the course’s CI check (debias_quizzes.py) requires, correct answers zero-indexed.',
   'quiz.sourceEngine': 'computed by the pipesim engine for these settings',
   'quiz.live.idles': 'With {ranks} ranks, {micro} micro-batches and costs {cost}, which schedule idles least?',
   'quiz.live.idlesWhy': 'Bubble fractions simulated by the engine for the same model on the same GPUs (each schedule cuts the model into its own stages): {list}. {best} idles least.',

@@ -58,6 +58,30 @@ export async function setLang(next: Lang, { updateDocument = true } = {}): Promi
   for (const listener of listeners) listener();
 }
 
+/** Loads `next`'s dictionary without switching to it (for inLang()). */
+export async function loadLang(next: Lang): Promise<void> {
+  dictionaries[next] ??= await loaders[next]();
+}
+
+/** Runs `work` with every t() in `next` (loaded first with loadLang()), then restores the language.
+ *  Each embedded element speaks its own language although the dictionaries are shared. */
+export function inLang<T>(next: Lang, work: () => T): T {
+  const saved = swapLang(next);
+  try {
+    return work();
+  } finally {
+    current = saved;
+  }
+}
+
+/** Switches t() to `next` (when loaded) without telling the listeners; returns the language to restore.
+ *  An element uses it around the events its views handle, which call t() themselves. */
+export function swapLang(next: Lang): Lang {
+  const saved = current;
+  if (dictionaries[next]) current = next;
+  return saved;
+}
+
 export function onLangChange(listener: () => void): void {
   listeners.add(listener);
 }

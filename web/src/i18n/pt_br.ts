@@ -320,7 +320,7 @@ export const ptBR = {
   'quiz.none': 'Nenhuma pergunta se aplica a esta configuração; tente o DualPipe com um número par de ranks.',
   'quiz.export': 'Baixar o quiz do curso (quiz.json)',
   'quiz.exportHint':
-    'O formato do curso: 6 perguntas (1 pré, 3 de verificação, 2 pós), opções embaralhadas, respostas corretas indexadas a partir de zero.',
+    'O formato do curso: 6 perguntas (1 pré, 3 de verificação, 2 pós), opções na ordem que a verificação de CI do curso (debias_quizzes.py) exige, respostas corretas indexadas a partir de zero.',
   'quiz.sourceEngine': 'calculado pelo motor do pipesim para esta configuração',
   'quiz.live.idles': 'Com {ranks} ranks, {micro} micro-batches e custos {cost}, qual escalonamento fica menos tempo ocioso?',
   'quiz.live.idlesWhy': 'Frações de bolha simuladas pelo motor para o mesmo modelo nas mesmas GPUs (cada escalonamento corta o modelo nos seus próprios estágios): {list}. O {best} é o que fica menos tempo ocioso.',

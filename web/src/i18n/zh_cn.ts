@@ -303,7 +303,7 @@ export const zhCN = {
   'quiz.show': '在“{view}”中查看',
   'quiz.none': '没有适用于当前设置的题目；试试 rank 数为偶数的 DualPipe。',
   'quiz.export': '下载课程测验（quiz.json）',
-  'quiz.exportHint': '课程格式：6 道题（1 道课前、3 道课中检查、2 道课后），选项已打乱，正确答案从 0 开始编号。',
+  'quiz.exportHint': '课程格式：6 道题（1 道课前、3 道课中检查、2 道课后），选项顺序符合课程 CI 检查（debias_quizzes.py）的要求，正确答案从 0 开始编号。',
   'quiz.sourceEngine': '由 pipesim 引擎根据当前设置计算',
   'quiz.live.idles': '在 {ranks} 个 rank、{micro} 个微批次、代价为 {cost} 时，哪个调度的空闲最少？',
   'quiz.live.idlesWhy': '引擎在同一模型、同样的 GPU 下模拟的气泡占比（每个调度把模型切成自己的阶段）：{list}。{best} 的空闲最少。',

@@ -50,6 +50,8 @@ export interface QuizOptions {
   settings?: () => RunRequest;
   /** opens the view that shows a question's answer (the page's tabs) */
   showView?: (view: string) => void;
+  /** runs each drawing in the owner's language (an embedded element has its own; see i18n inLang) */
+  speak?: (draw: () => void) => void;
 }
 
 interface Bank {
@@ -302,7 +304,13 @@ export class QuizCard {
 
   // ---- rendering ---------------------------------------------------------------------------------
 
+  /** Draws the card, in the owner's language when it has one: also after the bank has loaded. */
   render(): void {
+    if (this.options.speak) this.options.speak(() => this.draw());
+    else this.draw();
+  }
+
+  private draw(): void {
     if (this.set === 'bank' && !bank) {
       // First showing: fetch the bank, then draw. Until then the card stays as it is (empty at first).
       this.element.setAttribute('aria-busy', 'true');
@@ -449,7 +457,7 @@ export class QuizCard {
   /** The course's quiz.json (1 pre, 3 check, 2 post) in the current language, from the engine. */
   async courseExport(): Promise<string> {
     await this.engine.courseData();
-    const quiz = this.engine.courseQuiz(lang(), this.progress.seed);
+    const quiz = this.engine.courseQuiz(lang());
     return JSON.stringify(quiz, null, 2) + '\n';
   }
 }

@@ -1,0 +1,60 @@
+// Types of the <pipesim-timeline> element (the package's "pipesim/element" export). Importing the
+// module defines the element; these declarations describe its public surface, which is all of it.
+
+/** What "pipesim-change" carries after each drawing. */
+export interface PipesimChangeDetail {
+  view: 'timeline' | 'compare' | 'chunk' | 'quiz';
+  schedule: string;
+  ranks: number | null;
+  microBatches: number | null;
+  virtualStages: number | null;
+  cost: string;
+  compare: string[];
+  /** The engine's summary (`pipesim simulate --format summary`) of the first schedule drawn; null for
+   *  the chunk and quiz views. */
+  summary: unknown;
+}
+
+/** What "pipesim-error" carries when the engine refuses the settings: its ErrorCode name and message. */
+export interface PipesimErrorDetail {
+  code: string;
+  message: string;
+}
+
+export declare class PipesimTimelineElement extends HTMLElement {
+  static readonly observedAttributes: string[];
+  /** Attribute `schedule` (default "dualpipe"). */
+  schedule: string;
+  /** Attribute `ranks` (default 8); null when absent or not a whole number. */
+  get ranks(): number | null;
+  set ranks(value: number | string | null);
+  /** Attribute `micro-batches` (default 20). */
+  get microBatches(): number | null;
+  set microBatches(value: number | string | null);
+  /** Attribute `virtual-stages` (schedules with virtual stages; default 2). */
+  get virtualStages(): number | null;
+  set virtualStages(value: number | string | null);
+  /** Attribute `cost`, e.g. "F=1,B=2,W=1,FB=3". */
+  cost: string;
+  /** Attribute `compare` ("1f1b,zb-h1"): the schedules drawn under the first. */
+  get compare(): string[];
+  set compare(value: string | readonly string[] | null);
+  /** Attribute `view`: "timeline", "compare", "chunk" or "quiz". */
+  view: string;
+  /** Attribute `theme`: "light", "dark", or null to follow the page's CSS variables. */
+  theme: string | null;
+  /** Attribute `palette`: "cb" for the colour-blind palette, or null. */
+  palette: string | null;
+  /** The engine's summary of what is drawn; null before the first drawing and after a refusal. */
+  readonly summary: unknown;
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'pipesim-timeline': PipesimTimelineElement;
+  }
+  interface HTMLElementEventMap {
+    'pipesim-change': CustomEvent<PipesimChangeDetail>;
+    'pipesim-error': CustomEvent<PipesimErrorDetail>;
+  }
+}
