@@ -39,7 +39,7 @@ TEST_CASE("a command given --output PATH writes there exactly what standard outp
   const std::string path = scratch_path("output.txt");
   for (const std::string& command : std::vector<std::string>{"simulate --format svg --ranks 4 --micro-batches 8", "simulate --format json",
                                     "simulate --format text --color auto", "list --format json", "overlap --format json",
-                                    "quiz --course --seed 3", "lesson --exercise 1",
+                                    "quiz --course --lang pt-BR", "lesson --exercise 1",
                                     "plan --input " + std::string(PIPESIM_SOURCE_DIR) + "/core/data/plan_examples/deepseek-v3.json"}) {
     INFO(command);
     const auto direct = run_cli(command);
