@@ -37,7 +37,7 @@ void read_custom_schedule(const Args& args, RunRequest& request) {
 auto run_simulate(Argv argv) -> int {
   const Args args("simulate", argv,
                   {"schedule", "ranks", "micro-batches", "virtual-stages", "cost", "format", "color", "schedule-file",
-                   "us-per-unit"});
+                   "us-per-unit", "timing", "sends"});
   RunRequest request;
   request.schedule = args.text_or("schedule", args.has("schedule-file") ? "custom" : "dualpipe");
   read_custom_schedule(args, request);
@@ -45,6 +45,10 @@ auto run_simulate(Argv argv) -> int {
   request.params.micro_batches = args.count_or("micro-batches", 20, limits::max_micro_batches);
   request.params.virtual_stages = args.count_or("virtual-stages", 1, limits::max_virtual_stages);
   if (const auto cost = args.text("cost")) request.costs = parse_costs(*cost);
+  request.timing = parse_timing(args.choice_or("timing", "dataflow", {"dataflow", "reference"}), "--timing");
+  if (args.has("sends") && request.timing != Timing::reference)
+    throw Error(ErrorCode::usage, "--sends applies only to --timing reference");
+  request.sends = parse_send_mode(args.choice_or("sends", "rendezvous", {"rendezvous", "eager", "async"}), "--sends");
   const std::string format =
       args.choice_or("format", "text", {"text", "json", "summary", "actions", "chrome-trace", "csv", "svg"});
   if (args.has("us-per-unit") && format != "chrome-trace") throw Error(ErrorCode::usage, "--us-per-unit applies only to --format chrome-trace");

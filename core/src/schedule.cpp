@@ -46,7 +46,7 @@ auto Schedule::stages_held(int rank) const -> int {
 }
 
 ScheduleBuilder::ScheduleBuilder(std::string name, ScheduleParams params, Layout layout, int ops_per_chunk)
-    : schedule_{std::move(name), params, std::move(layout), {}, {}} {
+    : schedule_{std::move(name), params, std::move(layout), {}, {}, {}} {
   const Layout& l = schedule_.layout;
   const auto chunks = static_cast<std::size_t>(std::max(l.directions * l.stages, 0)) *
                       static_cast<std::size_t>(std::max(schedule_.micro_batches_per_path(), 0));
@@ -56,7 +56,7 @@ ScheduleBuilder::ScheduleBuilder(std::string name, ScheduleParams params, Layout
 }
 
 ScheduleBuilder::ScheduleBuilder(std::string name, ScheduleParams params, Layout layout, ExactOps ops)
-    : schedule_{std::move(name), params, std::move(layout), {}, {}}, exact_ops_(ops.count) {
+    : schedule_{std::move(name), params, std::move(layout), {}, {}, {}}, exact_ops_(ops.count) {
   schedule_.ops.reserve(ops.count);
   schedule_.rank_begin.assign(static_cast<std::size_t>(std::max(params.ranks, 0)) + 1, 0);
 }
