@@ -286,3 +286,47 @@ TEST_CASE("timing and send names are parsed with a message naming the field") {
   CHECK_THROWS_MATCHES(parse_send_mode("nccl"), Error,
                        Refused(ErrorCode::unknown_name, "sends must be rendezvous, eager or async (got 'nccl')"));
 }
+
+TEST_CASE("ZB-H2's closed form is flagged exact up to 2comm = F+B-W and not past it") {
+  // 4 ranks, 8 micro-batches, F=1 B=2 W=1 (F+B-W = 2): at comm=1 the span bubble is (4-1)(1+2-3+2) = 6
+  // exactly; at comm=1.25 the formula says 7.5 and the flag must be off.
+  const Run at_bound = run_timed("zb-h2", 4, 8, costs(1, 2, 1, 3, 1), Timing::dataflow);
+  CHECK(at_bound.formula.value == 6);
+  CHECK(at_bound.metrics.max_span_bubble == 6);
+  CHECK(at_bound.formula.exact);
+  const Run past = run_timed("zb-h2", 4, 8, costs(1, 2, 1, 3, 1.25), Timing::dataflow);
+  CHECK(past.formula.value == 7.5);
+  CHECK(past.metrics.max_span_bubble == 9);
+  CHECK_FALSE(past.formula.exact);
+  const Run below = run_timed("zb-h2", 4, 8, costs(1, 2, 1, 3, 0.5), Timing::dataflow);
+  CHECK(below.formula.exact);
+  CHECK(below.metrics.max_span_bubble == below.formula.value);
+}
+
+TEST_CASE("a custom schedule's SEND/RECV actions are honoured in reference timing, in their order") {
+  // Rank 1 places RECV_F1 after its B0: with rendezvous sends, micro-batch 1's input starts to move
+  // only when rank 1 reaches that RECV (5), so F1 runs at 6, not at 5 as in dataflow; rank 0's B1 then
+  // gets its gradient at 10. Eager sends had the data on its way since rank 0's SEND_F1 at 2.
+  const std::string text =
+      "0F0,0SEND_F0,0F1,0SEND_F1,0RECV_B0,0B0,0RECV_B1,0B1\n"
+      "1RECV_F0,1F0,1B0,1SEND_B0,1RECV_F1,1F1,1B1,1SEND_B1\n";
+  const auto timed = [&](const std::string& schedule_text, Timing timing, SendMode sends) {
+    RunRequest request;
+    request.schedule = "custom";
+    request.custom_schedule = schedule_text;
+    request.costs = costs(1, 2, 1, 3, 1);
+    request.timing = timing;
+    request.sends = sends;
+    return run(request);
+  };
+  const Run rendezvous = timed(text, Timing::reference, SendMode::rendezvous);
+  CHECK(rendezvous.timing == Timing::reference);
+  CHECK(starts_of(rendezvous, 1) == std::vector<double>{2, 3, 6, 7});
+  CHECK(rendezvous.metrics.makespan == 12);
+  CHECK(timed(text, Timing::reference, SendMode::eager).metrics.makespan == 11);
+  CHECK(timed(text, Timing::dataflow, SendMode::rendezvous).metrics.makespan == 11);
+  // Without SEND/RECV actions a custom schedule keeps the dataflow model, and says so.
+  const Run plain = timed("0F0,0F1,0B0,0B1\n1F0,1B0,1F1,1B1\n", Timing::reference, SendMode::rendezvous);
+  CHECK(plain.timing == Timing::dataflow);
+  CHECK(plain.metrics.makespan == 11);
+}
