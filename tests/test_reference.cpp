@@ -7,7 +7,10 @@
 
 #include <catch2/catch.hpp>
 
+#include <nlohmann/json.hpp>
+
 #include "helpers.h"
+#include "pipesim/export.h"
 #include "pipesim/error.h"
 #include "pipesim/reference.h"
 #include "pipesim/run.h"
@@ -329,4 +332,30 @@ TEST_CASE("a custom schedule's SEND/RECV actions are honoured in reference timin
   const Run plain = timed("0F0,0F1,0B0,0B1\n1F0,1B0,1F1,1B1\n", Timing::reference, SendMode::rendezvous);
   CHECK(plain.timing == Timing::dataflow);
   CHECK(plain.metrics.makespan == 11);
+}
+
+TEST_CASE("the Chrome trace of reference timing shows each wait on a comm thread, and transfers as they ran") {
+  // DualPipeV 2 x 4, comm=1, rendezvous (the op-by-op case above): 9 ops wait on each rank. Rank 0's
+  // step-3 W waits 2 for the next F(1)'s input, which moved from 10 (rank 1 launched its send) to 11.
+  const Run r = run_timed("dualpipev", 2, 4, costs(1, 2, 1, 3, 1), Timing::reference);
+  const nlohmann::json trace = nlohmann::json::parse(to_chrome_trace(r, TraceOptions{}));
+  int waits = 0;
+  const nlohmann::json* w_wait = nullptr;
+  const nlohmann::json* f_receive = nullptr;
+  for (const nlohmann::json& e : trace["traceEvents"]) {
+    const std::string name = e.value("name", "");
+    if (name.rfind("wait: ", 0) == 0) ++waits;
+    if (name == "wait: unused receive before W0 (leg 1)") w_wait = &e;
+    if (name == "recv F1 (leg 1) from rank 1" && e["pid"] == 0) f_receive = &e;
+  }
+  CHECK(waits == 18);
+  REQUIRE(w_wait != nullptr);
+  CHECK((*w_wait)["cat"] == "comm");
+  CHECK((*w_wait)["ts"] == 9000);
+  CHECK((*w_wait)["dur"] == 2000);
+  CHECK((*w_wait)["args"]["ended_on"] == "3RECV_F1");
+  REQUIRE(f_receive != nullptr);
+  CHECK((*f_receive)["ts"] == 10000);
+  CHECK((*f_receive)["dur"] == 1000);
+  CHECK(trace["otherData"]["timing"] == "reference");
 }

@@ -305,6 +305,8 @@ class ReferenceEngine {
       if (!is_send(q.action)) timeline_.waited_for[static_cast<std::size_t>(i)] = requests_[static_cast<std::size_t>(q.mate)].producer;
     }
     st.waited.clear();
+    for (const int q : used)
+      if (q != none) record_transfer(q, i);
 
     const double end = start + duration_of(costs_, op);
     timeline_.start[static_cast<std::size_t>(i)] = start;
@@ -314,6 +316,15 @@ class ReferenceEngine {
     st.now = st.last_end = end;
     ++st.next_op;
     return true;
+  }
+
+  // The transfer behind receive q, consumed by op i: it moved from when both sides were launched
+  // (rendezvous) or the send was (eager, async) until the receive completed.
+  void record_transfer(int q, int i) {
+    const Request& receive = requests_[static_cast<std::size_t>(q)];
+    const Request& send = requests_[static_cast<std::size_t>(receive.mate)];
+    const double start = sends_ == SendMode::rendezvous ? std::max(send.launched, receive.launched) : send.launched;
+    timeline_.transfers.push_back({send.producer, i, carries_gradient(receive.action), start, receive.done});
   }
 
   // --- failures --------------------------------------------------------------------------------

@@ -21,6 +21,16 @@ struct OpWait {
   [[nodiscard]] auto total() const -> double { return used_receive + unused_receive + send; }
 };
 
+/// One transfer of the reference timing, as it ran: from the moment data started to move (rendezvous:
+/// both sides launched; eager, async: the send launched) until the receive completed.
+struct TimedTransfer {
+  int producer = -1;  ///< the op whose output moved
+  int consumer = -1;  ///< the op that consumed it
+  bool gradient = false;
+  double start = 0;
+  double end = 0;
+};
+
 /// Start and end time of every op, aligned with Schedule::ops.
 struct Timeline {
   OpColumn<double> start;
@@ -30,6 +40,8 @@ struct Timeline {
   OpColumn<int> waited_for;
   /// Reference timing only (else empty): what each op waited for, aligned with Schedule::ops.
   std::vector<OpWait> waits = {};
+  /// Reference timing only: every transfer between ranks, in the order their consumers ran.
+  std::vector<TimedTransfer> transfers = {};
 };
 
 /// Each rank runs its ops in list order, one at a time. An op starts when its rank is free and its
