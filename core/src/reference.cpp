@@ -4,12 +4,13 @@
 // (a `_batch_p2p` per action, a receive waited for by the op that consumes it) are both programs of
 // the steps of comm.h; this file knows neither.
 #include <algorithm>
+#include <cstring>
+#include <optional>
 #include <cstdint>
-#include <deque>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
+#include "detail/chunk_index.h"
 #include "detail/chunk_rules.h"
 #include "pipesim/error.h"
 #include "pipesim/reference.h"
@@ -29,58 +30,69 @@ constexpr double unknown = -1;  // a time not known yet (every real time is >= 0
 [[nodiscard]] constexpr auto is_send(CommAction a) -> bool {
   return a == CommAction::send_forward || a == CommAction::send_backward;
 }
-[[nodiscard]] constexpr auto is_transfer(CommAction a) -> bool {
-  return a == CommAction::recv_forward || a == CommAction::recv_backward || is_send(a);
-}
 // A message is a chunk's input crossing ranks: its forward input (activation) or its output gradient.
 [[nodiscard]] constexpr auto carries_gradient(CommAction a) -> bool {
   return a == CommAction::recv_backward || a == CommAction::send_backward;
 }
 
-struct Request {
-  CommAction action;
-  Chunk chunk;           // the owner's chunk (torch's notation: `1SEND_F3` is stage 1's output of mb 3)
-  int owner;
-  int peer;
-  std::size_t message;   // 2 x row of the consuming chunk + (1 if a gradient)
-  int producer = none;   // sends: the op that computed the payload
-  int mate = none;       // the matched request on the other side
-  double launched = unknown;
-  double done = unknown;
+// One message: a chunk's input crossing ranks (its forward input, or its output gradient), keyed
+// 2 x row of the consuming chunk (+1 for a gradient). Both sides live in one slot; completion times
+// follow from the two launch times and the send semantics, so they are never stored.
+struct Message {
+  double send_at;  // when the send was launched; unknown until then
+  double recv_at;  // when the receive was launched
+  int send_step;   // the program step that queued the send (names it in messages); none until then
+  int recv_step;
+  int send_seq;    // its launch number among the sends of its link (NCCL matches the k-th with the k-th)
+  int recv_seq;
 };
 
-struct Link {
-  std::deque<int> sends;     // launched, not yet matched, in launch order
-  std::deque<int> receives;
-};
+// An entry of a rank's queued / launched / waited lists: one side of one message.
+[[nodiscard]] constexpr auto entry_of(std::size_t key, bool send) -> std::size_t { return 2 * key + (send ? 1 : 0); }
+[[nodiscard]] constexpr auto key_of(std::size_t entry) -> std::size_t { return entry / 2; }
+[[nodiscard]] constexpr auto is_send_entry(std::size_t entry) -> bool { return (entry & 1) != 0; }
+constexpr std::size_t no_entry = static_cast<std::size_t>(-1);
 
 struct RankState {
-  int step = 0;              // next step of the program
-  int next_op = 0;           // next op of the rank's list
-  double now = 0;            // when the rank is free to go on
-  double last_end = 0;       // end of its last compute
-  int blocked_on = none;     // the request it waits for, while parked
-  std::vector<int> queued;   // queued, not launched
-  std::vector<int> launched; // launched, not waited for by a wait_all
-  std::vector<int> waited;   // waited for since the last compute (a compute attributes them)
+  int step = 0;                        // next step of the program
+  int next_op = 0;                     // next op of the rank's list
+  double now = 0;                      // when the rank is free to go on
+  double last_end = 0;                 // end of its last compute
+  std::size_t blocked_on = no_entry;   // the side of a message it waits for, while parked
+  std::vector<std::size_t> queued;     // queued, not launched
+  std::vector<std::size_t> launched;   // launched, not waited for by a wait_all
+  std::vector<std::size_t> waited;     // waited for since the last compute (a compute attributes them)
+  std::vector<std::pair<int, int>> sends_to, receives_from;  // per peer: (peer, launched so far)
 };
+
+// The launch number of the next transfer between this rank and `peer`, counted per direction.
+auto next_seq(std::vector<std::pair<int, int>>& counters, int peer) -> int {
+  for (auto& [p, count] : counters)
+    if (p == peer) return count++;
+  counters.emplace_back(peer, 1);
+  return 0;
+}
 
 class ReferenceEngine {
  public:
   ReferenceEngine(const Schedule& s, const Costs& costs, SendMode sends)
       : s_(s), p_(s.comm), costs_(costs), comm_(costs.comm), sends_(sends), grid_(s) {
     const auto n = s.ops.size();
-    timeline_.start.assign(n, 0);
-    timeline_.end.assign(n, 0);
-    timeline_.waited_for.assign(n, none);
-    timeline_.waits.assign(n, OpWait{});
+    timeline_.start.resize(n);
+    timeline_.end.resize(n);
+    timeline_.waited_for.resize(n);
+    timeline_.waits.resize(n);
+    timeline_.transfers.reserve(2 * n);  // at most two consumed receives per op
     ranks_.resize(static_cast<std::size_t>(s.ranks()));
     for (int r = 0; r < s.ranks(); ++r) {
       rank(r).step = p_.rank_begin[static_cast<std::size_t>(r)];
       rank(r).next_op = s.rank_begin[static_cast<std::size_t>(r)];
     }
-    receive_of_.assign(2 * grid_.chunks(), none);
-    computed_.assign(2 * grid_.chunks(), none);
+    progress_.resize(grid_.chunks());
+    std::memset(static_cast<void*>(progress_.data()), 0, grid_.chunks() * sizeof(detail::ChunkProgress));
+    messages_.resize(2 * grid_.chunks());
+    // All bytes 0xff: every time -NaN (never a real time, so `unknown` is tested with is_known), every int -1.
+    std::memset(static_cast<void*>(messages_.data()), 0xff, messages_.size() * sizeof(Message));
   }
 
   auto run() -> Timeline {
@@ -92,254 +104,323 @@ class ReferenceEngine {
     }
     for (int r = 0; r < s_.ranks(); ++r)
       if (!finished(r)) report_deadlock();
-    for (const Request& q : requests_)
-      if (q.mate == none) report_unmatched(q);
+    if (forwards_ != grid_.chunks() || backwards_ != grid_.chunks() || splits_ != weights_) [[unlikely]]
+      explain_rule_failure();
+    if (sends_launched_ != matched_ || receives_launched_ != matched_) report_unmatched();
     return std::move(timeline_);
   }
 
  private:
+  [[nodiscard]] static auto is_known(double t) -> bool { return t >= 0; }
   auto rank(int r) -> RankState& { return ranks_[static_cast<std::size_t>(r)]; }
   [[nodiscard]] auto rank(int r) const -> const RankState& { return ranks_[static_cast<std::size_t>(r)]; }
   [[nodiscard]] auto finished(int r) const -> bool {
     return rank(r).step == p_.rank_begin[static_cast<std::size_t>(r) + 1] && rank(r).launched.empty();
   }
 
-  // Runs rank r's steps until one must wait (r is parked on a request) or the program ends.
+  // Runs rank r's steps until one must wait (r is parked on a message) or the program ends.
   void advance(int r) {
     RankState& st = rank(r);
     const int last = p_.rank_begin[static_cast<std::size_t>(r) + 1];
     while (st.step < last) {
       const CommStep& step = p_.steps[static_cast<std::size_t>(st.step)];
-      if (is_transfer(step.action)) {
-        st.queued.push_back(new_request(r, step));
-      } else if (step.action == CommAction::post) {
-        for (const int q : st.queued) launch(q, st.now);
-        st.launched.insert(st.launched.end(), st.queued.begin(), st.queued.end());
-        st.queued.clear();
-      } else if (step.action == CommAction::wait_all) {
-        if (!wait_all(r)) return;
-      } else if (!compute(r)) {
-        return;
+      switch (step.action) {
+        case CommAction::compute:
+          if (!compute(r)) return;
+          break;
+        case CommAction::post:
+          for (const std::size_t e : st.queued) launch(r, e, st.now);
+          st.launched.insert(st.launched.end(), st.queued.begin(), st.queued.end());
+          st.queued.clear();
+          break;
+        case CommAction::wait_all:
+          if (!wait_all(r)) return;
+          break;
+        default:
+          st.queued.push_back(queue(r, step, st.step));
       }
       ++st.step;
     }
-    if (!st.queued.empty()) fail_program(r, "queues " + describe_request(requests_[static_cast<std::size_t>(st.queued.front())]) + " and never launches it");
+    if (!st.queued.empty()) fail_program(r, "queues " + describe_entry(st.queued.front()) + " and never launches it");
     wait_all(r);  // the end of the step waits for what is still in flight; compute ends are the makespan
+  }
+
+  // When one side of a message completes, once that is known (else a negative number).
+  [[nodiscard]] auto done(std::size_t entry) const -> double {
+    const Message& m = messages_[key_of(entry)];
+    if (is_send_entry(entry)) {
+      if (sends_ == SendMode::async) return m.send_at;
+      if (sends_ == SendMode::eager) return m.send_at + comm_;
+      return is_known(m.recv_at) ? std::max(m.send_at, m.recv_at) + comm_ : unknown;
+    }
+    if (!is_known(m.send_at)) return unknown;
+    return sends_ == SendMode::rendezvous ? std::max(m.send_at, m.recv_at) + comm_ : std::max(m.recv_at, m.send_at + comm_);
   }
 
   auto wait_all(int r) -> bool {
     RankState& st = rank(r);
-    for (const int q : st.launched)
-      if (requests_[static_cast<std::size_t>(q)].done == unknown) return park(r, q);
-    for (const int q : st.launched) st.now = std::max(st.now, requests_[static_cast<std::size_t>(q)].done);
+    double until = st.now;
+    for (const std::size_t e : st.launched) {
+      const double t = done(e);
+      if (!is_known(t)) return park(r, e);
+      until = std::max(until, t);
+    }
+    st.now = until;
     st.waited.insert(st.waited.end(), st.launched.begin(), st.launched.end());
     st.launched.clear();
     return true;
   }
 
-  auto park(int r, int q) -> bool {
-    rank(r).blocked_on = q;
+  auto park(int r, std::size_t entry) -> bool {
+    rank(r).blocked_on = entry;
     return false;
   }
-  void wake(int q) {
-    const int owner = requests_[static_cast<std::size_t>(q)].owner;
-    if (rank(owner).blocked_on != q) return;
-    rank(owner).blocked_on = none;
+  void wake(int owner, std::size_t entry) {
+    if (rank(owner).blocked_on != entry) return;
+    rank(owner).blocked_on = no_entry;
     ready_.push_back(owner);
   }
 
-  // --- requests -------------------------------------------------------------------------------
+  // --- messages --------------------------------------------------------------------------------
 
-  auto new_request(int r, const CommStep& step) -> int {
+  // The two ranks of a message: the consumer's (receiver) and its producer's (sender).
+  [[nodiscard]] auto receiver_of(std::size_t key) const -> int { return grid_.rank_of_row(key / 2); }
+  [[nodiscard]] auto sender_of(std::size_t key) const -> int {
+    const std::size_t row = key / 2;
+    return (key & 1) != 0 ? grid_.rank_of_row(row + static_cast<std::size_t>(grid_.per_path()))
+                          : grid_.rank_of_row(row - static_cast<std::size_t>(grid_.per_path()));
+  }
+
+  // Checks one queued transfer and returns its entry.
+  auto queue(int r, const CommStep& step, int step_index) -> std::size_t {
     ChunkGrid::Place at{};
     if (!grid_.place_on(r, step.chunk, at))
       fail_program(r, std::string(comm_action_name(step.action)) + " names a chunk (micro-batch " +
                           std::to_string(step.chunk.mb) + ", stage " + std::to_string(step.chunk.stage) +
                           ") whose stage is not on this rank");
-    const bool forward_path = step.action == CommAction::recv_forward || step.action == CommAction::send_backward;
     // Receives of forward inputs and sends of input gradients talk to the previous stage.
-    const bool toward_previous = forward_path;
+    const bool toward_previous = step.action == CommAction::recv_forward || step.action == CommAction::send_backward;
     if (toward_previous ? grid_.first_stage(at) : grid_.last_stage(at))
       fail_program(r, std::string(comm_action_name(step.action)) + " at stage " + std::to_string(at.stage) +
                           ", which has no " + (toward_previous ? "previous" : "next") + " stage");
-    const int peer = toward_previous ? grid_.rank_upstream(at) : grid_.rank_downstream(at);
-    if (peer == r)
+    if ((toward_previous ? grid_.rank_upstream(at) : grid_.rank_downstream(at)) == r)
       fail_program(r, std::string(comm_action_name(step.action)) + " of stage " + std::to_string(at.stage) +
                           " to this rank itself: a stage next to one on the same rank is handed over locally");
-    // The consuming chunk: the receiver's own, or for a send the neighbour's.
     std::size_t consumer = at.row;
     if (step.action == CommAction::send_forward) consumer = grid_.downstream(at);
     if (step.action == CommAction::send_backward) consumer = grid_.upstream(at);
-    Request q{step.action, step.chunk, r, peer, 2 * consumer + (carries_gradient(step.action) ? 1 : 0), none, none,
-              unknown, unknown};
-    if (is_send(step.action)) {
-      // The payload must have been computed: a forward's output, or a backward's input gradient.
-      q.producer = computed_[2 * at.row + (step.action == CommAction::send_backward ? 1 : 0)];
-      if (q.producer == none) fail_program(r, "queues " + describe_request(q) + " before computing what it sends");
+    const std::size_t key = 2 * consumer + (carries_gradient(step.action) ? 1 : 0);
+    Message& m = messages_[key];
+    const bool send = is_send(step.action);
+    if (send) {
+      // The payload must have been computed here: a forward's output, or a backward's input gradient.
+      const detail::ChunkProgress& c = progress_[at.row];
+      if ((step.action == CommAction::send_backward ? c.backward : c.forward) == 0) [[unlikely]]
+        fail_program(r, "queues " + describe_step(step) + " before computing what it sends");
+      if (m.send_step >= 0) [[unlikely]]
+        fail_program(r, "sends " + describe_step(step) + " twice");
+      m.send_step = step_index;
     } else {
-      if (receive_of_[q.message] != none) fail_program(r, "receives " + describe_request(q) + " twice");
-      receive_of_[q.message] = static_cast<int>(requests_.size());
+      if (m.recv_step >= 0) [[unlikely]]
+        fail_program(r, "receives " + describe_step(step) + " twice");
+      m.recv_step = step_index;
     }
-    requests_.push_back(q);
-    return static_cast<int>(requests_.size()) - 1;
+    return entry_of(key, send);
   }
 
-  void launch(int id, double at) {
-    Request& q = requests_[static_cast<std::size_t>(id)];
-    q.launched = at;
-    const bool send = is_send(q.action);
-    if (send && sends_ != SendMode::rendezvous) q.done = sends_ == SendMode::async ? at : at + comm_;
-    const int from = send ? q.owner : q.peer;
-    const int to = send ? q.peer : q.owner;
-    Link& link = links_[static_cast<std::uint64_t>(from) * static_cast<std::uint64_t>(s_.ranks()) +
-                        static_cast<std::uint64_t>(to)];
-    std::deque<int>& other = send ? link.receives : link.sends;
-    if (other.empty()) {
-      (send ? link.sends : link.receives).push_back(id);
+  void launch(int r, std::size_t entry, double at) {
+    const std::size_t key = key_of(entry);
+    Message& m = messages_[key];
+    if (is_send_entry(entry)) {
+      m.send_at = at;
+      m.send_seq = next_seq(rank(r).sends_to, receiver_of(key));
+      ++sends_launched_;
+      if (!is_known(m.recv_at)) return;
+      check_order(key);
+      wake(receiver_of(key), entry_of(key, false));
+    } else {
+      m.recv_at = at;
+      m.recv_seq = next_seq(rank(r).receives_from, sender_of(key));
+      ++receives_launched_;
+      if (!is_known(m.send_at)) return;
+      check_order(key);
+      wake(sender_of(key), entry_of(key, true));  // a rendezvous send completes now
+    }
+    ++matched_;
+  }
+
+  // NCCL pairs the k-th send of a link with its k-th receive: the two must be the same message.
+  void check_order(std::size_t key) const {
+    const Message& m = messages_[key];
+    if (m.send_seq == m.recv_seq) [[likely]]
       return;
-    }
-    const int mate = other.front();
-    other.pop_front();
-    send ? match(id, mate) : match(mate, id);
-  }
-
-  void match(int send_id, int receive_id) {
-    Request& send = requests_[static_cast<std::size_t>(send_id)];
-    Request& receive = requests_[static_cast<std::size_t>(receive_id)];
-    if (send.message != receive.message)
-      fail_program(receive.owner, "expects " + describe_request(receive) + " from rank " + std::to_string(receive.peer) +
-                                      ", but the next send launched on that link is " + describe_request(send) +
-                                      ": sends and receives of a link must come in the same order");
-    send.mate = receive_id;
-    receive.mate = send_id;
-    if (sends_ == SendMode::rendezvous) {
-      send.done = receive.done = std::max(send.launched, receive.launched) + comm_;
-      wake(send_id);
-    } else {
-      receive.done = std::max(receive.launched, send.launched + comm_);
-    }
-    wake(receive_id);
+    const int receiver = receiver_of(key);
+    const int sender = sender_of(key);
+    std::string instead = "rank " + std::to_string(sender) + "'s send number " + std::to_string(m.recv_seq + 1) + " to it";
+    for (std::size_t k = 0; k < messages_.size(); ++k)  // the cold path: which send took that place
+      if (messages_[k].send_seq == m.recv_seq && is_known(messages_[k].send_at) && sender_of(k) == sender &&
+          receiver_of(k) == receiver)
+        instead = describe_entry(entry_of(k, true));
+    fail_program(receiver, "expects " + describe_entry(entry_of(key, false)) + " from rank " + std::to_string(sender) +
+                               ", but the next send launched on that link is " + instead +
+                               ": sends and receives of a link must come in the same order");
   }
 
   // --- compute ---------------------------------------------------------------------------------
 
-  // The receive of another rank's output that op consumes, `none` for an input made on this rank;
-  // throws when it consumes a remote output it never receives, parks on an own later op's output.
-  void consumed_receive(int r, const ChunkGrid::Place& at, bool gradient, int& receive) {
-    receive = none;
-    if (gradient ? grid_.last_stage(at) : grid_.first_stage(at)) return;  // the loss / the data
+  // The receive entry of the input an op consumes from another rank, or no_entry for an input made on
+  // this rank (whose producer must have run already) or none at all (the data, the loss).
+  auto consumed_receive(int r, const ChunkGrid::Place& at, bool gradient) -> std::size_t {
+    if (gradient ? grid_.last_stage(at) : grid_.first_stage(at)) return no_entry;
     const int from = gradient ? grid_.rank_downstream(at) : grid_.rank_upstream(at);
-    const std::size_t message = 2 * at.row + (gradient ? 1 : 0);
     if (from == r) {  // handed over on this rank: its producer must have run before
-      const std::size_t produced = 2 * (gradient ? grid_.downstream(at) : grid_.upstream(at)) + (gradient ? 1 : 0);
-      if (computed_[produced] == none)
-        fail_deadlock("deadlock: rank " + std::to_string(r) + " waits at op " + std::to_string(rank(r).next_op - s_.rank_begin[static_cast<std::size_t>(r)]) +
-                      " (" + describe(s_.ops[static_cast<std::size_t>(rank(r).next_op)]) +
-                      ") for an input its own later op makes");
-      return;
+      const detail::ChunkProgress& producer = progress_[gradient ? grid_.downstream(at) : grid_.upstream(at)];
+      if ((gradient ? producer.backward : producer.forward) == 0)
+        fail_deadlock("deadlock: rank " + std::to_string(r) + " waits " + where(r) + " for an input its own later op makes");
+      return no_entry;
     }
-    receive = receive_of_[message];
-    if (receive == none || requests_[static_cast<std::size_t>(receive)].launched == unknown)
+    const std::size_t key = 2 * at.row + (gradient ? 1 : 0);
+    if (!is_known(messages_[key].recv_at))
       fail_program(r, "runs op " + std::to_string(rank(r).next_op - s_.rank_begin[static_cast<std::size_t>(r)]) + " (" +
                           describe(s_.ops[static_cast<std::size_t>(rank(r).next_op)]) + ") without launching the receive of its " +
                           (gradient ? "output gradient" : "forward input") + " from rank " + std::to_string(from) + " first");
+    return entry_of(key, false);
   }
 
   auto compute(int r) -> bool {
     RankState& st = rank(r);
-    if (st.next_op >= s_.rank_begin[static_cast<std::size_t>(r) + 1])
-      fail_program(r, "has more compute steps than ops");
+    if (st.next_op >= s_.rank_begin[static_cast<std::size_t>(r) + 1]) fail_program(r, "has more compute steps than ops");
     const int i = st.next_op;
     const Op& op = s_.ops[static_cast<std::size_t>(i)];
-    int used[2] = {none, none};
+    // The rules of chunk_rules.h, checked as the dataflow engine checks them.
     ChunkGrid::Place forward_at{};
     ChunkGrid::Place backward_at{};
-    if (has_forward(op.kind)) {
-      forward_at = grid_.place(op.chunk);  // validate_schedule put it on this rank
-      consumed_receive(r, forward_at, false, used[0]);
-    }
-    const std::optional<Chunk> back = backward_chunk(op);
-    if (back) {
-      backward_at = grid_.place(*back);
-      consumed_receive(r, backward_at, true, used[1]);
-    }
-    for (const int q : used)
-      if (q != none && requests_[static_cast<std::size_t>(q)].done == unknown) return park(r, q);
+    const std::optional<Chunk> back = op.kind == OpKind::W ? std::nullopt : backward_chunk(op);
+    if (has_forward(op.kind) && (!grid_.place_on(r, op.chunk, forward_at) || !detail::may_run_forward(progress_[forward_at.row])))
+      explain_rule_failure();
+    if (back && (!grid_.place_on(r, *back, backward_at) || !detail::may_run_backward(progress_[backward_at.row]) ||
+                 (op.kind == OpKind::FB && backward_at.row == forward_at.row)))
+      explain_rule_failure();
+    ChunkGrid::Place weight_at{};
+    if (op.kind == OpKind::W && (!grid_.place_on(r, op.chunk, weight_at) || !detail::may_run_weight(progress_[weight_at.row])))
+      explain_rule_failure();
+    const std::size_t used[2] = {has_forward(op.kind) ? consumed_receive(r, forward_at, false) : no_entry,
+                                 back ? consumed_receive(r, backward_at, true) : no_entry};
+    for (const std::size_t e : used)
+      if (e != no_entry && !is_known(done(e))) return park(r, e);
 
-    // The wait, in layers: until the consumed receives were done, then the other receives, then sends.
-    double used_done = st.last_end;
-    int bound_by = none;
-    for (const int q : used)
-      if (q != none && requests_[static_cast<std::size_t>(q)].done > used_done) {
-        used_done = requests_[static_cast<std::size_t>(q)].done;
-        bound_by = q;
-      }
-    const double start = std::max(st.now, used_done);
-    double receives_done = used_done;
-    double sends_done = used_done;
-    int receive_bound = none;
-    int send_bound = none;
-    for (const int q : st.waited) {
-      const Request& req = requests_[static_cast<std::size_t>(q)];
-      if (q == used[0] || q == used[1]) continue;
-      if (is_send(req.action)) {
-        if (req.done > sends_done) { sends_done = req.done; send_bound = q; }
-      } else if (req.done > receives_done) {
-        receives_done = req.done;
-        receive_bound = q;
-      }
-    }
-    OpWait& wait = timeline_.waits[static_cast<std::size_t>(i)];
-    const double t1 = std::min(start, used_done);
-    const double t2 = std::min(start, std::max(t1, receives_done));
-    wait.used_receive = t1 - st.last_end;
-    wait.unused_receive = t2 - t1;
-    wait.send = start - t2;
-    if (wait.send > 0) bound_by = send_bound;
-    else if (wait.unused_receive > 0) bound_by = receive_bound;
-    else if (wait.used_receive <= 0) bound_by = none;
-    if (bound_by != none) {
-      const Request& q = requests_[static_cast<std::size_t>(bound_by)];
-      wait.on = {q.action, q.chunk};
-      wait.peer = q.peer;
-      if (!is_send(q.action)) timeline_.waited_for[static_cast<std::size_t>(i)] = requests_[static_cast<std::size_t>(q.mate)].producer;
-    }
-    st.waited.clear();
-    for (const int q : used)
-      if (q != none) record_transfer(q, i);
+    attribute_wait(st, i, used);
+    for (const std::size_t e : used)
+      if (e != no_entry) record_transfer(e, i);
 
+    const double start = timeline_.start[static_cast<std::size_t>(i)];
     const double end = start + duration_of(costs_, op);
-    timeline_.start[static_cast<std::size_t>(i)] = start;
     timeline_.end[static_cast<std::size_t>(i)] = end;
-    if (has_forward(op.kind)) computed_[2 * forward_at.row] = i;
-    if (back && op.kind != OpKind::W) computed_[2 * backward_at.row + 1] = i;
+    if (has_forward(op.kind)) {
+      detail::record_forward(progress_[forward_at.row], i);
+      ++forwards_;
+    }
+    if (back) {
+      detail::record_backward(progress_[backward_at.row], i, op.kind == OpKind::I);
+      ++backwards_;
+      splits_ += op.kind == OpKind::I ? 1 : 0;
+    }
+    if (op.kind == OpKind::W) {
+      detail::record_weight(progress_[weight_at.row]);
+      ++weights_;
+    }
     st.now = st.last_end = end;
     ++st.next_op;
     return true;
   }
 
-  // The transfer behind receive q, consumed by op i: it moved from when both sides were launched
-  // (rendezvous) or the send was (eager, async) until the receive completed.
-  void record_transfer(int q, int i) {
-    const Request& receive = requests_[static_cast<std::size_t>(q)];
-    const Request& send = requests_[static_cast<std::size_t>(receive.mate)];
-    const double start = sends_ == SendMode::rendezvous ? std::max(send.launched, receive.launched) : send.launched;
-    timeline_.transfers.push_back({send.producer, i, carries_gradient(receive.action), start, receive.done});
+  // Sets op i's start and its wait, in layers: until the consumed receives were done, then the other
+  // receives waited for since the last compute, then the sends.
+  void attribute_wait(RankState& st, int i, const std::size_t (&used)[2]) {
+    double used_done = st.last_end;
+    std::size_t bound_by = no_entry;
+    for (const std::size_t e : used)
+      if (e != no_entry && done(e) > used_done) {
+        used_done = done(e);
+        bound_by = e;
+      }
+    const double start = std::max(st.now, used_done);
+    double receives_done = used_done;
+    double sends_done = used_done;
+    std::size_t receive_bound = no_entry;
+    std::size_t send_bound = no_entry;
+    for (const std::size_t e : st.waited) {
+      if (e == used[0] || e == used[1]) continue;
+      const double t = done(e);
+      if (is_send_entry(e)) {
+        if (t > sends_done) {
+          sends_done = t;
+          send_bound = e;
+        }
+      } else if (t > receives_done) {
+        receives_done = t;
+        receive_bound = e;
+      }
+    }
+    st.waited.clear();
+    OpWait& wait = timeline_.waits[static_cast<std::size_t>(i)];
+    const double t1 = std::min(start, used_done);
+    const double t2 = std::min(start, std::max(t1, receives_done));
+    wait = OpWait{t1 - st.last_end, t2 - t1, start - t2, {}, -1};
+    if (wait.send > 0) bound_by = send_bound;
+    else if (wait.unused_receive > 0) bound_by = receive_bound;
+    else if (wait.used_receive <= 0) bound_by = no_entry;
+    int waited_for = none;
+    if (bound_by != no_entry) {
+      const CommStep& step = step_of(bound_by);
+      wait.on = step;
+      const std::size_t key = key_of(bound_by);
+      wait.peer = is_send_entry(bound_by) ? receiver_of(key) : sender_of(key);
+      if (!is_send_entry(bound_by)) waited_for = producer_of(key);
+    }
+    timeline_.start[static_cast<std::size_t>(i)] = start;
+    timeline_.waited_for[static_cast<std::size_t>(i)] = waited_for;
+  }
+
+  // The op whose output a message carries: the previous stage's forward, or the next stage's backward.
+  [[nodiscard]] auto producer_of(std::size_t key) const -> int {
+    const std::size_t row = key / 2;
+    const auto per_path = static_cast<std::size_t>(grid_.per_path());
+    return (key & 1) != 0 ? detail::op_of(progress_[row + per_path].backward) : detail::op_of(progress_[row - per_path].forward);
+  }
+
+  // The transfer behind a consumed receive: it moved from when both sides were launched (rendezvous)
+  // or the send was (eager, async) until the receive completed.
+  void record_transfer(std::size_t entry, int consumer) {
+    const Message& m = messages_[key_of(entry)];
+    const double start = sends_ == SendMode::rendezvous ? std::max(m.send_at, m.recv_at) : m.send_at;
+    timeline_.transfers.push_back({producer_of(key_of(entry)), consumer, (key_of(entry) & 1) != 0, start, done(entry)});
   }
 
   // --- failures --------------------------------------------------------------------------------
 
-  [[nodiscard]] auto describe_request(const Request& q) const -> std::string {
-    // torch's spelling: stage, action, micro-batch (`3SEND_F5`); the phase marks a second direction.
-    std::string out = std::to_string(q.chunk.stage) + std::string(comm_action_name(q.action)) + std::to_string(q.chunk.mb);
-    if (s_.layout.directions == 2) out += " of direction " + std::to_string(q.chunk.phase);
+  [[nodiscard]] auto step_of(std::size_t entry) const -> const CommStep& {
+    const Message& m = messages_[key_of(entry)];
+    return p_.steps[static_cast<std::size_t>(is_send_entry(entry) ? m.send_step : m.recv_step)];
+  }
+  // torch's spelling: stage, action, micro-batch (`3SEND_F5`); the phase marks a second direction.
+  [[nodiscard]] auto describe_step(const CommStep& step) const -> std::string {
+    std::string out = std::to_string(step.chunk.stage) + std::string(comm_action_name(step.action)) + std::to_string(step.chunk.mb);
+    if (s_.layout.directions == 2) out += " of direction " + std::to_string(step.chunk.phase);
     return out;
   }
+  [[nodiscard]] auto describe_entry(std::size_t entry) const -> std::string { return describe_step(step_of(entry)); }
 
-  [[noreturn]] void fail_program(int r, const std::string& what) const {
+  [[noreturn]] static void fail_program(int r, const std::string& what) {
     throw Error(ErrorCode::invalid_schedule, "communication of rank " + std::to_string(r) + ": " + what);
   }
   [[noreturn]] static void fail_deadlock(const std::string& message) { throw Error(ErrorCode::deadlock, message); }
+  // An op breaks a rule of chunk_rules.h: the ChunkIndex names the first offending op, as
+  // validate_schedule does.
+  [[noreturn, gnu::cold]] void explain_rule_failure() const {
+    const detail::ChunkIndex index(s_);
+    throw Error(ErrorCode::internal, "internal: the reference engine refused a schedule that validation accepts");
+  }
 
   [[nodiscard]] auto where(int r) const -> std::string {
     const RankState& st = rank(r);
@@ -348,8 +429,12 @@ class ReferenceEngine {
            describe(s_.ops[static_cast<std::size_t>(st.next_op)]) + ")";
   }
 
+  [[nodiscard]] auto peer_of(std::size_t entry) const -> int {
+    return is_send_entry(entry) ? receiver_of(key_of(entry)) : sender_of(key_of(entry));
+  }
+
   [[noreturn]] void report_deadlock() const {
-    // Follow "rank r waits for a request whose other side rank r' has not launched" until a rank repeats.
+    // Follow "rank r waits for a message whose other side rank r' has not launched" until a rank repeats.
     int r = 0;
     while (finished(r)) ++r;
     std::vector<int> order;
@@ -358,29 +443,35 @@ class ReferenceEngine {
     while (seen_at[static_cast<std::size_t>(r)] == none) {
       seen_at[static_cast<std::size_t>(r)] = static_cast<int>(order.size());
       order.push_back(r);
-      const int q = rank(r).blocked_on;
-      if (q == none) break;
-      const int peer = requests_[static_cast<std::size_t>(q)].peer;
+      const std::size_t e = rank(r).blocked_on;
+      if (e == no_entry) break;
+      const int peer = peer_of(e);
       if (finished(peer)) {
-        message += "rank " + std::to_string(r) + " waits " + where(r) + " for " + describe_request(requests_[static_cast<std::size_t>(q)]) +
-                   ", which rank " + std::to_string(peer) + " never matches; ";
+        message += "rank " + std::to_string(r) + " waits " + where(r) + " for " + describe_entry(e) + ", which rank " +
+                   std::to_string(peer) + " never matches; ";
         fail_deadlock(message + "no rank can go on");
       }
       r = peer;
     }
     for (std::size_t k = static_cast<std::size_t>(seen_at[static_cast<std::size_t>(r)]); k < order.size(); ++k) {
       const int rank_k = order[k];
-      const int q = rank(rank_k).blocked_on;
-      message += "rank " + std::to_string(rank_k) + " waits " + where(rank_k) + " for " +
-                 describe_request(requests_[static_cast<std::size_t>(q)]) + " (rank " +
-                 std::to_string(requests_[static_cast<std::size_t>(q)].peer) + " has not launched its side); ";
+      const std::size_t e = rank(rank_k).blocked_on;
+      message += "rank " + std::to_string(rank_k) + " waits " + where(rank_k) + " for " + describe_entry(e) + " (rank " +
+                 std::to_string(peer_of(e)) + " has not launched its side); ";
     }
     fail_deadlock(message + "no rank in this cycle can go on");
   }
 
-  [[noreturn]] void report_unmatched(const Request& q) const {
-    fail_deadlock("deadlock in the reference communication: rank " + std::to_string(q.owner) + "'s " + describe_request(q) +
-                  " is never matched by rank " + std::to_string(q.peer));
+  [[noreturn]] void report_unmatched() const {
+    for (std::size_t key = 0; key < messages_.size(); ++key) {
+      const Message& m = messages_[key];
+      if (is_known(m.send_at) == is_known(m.recv_at)) continue;
+      const std::size_t e = entry_of(key, is_known(m.send_at));
+      const int owner = is_send_entry(e) ? sender_of(key) : receiver_of(key);
+      fail_deadlock("deadlock in the reference communication: rank " + std::to_string(owner) + "'s " + describe_entry(e) +
+                    " is never matched by rank " + std::to_string(peer_of(e)));
+    }
+    throw Error(ErrorCode::internal, "internal: the reference engine lost count of its transfers");
   }
 
   const Schedule& s_;
@@ -391,11 +482,11 @@ class ReferenceEngine {
   ChunkGrid grid_;
   Timeline timeline_;
   std::vector<RankState> ranks_;
-  std::vector<Request> requests_;
-  std::vector<int> receive_of_;  // per message: its receive request
-  std::vector<int> computed_;    // per chunk: 2 x row (+1 for the backward) -> the op that ran it
-  std::unordered_map<std::uint64_t, Link> links_;
+  OpColumn<detail::ChunkProgress> progress_;  // per chunk, by grid_ row: the ops that ran it
+  OpColumn<Message> messages_;                // per message key
   std::vector<int> ready_;
+  std::size_t forwards_ = 0, backwards_ = 0, splits_ = 0, weights_ = 0;
+  std::size_t sends_launched_ = 0, receives_launched_ = 0, matched_ = 0;
 };
 
 // The program must have one compute step per op of each rank.
@@ -454,7 +545,7 @@ auto parse_send_mode(std::string_view text, std::string_view field) -> SendMode 
 
 auto simulate_reference(const Schedule& schedule, const Costs& costs, SendMode sends) -> Timeline {
   validate_costs(costs);
-  validate_schedule(schedule);
+  detail::check_shape(schedule);  // before the engine sizes anything from the schedule
   check_program(schedule);
   return ReferenceEngine(schedule, costs, sends).run();
 }

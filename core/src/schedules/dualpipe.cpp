@@ -29,6 +29,8 @@ auto generate_dualpipe(const ScheduleParams& p, bool with_comm) -> Schedule {
   for (int r = 0; r < n; ++r) ops += dualpipe_op_count(rank_program(r));
   ScheduleBuilder builder("dualpipe", p, two_way_layout(n), ScheduleBuilder::ExactOps{ops});
   CommProgram comm;
+  // Per op at most: two receives, a commit (post, wait_all), the compute and two sends.
+  if (with_comm) comm.steps.reserve(7 * ops);
   CommWriter writer(comm);
   for (int r = 0; r < n; ++r) {
     if (with_comm) writer.begin_rank(r);
