@@ -21,6 +21,7 @@
 #include "pipesim/error.h"
 #include "pipesim/limits.h"
 #include "pipesim/export.h"
+#include "pipesim/reference.h"
 
 namespace pipesim {
 
@@ -151,9 +152,10 @@ auto rank_of_ops(const Schedule& s) -> std::vector<int> {
 auto find_transfers(const Run& run, const std::vector<int>& rank_of) -> std::vector<Transfer> {
   const Schedule& s = run.schedule;
   if (run.timing == Timing::reference) {  // the transfers as the reference program ran them
+    const Timeline replayed = simulate_reference(s, run.costs, run.sends, true);
     std::vector<Transfer> out;
-    out.reserve(run.timeline.transfers.size());
-    for (const TimedTransfer& t : run.timeline.transfers)
+    out.reserve(replayed.transfers.size());
+    for (const TimedTransfer& t : replayed.transfers)
       out.push_back({t.producer, t.consumer, rank_of[static_cast<std::size_t>(t.producer)],
                      rank_of[static_cast<std::size_t>(t.consumer)], t.gradient, t.start, t.end});
     return out;

@@ -41,11 +41,11 @@ constexpr double unknown = -1;  // a time not known yet (every real time is >= 0
 struct Message {
   double send_at;  // when the send was launched; unknown until then
   double recv_at;  // when the receive was launched
-  int send_step;   // the program step that queued the send (names it in messages); none until then
-  int recv_step;
-  int send_seq;    // its launch number among the sends of its link (NCCL matches the k-th with the k-th)
-  int recv_seq;
+  int send_seq;    // its launch number among the sends of its link (NCCL matches the k-th with the k-th);
+  int recv_seq;    // not_queued, or queued (not launched yet)
 };
+constexpr int not_queued = -1;
+constexpr int queued = -2;
 
 // An entry of a rank's queued / launched / waited lists: one side of one message.
 [[nodiscard]] constexpr auto entry_of(std::size_t key, bool send) -> std::size_t { return 2 * key + (send ? 1 : 0); }
@@ -75,14 +75,15 @@ auto next_seq(std::vector<std::pair<int, int>>& counters, int peer) -> int {
 
 class ReferenceEngine {
  public:
-  ReferenceEngine(const Schedule& s, const Costs& costs, SendMode sends)
-      : s_(s), p_(s.comm), costs_(costs), comm_(costs.comm), sends_(sends), grid_(s) {
+  ReferenceEngine(const Schedule& s, const Costs& costs, SendMode sends, bool with_transfers)
+      : s_(s), p_(s.comm), costs_(costs), comm_(costs.comm), sends_(sends), with_transfers_(with_transfers), grid_(s),
+        phase_of_stage_(phases_of_stages(s)) {
     const auto n = s.ops.size();
     timeline_.start.resize(n);
     timeline_.end.resize(n);
     timeline_.waited_for.resize(n);
     timeline_.waits.resize(n);
-    timeline_.transfers.reserve(2 * n);  // at most two consumed receives per op
+    if (with_transfers) timeline_.transfers.reserve(2 * n);  // at most two consumed receives per op
     ranks_.resize(static_cast<std::size_t>(s.ranks()));
     for (int r = 0; r < s.ranks(); ++r) {
       rank(r).step = p_.rank_begin[static_cast<std::size_t>(r)];
@@ -104,6 +105,11 @@ class ReferenceEngine {
     }
     for (int r = 0; r < s_.ranks(); ++r)
       if (!finished(r)) report_deadlock();
+    for (int r = 0; r < s_.ranks(); ++r)
+      if (rank(r).next_op != s_.rank_begin[static_cast<std::size_t>(r) + 1])
+        fail_program(r, "has fewer compute steps than ops: op " +
+                            std::to_string(rank(r).next_op - s_.rank_begin[static_cast<std::size_t>(r)]) + " (" +
+                            describe(s_.ops[static_cast<std::size_t>(rank(r).next_op)]) + ") never runs");
     if (forwards_ != grid_.chunks() || backwards_ != grid_.chunks() || splits_ != weights_) [[unlikely]]
       explain_rule_failure();
     if (sends_launched_ != matched_ || receives_launched_ != matched_) report_unmatched();
@@ -137,7 +143,7 @@ class ReferenceEngine {
           if (!wait_all(r)) return;
           break;
         default:
-          st.queued.push_back(queue(r, step, st.step));
+          st.queued.push_back(queue(r, step));
       }
       ++st.step;
     }
@@ -192,7 +198,7 @@ class ReferenceEngine {
   }
 
   // Checks one queued transfer and returns its entry.
-  auto queue(int r, const CommStep& step, int step_index) -> std::size_t {
+  auto queue(int r, const CommStep& step) -> std::size_t {
     ChunkGrid::Place at{};
     if (!grid_.place_on(r, step.chunk, at))
       fail_program(r, std::string(comm_action_name(step.action)) + " names a chunk (micro-batch " +
@@ -217,13 +223,13 @@ class ReferenceEngine {
       const detail::ChunkProgress& c = progress_[at.row];
       if ((step.action == CommAction::send_backward ? c.backward : c.forward) == 0) [[unlikely]]
         fail_program(r, "queues " + describe_step(step) + " before computing what it sends");
-      if (m.send_step >= 0) [[unlikely]]
+      if (m.send_seq != not_queued) [[unlikely]]
         fail_program(r, "sends " + describe_step(step) + " twice");
-      m.send_step = step_index;
+      m.send_seq = queued;
     } else {
-      if (m.recv_step >= 0) [[unlikely]]
+      if (m.recv_seq != not_queued) [[unlikely]]
         fail_program(r, "receives " + describe_step(step) + " twice");
-      m.recv_step = step_index;
+      m.recv_seq = queued;
     }
     return entry_of(key, send);
   }
@@ -295,7 +301,10 @@ class ReferenceEngine {
     // The rules of chunk_rules.h, checked as the dataflow engine checks them.
     ChunkGrid::Place forward_at{};
     ChunkGrid::Place backward_at{};
-    const std::optional<Chunk> back = op.kind == OpKind::W ? std::nullopt : backward_chunk(op);
+    // The chunk whose backward this op runs (B, I, or FB's backward half).
+    const std::optional<Chunk> back = op.kind == OpKind::B || op.kind == OpKind::I ? std::optional<Chunk>(op.chunk)
+                                      : op.kind == OpKind::FB                     ? std::optional<Chunk>(op.backward)
+                                                                                  : std::nullopt;
     if (has_forward(op.kind) && (!grid_.place_on(r, op.chunk, forward_at) || !detail::may_run_forward(progress_[forward_at.row])))
       explain_rule_failure();
     if (back && (!grid_.place_on(r, *back, backward_at) || !detail::may_run_backward(progress_[backward_at.row]) ||
@@ -310,8 +319,9 @@ class ReferenceEngine {
       if (e != no_entry && !is_known(done(e))) return park(r, e);
 
     attribute_wait(st, i, used);
-    for (const std::size_t e : used)
-      if (e != no_entry) record_transfer(e, i);
+    if (with_transfers_)
+      for (const std::size_t e : used)
+        if (e != no_entry) record_transfer(e, i);
 
     const double start = timeline_.start[static_cast<std::size_t>(i)];
     const double end = start + duration_of(costs_, op);
@@ -372,8 +382,7 @@ class ReferenceEngine {
     else if (wait.used_receive <= 0) bound_by = no_entry;
     int waited_for = none;
     if (bound_by != no_entry) {
-      const CommStep& step = step_of(bound_by);
-      wait.on = step;
+      wait.on = step_of(bound_by);
       const std::size_t key = key_of(bound_by);
       wait.peer = is_send_entry(bound_by) ? receiver_of(key) : sender_of(key);
       if (!is_send_entry(bound_by)) waited_for = producer_of(key);
@@ -399,9 +408,33 @@ class ReferenceEngine {
 
   // --- failures --------------------------------------------------------------------------------
 
-  [[nodiscard]] auto step_of(std::size_t entry) const -> const CommStep& {
-    const Message& m = messages_[key_of(entry)];
-    return p_.steps[static_cast<std::size_t>(is_send_entry(entry) ? m.send_step : m.recv_step)];
+  // The program step of one side of a message, rebuilt from its key: the receiver names its own
+  // chunk (the consumer), the sender the producer's chunk, one stage before or after it.
+  [[nodiscard]] auto step_of(std::size_t entry) const -> CommStep {
+    const std::size_t key = key_of(entry);
+    const bool gradient = (key & 1) != 0;
+    const bool send = is_send_entry(entry);
+    std::size_t row = key / 2;
+    const auto per_path = static_cast<std::size_t>(grid_.per_path());
+    if (send) row = gradient ? row + per_path : row - per_path;
+    const auto slot = static_cast<int>(row / per_path);
+    const int path = slot / grid_.stages();
+    const int stage = slot % grid_.stages();
+    const int phase = s_.layout.directions == 2 ? path : phase_of_stage_[static_cast<std::size_t>(stage)];
+    const CommAction action = send ? (gradient ? CommAction::send_backward : CommAction::send_forward)
+                                   : (gradient ? CommAction::recv_backward : CommAction::recv_forward);
+    return {action, Chunk{static_cast<int>(row % per_path), phase, stage}};
+  }
+
+  // On one path a chunk's phase is the index of its stage among the stages its rank holds, lowest
+  // first, as the generators and the action reader number them.
+  static auto phases_of_stages(const Schedule& s) -> std::vector<int> {
+    std::vector<int> out(static_cast<std::size_t>(s.layout.stages), 0);
+    if (s.layout.directions == 2) return out;
+    std::vector<int> held(static_cast<std::size_t>(s.ranks()), 0);
+    for (int stage = 0; stage < s.layout.stages; ++stage)
+      out[static_cast<std::size_t>(stage)] = held[static_cast<std::size_t>(s.layout.rank_of(0, stage))]++;
+    return out;
   }
   // torch's spelling: stage, action, micro-batch (`3SEND_F5`); the phase marks a second direction.
   [[nodiscard]] auto describe_step(const CommStep& step) const -> std::string {
@@ -479,7 +512,9 @@ class ReferenceEngine {
   const Costs& costs_;
   double comm_;
   SendMode sends_;
+  bool with_transfers_;
   ChunkGrid grid_;
+  std::vector<int> phase_of_stage_;
   Timeline timeline_;
   std::vector<RankState> ranks_;
   OpColumn<detail::ChunkProgress> progress_;  // per chunk, by grid_ row: the ops that ran it
@@ -489,19 +524,13 @@ class ReferenceEngine {
   std::size_t sends_launched_ = 0, receives_launched_ = 0, matched_ = 0;
 };
 
-// The program must have one compute step per op of each rank.
+// The program must cover the schedule's ranks; the engine checks as it runs that each rank's compute
+// steps are its ops, one each.
 void check_program(const Schedule& s) {
   const CommProgram& p = s.comm;
   if (p.empty()) throw Error(ErrorCode::internal, "internal: " + s.name + " has no communication program for reference timing");
   if (p.rank_begin.size() != static_cast<std::size_t>(s.ranks()) + 1)
     throw Error(ErrorCode::internal, "internal: the communication program of " + s.name + " has the wrong number of ranks");
-  for (int r = 0; r < s.ranks(); ++r) {
-    const auto steps = p.steps_of(r);
-    const auto computes = std::count_if(steps.begin(), steps.end(), [](const CommStep& c) { return c.action == CommAction::compute; });
-    if (computes != static_cast<long>(s.ops_of(r).size()))
-      throw Error(ErrorCode::invalid_schedule, "communication of rank " + std::to_string(r) + ": " + std::to_string(computes) +
-                                                   " compute steps for " + std::to_string(s.ops_of(r).size()) + " ops");
-  }
 }
 
 }  // namespace
@@ -543,11 +572,11 @@ auto parse_send_mode(std::string_view text, std::string_view field) -> SendMode 
               std::string(field) + " must be rendezvous, eager or async (got '" + std::string(text) + "')");
 }
 
-auto simulate_reference(const Schedule& schedule, const Costs& costs, SendMode sends) -> Timeline {
+auto simulate_reference(const Schedule& schedule, const Costs& costs, SendMode sends, bool with_transfers) -> Timeline {
   validate_costs(costs);
   detail::check_shape(schedule);  // before the engine sizes anything from the schedule
   check_program(schedule);
-  return ReferenceEngine(schedule, costs, sends).run();
+  return ReferenceEngine(schedule, costs, sends, with_transfers).run();
 }
 
 }  // namespace pipesim

@@ -39,9 +39,11 @@ enum class SendMode : std::uint8_t {
 /// every launched request has completed; a `compute` runs the rank's next op once the receives it
 /// consumes have completed. Sends and receives of one directed link match in launch order (as NCCL
 /// does), and must carry the same message. The makespan counts compute ends only. Fills
-/// Timeline::waits. Throws Error: invalid_schedule for a program that sends what was not computed,
-/// consumes what it never receives or mismatches a link; deadlock naming the waits of the cycle.
-[[nodiscard]] auto simulate_reference(const Schedule& schedule, const Costs& costs, SendMode sends) -> Timeline;
+/// Timeline::waits, and Timeline::transfers when `with_transfers` (the Chrome trace draws them).
+/// Throws Error: invalid_schedule for a program that sends what was not computed, consumes what it
+/// never receives or mismatches a link; deadlock naming the waits of the cycle.
+[[nodiscard]] auto simulate_reference(const Schedule& schedule, const Costs& costs, SendMode sends,
+                                      bool with_transfers = false) -> Timeline;
 
 /// torch.distributed.pipelining's lowering of a compute-only schedule (`_add_send_recv` in
 /// torch/distributed/pipelining/schedules.py): the ranks are visited round-robin in rank order, each

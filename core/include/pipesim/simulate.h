@@ -40,7 +40,8 @@ struct Timeline {
   OpColumn<int> waited_for;
   /// Reference timing only (else empty): what each op waited for, aligned with Schedule::ops.
   std::vector<OpWait> waits = {};
-  /// Reference timing only: every transfer between ranks, in the order their consumers ran.
+  /// Reference timing with transfers asked for (simulate_reference): every transfer between ranks, in
+  /// the order their consumers ran.
   std::vector<TimedTransfer> transfers = {};
 };
 

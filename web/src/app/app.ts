@@ -27,7 +27,7 @@ import type { RunView } from './run';
 import { readState, VIEWS, writeState, type AppState, type ViewName } from './state';
 import { UrlWriter } from './url_writer';
 
-const OWN_PARAMS = ['schedule', 'ranks', 'micro-batches', 'virtual-stages', 'cost', 'compare', 'view', 'custom'];
+const OWN_PARAMS = ['schedule', 'ranks', 'micro-batches', 'virtual-stages', 'cost', 'compare', 'view', 'custom', 'timing', 'sends'];
 
 /** A schedule's run at the current settings, or the engine's refusal of it (its message and code). */
 type RunOutcome = { run: RunView } | { error: string; code: string };
@@ -145,6 +145,8 @@ export class App {
       virtualStages: info?.uses_virtual_stages ? this.state.virtualStages : 1,
       cost: this.state.cost,
       customSchedule: schedule === 'custom' ? this.state.custom : undefined,
+      timing: this.state.timing,
+      sends: this.state.sends,
     };
   }
 
@@ -154,7 +156,17 @@ export class App {
       request: { ...request, ranks: s.ranks, microBatches: s.micro_batches, virtualStages: s.virtual_stages },
       info: this.engine.schedule(schedule)!,
       result,
+      dataflowMakespan: s.timing === 'reference' ? this.dataflowMakespan(request) : undefined,
     };
+  }
+
+  /** The same request's dataflow makespan, for the gap readout of reference timing. */
+  private dataflowMakespan(request: RunRequest): number | undefined {
+    try {
+      return this.engine.summary({ ...request, timing: 'dataflow' }).makespan as number;
+    } catch {
+      return undefined;
+    }
   }
 
   private runHere(schedule: string): RunOutcome {

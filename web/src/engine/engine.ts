@@ -65,6 +65,10 @@ export interface RunRequest {
   virtualStages?: number | string;
   cost: string;
   customSchedule?: string;
+  /** 'dataflow' (default) or 'reference'. */
+  timing?: string;
+  /** With timing 'reference': 'rendezvous' (default), 'eager' or 'async'. */
+  sends?: string;
 }
 
 export interface ScheduleInfo {
@@ -108,6 +112,8 @@ function toJs(request: RunRequest): RunRequestJs {
     virtualStages: request.virtualStages ?? 1,
     cost: request.cost,
     customSchedule: request.customSchedule,
+    timing: request.timing,
+    sends: request.timing === 'reference' ? request.sends : undefined,
   };
 }
 
