@@ -94,14 +94,25 @@ TEST_CASE("actions: torch's (0F7;7B3)OVERLAP_F_B becomes an FB, and a stage's ph
   CHECK(format_actions(s) == "0F0,1F0,0F1,(0F2;1B0)OVERLAP_F_B,(1F1;0B0)OVERLAP_F_B,1B1,1F2,1B2,0B1,0B2\n");
 }
 
-TEST_CASE("every single-path built-in schedule survives export to actions and import, op for op") {
+TEST_CASE("every built-in schedule, two-direction ones too, survives export to actions and import, op for op") {
   int checked = 0;
+  int two_way = 0;
   for_each_built_in([&](const Schedule& s) {
-    if (s.layout.directions != 1) return;
     check_same_schedule(parse_custom_schedule(format_actions(s)), s);
     ++checked;
+    two_way += s.layout.directions == 2 ? 1 : 0;
   });
-  CHECK(checked > 40);
+  CHECK(checked > 50);
+  CHECK(two_way > 5);  // DualPipe and Chimera
+}
+
+TEST_CASE("the issue-15 pipe: DualPipe's and Chimera's action export reads back and simulates the same") {
+  for (const char* name : {"dualpipe", "chimera"}) {
+    const Run built_in = test::run_unit(name, 4, 8);
+    const Run back = run_custom(format_actions(built_in.schedule));
+    CHECK(back.schedule.layout.directions == 2);
+    CHECK(back.timeline.end == built_in.timeline.end);
+  }
 }
 
 TEST_CASE("every built-in schedule, two-direction ones too, survives export to JSON and import") {
@@ -128,11 +139,12 @@ TEST_CASE("a re-imported schedule simulates exactly like the built-in one") {
   CHECK(interleaved.schedule.params.virtual_stages == 2);  // a looped layout reads back as interleaved
 }
 
-TEST_CASE("two-direction schedules export with unique stage ids: direction x stages + stage") {
+TEST_CASE("two-direction schedules export with unique ids: direction x stages + stage, direction x M + micro-batch") {
   const std::string text = format_actions(build_schedule("dualpipe", {2, 4, 1}));
-  // Rank 0 holds stage 0 of direction 0 (id 0) and stage 1 of direction 1 (id 2 + 1 = 3).
+  // Rank 0 holds stage 0 of direction 0 (id 0) and stage 1 of direction 1 (id 2 + 1 = 3); direction 1's
+  // micro-batches 0 and 1 are written 2 and 3 (M = 2 per direction).
   // Steps 2, 4 (the middle rank's first pair is not overlapped), 6 and 8 of DualPipe's step().
-  CHECK(text.substr(0, text.find('\n')) == "0F0,3F0,0F1,3B0,(3F1;0B0)OVERLAP_F_B,3B1,0I1,0W1");
+  CHECK(text.substr(0, text.find('\n')) == "0F0,3F2,0F1,3B2,(3F3;0B0)OVERLAP_F_B,3B3,0I1,0W1");
 }
 
 TEST_CASE("a hand-written custom schedule that deadlocks is reported with its cycle") {

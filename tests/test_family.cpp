@@ -112,12 +112,13 @@ TEST_CASE("ZB-V's zero span bubble needs 2p-1 micro-batches and F = B-W = W") {
 }
 
 TEST_CASE("Chimera orders a basic unit as the authors' runtime does") {
-  // Ids 0-3 are the down pipeline's stages, 4-7 the up pipeline's (4 + stage): rank r holds r and 7-r.
+  // Ids 0-3 are the down pipeline's stages, 4-7 the up pipeline's (4 + stage): rank r holds r and 7-r;
+  // the up pipeline's micro-batches 0 and 1 are written 2 and 3 (2 + micro-batch).
   CHECK(format_actions(build_schedule("chimera", {4, 4, 1})) ==
-        "0F0,0F1,7F0,7B0,7F1,7B1,0B0,0B1\n"
-        "1F0,6F0,1F1,6F1,6B0,1B0,6B1,1B1\n"
-        "5F0,2F0,5F1,2F1,2B0,5B0,2B1,5B1\n"
-        "4F0,4F1,3F0,3B0,3F1,3B1,4B0,4B1\n");
+        "0F0,0F1,7F2,7B2,7F3,7B3,0B0,0B1\n"
+        "1F0,6F2,1F1,6F3,6B2,1B0,6B3,1B1\n"
+        "5F2,2F0,5F3,2F1,2B0,5B2,2B1,5B3\n"
+        "4F2,4F3,3F0,3B0,3F1,3B1,4B2,4B3\n");
 }
 
 TEST_CASE("Chimera concatenates units: a unit's last primary backwards open the next unit") {

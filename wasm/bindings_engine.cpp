@@ -67,7 +67,37 @@ auto request_from(const val& js) -> pipesim::RunRequest {
   if (const std::string cost = text_field(js, "cost"); !cost.empty()) r.costs = pipesim::parse_costs(cost);
   read_stage_costs(js, r);
   r.custom_schedule = text_field(js, "customSchedule");
+  if (const std::string timing = text_field(js, "timing"); !timing.empty()) r.timing = pipesim::parse_timing(timing);
+  if (const std::string sends = text_field(js, "sends"); !sends.empty()) r.sends = pipesim::parse_send_mode(sends);
   return r;
+}
+
+// Reference timing only: each op's wait in its three layers and the request that ended it (its
+// CommAction, stage, micro-batch and the rank at the other end; action 0 = no wait).
+void add_waits(const pipesim::Run& run, val& ops) {
+  const auto& waits = run.timeline.waits;
+  const std::size_t n = waits.size();
+  std::vector<double> used(n), unused(n), send(n);
+  std::vector<unsigned char> on_action(n);
+  std::vector<int> on_stage(n), on_mb(n), on_phase(n), peer(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    used[i] = waits[i].used_receive;
+    unused[i] = waits[i].unused_receive;
+    send[i] = waits[i].send;
+    on_action[i] = static_cast<unsigned char>(waits[i].on.action);
+    on_stage[i] = waits[i].on.chunk.stage;
+    on_mb[i] = waits[i].on.chunk.mb;
+    on_phase[i] = waits[i].on.chunk.phase;
+    peer[i] = waits[i].peer;
+  }
+  ops.set("waitUsedReceive", typed_array(used));
+  ops.set("waitUnusedReceive", typed_array(unused));
+  ops.set("waitSend", typed_array(send));
+  ops.set("waitOnAction", typed_array(on_action));
+  ops.set("waitOnStage", typed_array(on_stage));
+  ops.set("waitOnMb", typed_array(on_mb));
+  ops.set("waitOnPhase", typed_array(on_phase));
+  ops.set("waitPeer", typed_array(peer));
 }
 
 auto ops_value(const pipesim::Run& run) -> val {
@@ -101,6 +131,7 @@ auto ops_value(const pipesim::Run& run) -> val {
   ops.set("start", typed_array(run.timeline.start));
   ops.set("end", typed_array(run.timeline.end));
   ops.set("waitedFor", typed_array(run.timeline.waited_for));
+  if (run.timing == pipesim::Timing::reference) add_waits(run, ops);
   return ops;
 }
 

@@ -17,6 +17,10 @@ export interface RunRequestJs {
   stageCosts?: string | Record<string, number>[];
   rankSpeed?: string[];
   customSchedule?: string;
+  /** 'dataflow' (default) or 'reference': the ops timed as the reference program communicates. */
+  timing?: string;
+  /** With timing 'reference': 'rendezvous' (default), 'eager' or 'async'. */
+  sends?: string;
 }
 
 /** The core's error codes (pipesim::ErrorCode, core/include/pipesim/error.h). */
@@ -52,6 +56,17 @@ export interface OpColumns {
   start: Float64Array;
   end: Float64Array;
   waitedFor: Int32Array; // the op an op waited for after idle time, else -1
+  // Reference timing only (summary.timing === 'reference'): each op's wait in layers, and the request
+  // that ended it: action (pipesim::CommAction: 0 none, 1 RECV_F, 2 RECV_B, 3 SEND_F, 4 SEND_B), its
+  // chunk's stage, micro-batch and phase, and the rank at the other end (-1 none).
+  waitUsedReceive?: Float64Array;
+  waitUnusedReceive?: Float64Array;
+  waitSend?: Float64Array;
+  waitOnAction?: Uint8Array;
+  waitOnStage?: Int32Array;
+  waitOnMb?: Int32Array;
+  waitOnPhase?: Int32Array;
+  waitPeer?: Int32Array;
 }
 
 export interface ActivationCurve {

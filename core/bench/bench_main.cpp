@@ -27,7 +27,7 @@ constexpr std::string_view usage = R"(usage: pipesim_bench [--json] [--json-out 
   --samples N   timed samples per case after the warm-up (default 7)
   --quick       3 samples of at least 5 ms each: a smoke run; its numbers are noisier
   --only LIST   run only these sections (comma-separated: memory, page, scale, scaling, sweep, models,
-                exports, cli, curve) and print them without checking targets
+                exports, cli, curve, reference) and print them without checking targets
 )";
 
 struct Args {
@@ -77,7 +77,8 @@ struct Section {
 // Memory first, while the process holds little, so its RSS reading means something.
 constexpr Section sections[] = {{"memory", bench_memory}, {"page", bench_page},     {"scale", bench_scale},
                                 {"scaling", bench_scaling}, {"sweep", bench_sweep}, {"models", bench_models},
-                                {"exports", bench_exports}, {"cli", bench_cli},     {"curve", bench_curve}};
+                                {"exports", bench_exports}, {"cli", bench_cli},     {"curve", bench_curve},
+                                {"reference", bench_reference}};
 
 auto selected(std::string_view name, const std::string& only) -> bool {
   if (only.empty()) return true;

@@ -414,4 +414,20 @@ void bench_curve(Report& report, const Options& o) {
   }
 }
 
+// Issue 15: the reference timing (DeepSeek's communication program replayed, rendezvous sends) within
+// 2x of the dataflow timing on DualPipe 64 x 8192, both through run(): generate, simulate, measure.
+void bench_reference(Report& report, const Options& o) {
+  const std::string section = "reference timing against dataflow: run() of DualPipe, 64 ranks x 8192 micro-batches";
+  const RunRequest dataflow = request_of({"dualpipe", large_ranks, 8192, 1});
+  RunRequest reference = dataflow;
+  reference.timing = pipesim::Timing::reference;
+  const long long ops = op_count(run(dataflow).schedule);
+  const Timing d = time_calls([&] { return run(dataflow).timeline.end.size(); }, o.timing);
+  const Timing r = time_calls([&] { return run(reference).timeline.end.size(); }, o.timing);
+  report.add(TimedRow{"reference.dualpipe.64x8192.dataflow", section, "run(), --timing dataflow", ops, d});
+  report.add(TimedRow{"reference.dualpipe.64x8192.reference", section, "run(), --timing reference", ops, r});
+  report.add(ValueRow{"reference.dualpipe.64x8192.ratio", section, "reference / dataflow (fastest samples)",
+                      r.min_s / d.min_s, "x"});
+}
+
 }  // namespace pipesim::bench

@@ -20,5 +20,6 @@ void bench_models(Report& report, const Options& o);    ///< chunk model and pla
 void bench_exports(Report& report, const Options& o);   ///< Chrome trace, SVG, CSV
 void bench_cli(Report& report, const Options& o);       ///< the CLI process, every schedule at 64 x 8192
 void bench_curve(Report& report, const Options& o);     ///< time against size, 10^3 to 10^7 ops
+void bench_reference(Report& report, const Options& o); ///< reference timing against dataflow, DualPipe 64 x 8192
 
 }  // namespace pipesim::bench

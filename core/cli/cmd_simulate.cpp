@@ -65,7 +65,7 @@ void read_costs(const Args& args, RunRequest& request) {
 auto run_simulate(Argv argv) -> int {
   const Args args("simulate", argv,
                   {"schedule", "ranks", "micro-batches", "virtual-stages", "cost", "format", "color", "schedule-file",
-                   "us-per-unit", "model-cost", "stage-cost", "stage-costs", "rank-speed"},
+                   "us-per-unit", "model-cost", "stage-cost", "stage-costs", "rank-speed", "timing", "sends"},
                   {}, {"stage-cost", "rank-speed"});
   RunRequest request;
   request.schedule = args.text_or("schedule", args.has("schedule-file") ? "custom" : "dualpipe");
@@ -74,6 +74,10 @@ auto run_simulate(Argv argv) -> int {
   request.params.micro_batches = args.count_or("micro-batches", 20, limits::max_micro_batches);
   request.params.virtual_stages = args.count_or("virtual-stages", 1, limits::max_virtual_stages);
   read_costs(args, request);
+  request.timing = parse_timing(args.choice_or("timing", "dataflow", {"dataflow", "reference"}), "--timing");
+  if (args.has("sends") && request.timing != Timing::reference)
+    throw Error(ErrorCode::usage, "--sends applies only to --timing reference");
+  request.sends = parse_send_mode(args.choice_or("sends", "rendezvous", {"rendezvous", "eager", "async"}), "--sends");
   const std::string format =
       args.choice_or("format", "text", {"text", "json", "summary", "actions", "chrome-trace", "csv", "svg"});
   if (args.has("us-per-unit") && format != "chrome-trace") throw Error(ErrorCode::usage, "--us-per-unit applies only to --format chrome-trace");

@@ -23,7 +23,11 @@ usage:
   pipesim simulate [--schedule NAME] [--ranks N] [--micro-batches M] [--virtual-stages V]
                    [--cost F=1,B=2,W=1,FB=3,comm=0] [--color auto|always|never] [--schedule-file PATH]
                    [--format text|json|summary|actions|chrome-trace|csv|svg] [--us-per-unit 1000]
+                   [--timing dataflow|reference [--sends rendezvous|eager|async]]
       Without options: DualPipe with 8 ranks and 20 micro-batches (DeepSeek-V3 Fig. 5).
+      --timing reference times the ops as the reference runtime issues its sends and receives
+      (DualPipe/DualPipeV: DeepSeek's dualpipe.py; the others: torch's pipelining lowering);
+      --sends says when a transfer starts and completes (default rendezvous). dataflow is the ideal.
       --schedule custom --schedule-file PATH ('-' = stdin) runs your own order: JSON as --format json
       writes it, PyTorch actions (one line per rank, e.g. 0F0,0F1,0B0,0B1) as --format actions does,
       or a Chrome trace as --format chrome-trace writes it (for Perfetto; 1 cost unit = --us-per-unit

@@ -32,14 +32,28 @@ constexpr int max_stages = limits::max_ranks * limits::max_virtual_stages;  // p
 struct Draft {
   int directions = 1;
   std::vector<std::vector<Op>> per_rank;
+  /// Per rank, the program torch's runtime would run for the text's SEND/RECV actions (only when it has any).
+  std::vector<std::vector<CommStep>> comm;
+  bool has_comm = false;
   std::map<std::pair<int, int>, int> owner;  ///< (path, stage) -> the rank that runs it
   std::size_t op_count = 0;
 
   auto add_rank() -> std::vector<Op>& {
     if (per_rank.size() >= static_cast<std::size_t>(max_ranks))
       throw Error(ErrorCode::limit_exceeded, "a custom schedule may have at most " + std::to_string(max_ranks) + " ranks");
+    comm.emplace_back();
     return per_rank.emplace_back();
   }
+  /// One step of the last rank's communication program; an op's own step is counted with the op.
+  void add_comm(const CommStep& step) {
+    if (++comm_count > max_comm_steps)
+      throw Error(ErrorCode::limit_exceeded, "a custom schedule may have at most " + std::to_string(max_comm_steps / 2) +
+                                                 " send and receive actions");
+    comm.back().push_back(step);
+  }
+  // Each SEND / RECV is two steps (the action and its launch): twice the ops of the largest run.
+  static constexpr std::size_t max_comm_steps = 4 * static_cast<std::size_t>(limits::max_ops);
+  std::size_t comm_count = 0;
   void add_op(std::vector<Op>& ops, const Op& op) {
     if (++op_count > static_cast<std::size_t>(limits::max_ops))
       throw Error(ErrorCode::limit_exceeded, "a custom schedule may have at most " + std::to_string(limits::max_ops) + " ops, the limit of one run");
@@ -99,6 +113,15 @@ void claim_op(Draft& d, const Op& op, int rank, const std::string& where) {
   }
   Schedule schedule = std::move(builder).build();
   validate_schedule(schedule);
+  if (d.has_comm) {
+    CommWriter writer(schedule.comm);
+    for (int r = 0; r < ranks; ++r) {
+      writer.begin_rank(r);
+      for (const CommStep& step : d.comm[static_cast<std::size_t>(r)]) writer.add(step.action, step.chunk);
+      writer.add(CommAction::wait_all);  // torch's runtime waits for its sends at the end of the step
+    }
+    writer.finish(ranks);
+  }
   return schedule;
 }
 
@@ -110,12 +133,21 @@ auto upper(std::string_view text) -> std::string {
   return out;
 }
 
-/// One `{stage}{kind}{microbatch}` action.
+/// One `{stage}{kind}{microbatch}` action: a compute op, or (comm != compute) one of torch's
+/// SEND_F / RECV_F / SEND_B / RECV_B.
 struct Action {
   int stage = 0;
   OpKind kind = OpKind::F;
   int mb = 0;
+  CommAction comm = CommAction::compute;
 };
+
+/// torch's communication actions, as comm.h names them.
+auto comm_action_of(const std::string& kind) -> std::optional<CommAction> {
+  for (const CommAction a : {CommAction::send_forward, CommAction::recv_forward, CommAction::send_backward, CommAction::recv_backward})
+    if (kind == comm_action_name(a)) return a;
+  return std::nullopt;
+}
 
 /// Reads the digits at `pos`; nullopt when there are none or the number exceeds `limit`.
 auto read_number(std::string_view text, std::size_t& pos, int limit) -> std::optional<int> {
@@ -129,7 +161,7 @@ auto read_number(std::string_view text, std::size_t& pos, int limit) -> std::opt
   return static_cast<int>(value);
 }
 
-/// Parses one action; nullopt for torch's communication and FSDP actions, which are not simulated.
+/// Parses one action; nullopt for torch's FSDP actions, which are not simulated.
 auto parse_action(std::string_view token, const std::string& where) -> std::optional<Action> {
   const std::string expected = where + ": expected {stage}{F|I|W|B}{microbatch}, e.g. 0F1";
   std::size_t pos = 0;
@@ -137,13 +169,13 @@ auto parse_action(std::string_view token, const std::string& where) -> std::opti
   std::size_t kind_end = pos;
   while (kind_end < token.size() && std::isdigit(static_cast<unsigned char>(token[kind_end])) == 0) ++kind_end;
   const std::string kind = upper(token.substr(pos, kind_end - pos));
-  if (stage && (kind == "SEND_F" || kind == "RECV_F" || kind == "SEND_B" || kind == "RECV_B" || kind == "UNSHARD" ||
-                kind == "RESHARD" || kind == "REDUCE_GRAD"))
-    return std::nullopt;
+  if (stage && (kind == "UNSHARD" || kind == "RESHARD" || kind == "REDUCE_GRAD")) return std::nullopt;
   pos = kind_end;
   const auto mb = read_number(token, pos, max_micro_batches - 1);
-  const bool known = kind == "F" || kind == "I" || kind == "W" || kind == "B";
+  const auto comm = comm_action_of(kind);
+  const bool known = kind == "F" || kind == "I" || kind == "W" || kind == "B" || comm;
   if (!stage || !known || !mb || pos != token.size()) throw Error(ErrorCode::bad_import, expected);
+  if (comm) return Action{*stage, OpKind::F, *mb, *comm};
   return Action{*stage, *parse_kind(kind), *mb};
 }
 
@@ -156,7 +188,8 @@ auto parse_overlap(std::string_view token, const std::string& where) -> Op {
   if (upper(token.substr(close + 1)) != "OVERLAP_F_B" || semicolon == std::string_view::npos) throw Error(ErrorCode::bad_import, rule);
   auto first = parse_action(detail::trim(inner.substr(0, semicolon)), where);
   auto second = parse_action(detail::trim(inner.substr(semicolon + 1)), where);
-  if (!first || !second) throw Error(ErrorCode::bad_import, rule);
+  if (!first || !second || first->comm != CommAction::compute || second->comm != CommAction::compute)
+    throw Error(ErrorCode::bad_import, rule);
   if (first->kind == OpKind::B) std::swap(first, second);
   if (first->kind != OpKind::F || second->kind != OpKind::B) throw Error(ErrorCode::bad_import, rule);
   return Op{OpKind::FB, {first->mb, 0, first->stage}, {second->mb, 0, second->stage}};
@@ -234,6 +267,43 @@ void check_phases(const Draft& d) {
     }
 }
 
+/// format_actions writes a two-direction schedule in the one list of stage ids action notation has:
+/// direction d's stage s as d x stages + s and its micro-batch m as d x M + m (M per direction). Read
+/// back, a text whose lower half of stage ids runs exactly micro-batches [0, M) and whose upper half
+/// runs [M, 2M) is those two directions again. A one-path schedule runs every micro-batch through
+/// every stage, so it never splits.
+auto split_directions(Draft& d, int micro_batches) -> bool {
+  int stages = 0;
+  for (const auto& [key, rank] : d.owner) stages = std::max(stages, key.second + 1);
+  if (stages % 2 != 0 || micro_batches % 2 != 0) return false;
+  const int half = stages / 2;
+  const int per_path = micro_batches / 2;
+  const auto in_step = [&](const Chunk& c) { return (c.stage < half) == (c.mb < per_path); };
+  for (const auto& ops : d.per_rank)
+    for (const Op& op : ops)
+      if (!in_step(op.chunk) || (op.kind == OpKind::FB && !in_step(op.backward))) return false;
+  for (const auto& steps : d.comm)
+    for (const CommStep& step : steps)
+      if (step.action != CommAction::compute && step.action != CommAction::post && !in_step(step.chunk)) return false;
+  const auto to_direction = [&](Chunk& c) {
+    c.phase = c.stage < half ? 0 : 1;
+    c.stage -= c.phase * half;
+    c.mb -= c.phase * per_path;
+  };
+  d.directions = 2;
+  d.owner.clear();
+  for (std::size_t r = 0; r < d.per_rank.size(); ++r)
+    for (Op& op : d.per_rank[r]) {
+      to_direction(op.chunk);
+      if (op.kind == OpKind::FB) to_direction(op.backward);
+      claim_op(d, op, static_cast<int>(r), "rank " + std::to_string(r));
+    }
+  for (auto& steps : d.comm)
+    for (CommStep& step : steps)
+      if (step.action != CommAction::compute && step.action != CommAction::post) to_direction(step.chunk);
+  return true;
+}
+
 auto parse_actions(std::string_view text) -> Schedule {
   Draft d;
   int micro_batches = 0;
@@ -257,14 +327,22 @@ auto parse_actions(std::string_view text) -> Schedule {
       } else {
         const auto action = parse_action(token, where);
         if (!action) continue;
+        if (action->comm != CommAction::compute) {
+          // torch's runtime launches each SEND / RECV as it reaches it (`_batch_p2p`).
+          d.add_comm({action->comm, {action->mb, 0, action->stage}});
+          d.add_comm({CommAction::post, {}});
+          d.has_comm = true;
+          continue;
+        }
         op = Op{action->kind, {action->mb, 0, action->stage}, {}};
       }
       claim_op(d, op, rank, where);
       micro_batches = std::max({micro_batches, op.chunk.mb + 1, op.kind == OpKind::FB ? op.backward.mb + 1 : 0});
       d.add_op(ops, op);
+      d.comm.back().push_back({CommAction::compute, {}});
     }
   }
-  assign_phases(d);
+  if (!split_directions(d, micro_batches)) assign_phases(d);
   return finish(std::move(d), micro_batches, std::nullopt);
 }
 
@@ -348,8 +426,10 @@ auto parse_json(std::string_view text) -> Schedule {
 
 // ---- export ---------------------------------------------------------------------------------------
 
+// Direction d's stage s is stage id d x stages + s and its micro-batch m is d x M + m (split_directions).
 auto action_text(const Schedule& s, char kind, const Chunk& c) -> std::string {
-  return std::to_string(s.path_of(c) * s.layout.stages + c.stage) + kind + std::to_string(c.mb);
+  const int path = s.path_of(c);
+  return std::to_string(path * s.layout.stages + c.stage) + kind + std::to_string(path * s.micro_batches_per_path() + c.mb);
 }
 
 }  // namespace

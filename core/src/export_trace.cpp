@@ -20,6 +20,7 @@
 #include "pipesim/error.h"
 #include "pipesim/limits.h"
 #include "pipesim/export.h"
+#include "pipesim/reference.h"
 
 namespace pipesim {
 
@@ -151,6 +152,15 @@ auto rank_of_ops(const Schedule& s) -> std::vector<int> {
 
 auto find_transfers(const Run& run, const std::vector<int>& rank_of) -> std::vector<Transfer> {
   const Schedule& s = run.schedule;
+  if (run.timing == Timing::reference) {  // the transfers as the reference program ran them
+    const Timeline replayed = simulate_reference(s, run.stage_costs, run.sends, true);
+    std::vector<Transfer> out;
+    out.reserve(replayed.transfers.size());
+    for (const TimedTransfer& t : replayed.transfers)
+      out.push_back({t.producer, t.consumer, rank_of[static_cast<std::size_t>(t.producer)],
+                     rank_of[static_cast<std::size_t>(t.consumer)], t.gradient, t.start, t.end});
+    return out;
+  }
   const std::vector<OpInputs> inputs = op_inputs(s);
   std::vector<Transfer> out;
   // A send crosses one stage boundary, whose latency is that of the stage before it (stage_costs.h).
@@ -263,9 +273,14 @@ void metadata(EventList& events, const char* name, int pid, int tid, const char*
       .close().close();
 }
 
-void add_metadata(EventList& events, const std::vector<int>& comm_lanes, const Tids& tids) {
+void add_metadata(EventList& events, const std::vector<int>& comm_lanes, const Tids& tids, bool waits) {
   for (int r = 0; r < static_cast<int>(comm_lanes.size()); ++r) {
     const int pid = pid_of(r);
+    if (waits) {  // the reference timing's waits, on a comm thread after the transfer lanes
+      const int tid = tids.comm(r, comm_lanes[static_cast<std::size_t>(r)]);
+      metadata(events, "thread_name", pid, tid, "name", "comm waits");
+      metadata(events, "thread_sort_index", pid, tid, "sort_index", comm_lanes[static_cast<std::size_t>(r)] + 1);
+    }
     metadata(events, "process_name", pid, tids.compute(r), "name", "rank " + std::to_string(r));
     metadata(events, "process_sort_index", pid, tids.compute(r), "sort_index", r);
     metadata(events, "thread_name", pid, tids.compute(r), "name", "compute");
@@ -314,6 +329,37 @@ void add_compute(EventList& events, const Run& run, double scale, const Tids& ti
       if (op.kind == OpKind::FB) add_chunk(args, "b_", op.backward);
       args.whole("rank", r).whole("index", i - s.rank_begin[r]).number("start", start).number("end", end).close().close();
     }
+}
+
+/// The reference timing's waits: before each op that started later than its rank was free, one slice
+/// per layer of OpWait (the receives it consumes, then receives it does not, then sends), named by
+/// that layer, on the rank's "comm waits" thread. The last layer's slice names the request it ended on.
+void add_waits(EventList& events, const Run& run, double scale, const Tids& tids, const std::vector<int>& lanes) {
+  const Schedule& s = run.schedule;
+  const std::string word = detail::phase_word(s);
+  for (int r = 0; r < s.ranks(); ++r) {
+    const int tid = tids.comm(r, lanes[static_cast<std::size_t>(r)]);
+    for (int i = s.rank_begin[r]; i < s.rank_begin[r + 1]; ++i) {
+      const OpWait& w = run.timeline.waits[static_cast<std::size_t>(i)];
+      const double start = run.timeline.start[static_cast<std::size_t>(i)];
+      const std::array<std::pair<const char*, double>, 3> layers = {
+          {{"used receive", w.used_receive}, {"unused receive", w.unused_receive}, {"send", w.send}}};
+      double at = start - w.total();
+      const std::string op = detail::op_name(s.ops[static_cast<std::size_t>(i)], word);
+      for (const auto& [reason, length] : layers) {
+        if (length <= 0) continue;
+        JsonWriter& args = open_slice(events, "wait: " + std::string(reason) + " before " + op, comm_category, at,
+                                      at + length, scale, pid_of(r), tid);
+        args.text("reason", reason).text("op", op).number("wait", length);
+        if (w.on.action != CommAction::compute)
+          args.text("ended_on", std::to_string(w.on.chunk.stage) + std::string(comm_action_name(w.on.action)) +
+                                    std::to_string(w.on.chunk.mb))
+              .whole("peer", w.peer);
+        args.close().close();
+        at += length;
+      }
+    }
+  }
 }
 
 /// A flow event ("s" or "f"), left open for an optional binding point.
@@ -391,6 +437,7 @@ auto other_data(const Run& run, double scale) -> ordered {
           {"virtual_stages", s.params.virtual_stages},
           {"cost", {{"F", number(c.f)}, {"B", number(c.b)}, {"W", number(c.w)}, {"FB", number(c.fb)}, {"comm", number(c.comm)}}},
           {"makespan", number(run.metrics.makespan)},
+          {"timing", std::string(timing_name(run.timing))},
           {"bubble_fraction", run.metrics.bubble_fraction},
           {"us_per_unit", number(scale)},
           {"time_unit", "ts and dur are microseconds: cost units x us_per_unit; args start/end are cost units"}};
@@ -461,14 +508,16 @@ void write_chrome_trace(const Run& run, TextSink& sink, const TraceOptions& opti
   // Flow ids in the order the sends happen, which is how a person reads the trace.
   std::stable_sort(transfers.begin(), transfers.end(), [](const Transfer& a, const Transfer& b) { return a.start < b.start; });
   const std::vector<int> lanes = assign_lanes(transfers, s.ranks());
-  const Tids tids = make_tids(1 + *std::max_element(lanes.begin(), lanes.end()));
+  const bool waits = run.timing == Timing::reference;
+  const Tids tids = make_tids(1 + *std::max_element(lanes.begin(), lanes.end()) + (waits ? 1 : 0));
   detail::SinkBuffer buffer(sink);
   std::string& out = buffer.text();
   out += "{\"traceEvents\":[\n";
   EventList events(buffer);
-  add_metadata(events, lanes, tids);
+  add_metadata(events, lanes, tids, waits);
   add_compute(events, run, scale, tids);
   add_transfers(events, run, transfers, scale, tids);
+  if (waits) add_waits(events, run, scale, tids, lanes);
   if (!events.empty()) out += "\n";
   // otherData is a few fields: a tree is the simplest way to write it.
   out += "],\n\"displayTimeUnit\":\"ms\",\n\"otherData\":" + other_data(run, scale).dump() + "}\n";

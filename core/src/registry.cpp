@@ -5,6 +5,7 @@
 #include "detail/specs.h"
 #include "pipesim/error.h"
 #include "pipesim/limits.h"
+#include "pipesim/reference.h"
 
 namespace pipesim {
 
@@ -58,6 +59,18 @@ auto build_schedule(std::string_view name, const ScheduleParams& params) -> Sche
   check_bounds(spec, params);
   spec.check(params);
   return spec.generate(params);
+}
+
+auto build_schedule_with_comm(std::string_view name, const ScheduleParams& params) -> Schedule {
+  const ScheduleSpec& spec = find_schedule(name);
+  if (spec.generate_with_comm == nullptr) {
+    Schedule s = build_schedule(name, params);
+    s.comm = lower_send_recv(s);
+    return s;
+  }
+  check_bounds(spec, params);
+  spec.check(params);
+  return spec.generate_with_comm(params);
 }
 
 }  // namespace pipesim

@@ -35,6 +35,30 @@ auto op_json(const Op& op, double start, double end) -> json {
   return out;
 }
 
+// What one op of the reference timing waited for, in the layers of OpWait, and the request that
+// ended the wait: `{"used_receive":..,"unused_receive":..,"send":..,"on":"2RECV_F5","peer":3}`.
+auto wait_json(const OpWait& w) -> json {
+  json out = {{"used_receive", number(w.used_receive)}, {"unused_receive", number(w.unused_receive)}, {"send", number(w.send)}};
+  if (w.on.action != CommAction::compute) {
+    out["on"] = std::to_string(w.on.chunk.stage) + std::string(comm_action_name(w.on.action)) + std::to_string(w.on.chunk.mb);
+    out["on_phase"] = w.on.chunk.phase;
+    out["peer"] = w.peer;
+  }
+  return out;
+}
+
+// A rank's waits summed per layer (reference timing).
+auto rank_waits_json(const Run& run, int r) -> json {
+  OpWait sum;
+  for (int i = run.schedule.rank_begin[r]; i < run.schedule.rank_begin[r + 1]; ++i) {
+    const OpWait& w = run.timeline.waits[static_cast<std::size_t>(i)];
+    sum.used_receive += w.used_receive;
+    sum.unused_receive += w.unused_receive;
+    sum.send += w.send;
+  }
+  return {{"used_receive", number(sum.used_receive)}, {"unused_receive", number(sum.unused_receive)}, {"send", number(sum.send)}};
+}
+
 auto costs_json(const Costs& c) -> json {
   return {{"F", number(c.f)}, {"B", number(c.b)}, {"W", number(c.w)}, {"FB", number(c.fb)}, {"comm", number(c.comm)}};
 }
@@ -95,8 +119,8 @@ void append_number(std::string& out, double value) {
 }
 
 /// One op as op_json(...).dump(2) would write it at `indent`, without building it: its members in key
-/// order (b_*, end, f_*, op, start for an FB; end, mb, op, phase, stage, start otherwise).
-void append_op(std::string& out, const Op& op, double start, double end, int indent) {
+/// order (b_*, end, f_*, op, start for an FB; end, mb, op, phase, stage, start otherwise; then wait).
+void append_op(std::string& out, const Op& op, double start, double end, const OpWait* wait, int indent) {
   const int inner = indent + 2;
   bool first = true;
   const auto member = [&](std::string_view key) {
@@ -134,6 +158,10 @@ void append_op(std::string& out, const Op& op, double start, double end, int ind
   }
   member("start");
   append_number(out, start);
+  if (wait != nullptr) {  // reference timing: what the op waited for, as op_json's "wait"
+    member("wait");
+    append_dumped(out, wait_json(*wait), inner);
+  }
   out += '\n';
   out.append(static_cast<std::size_t>(indent), ' ');
   out += '}';
@@ -152,7 +180,8 @@ void append_ops(detail::SinkBuffer& buffer, const Run& run, int r, int indent) {
     const auto ui = static_cast<std::size_t>(i);
     if (i != s.rank_begin[r]) out += ",\n";
     out.append(static_cast<std::size_t>(indent + 2), ' ');
-    append_op(out, s.ops[ui], run.timeline.start[ui], run.timeline.end[ui], indent + 2);
+    const OpWait* wait = run.timing == Timing::reference ? &run.timeline.waits[ui] : nullptr;
+    append_op(out, s.ops[ui], run.timeline.start[ui], run.timeline.end[ui], wait, indent + 2);
     buffer.flush_if_full();
   }
   out += '\n';
@@ -242,6 +271,9 @@ auto to_json(const Run& run, Detail detail) -> json {
   // Which comparison the costs make: every schedule's stages alike, or one model cut by each schedule.
   out["cost_basis"] = run.stage_costs.model_stages > 0 ? "same-model" : "same-stage-costs";
   out["model_stages"] = run.stage_costs.model_stages;
+  out["timing"] = std::string(timing_name(run.timing));
+  const bool reference = run.timing == Timing::reference;
+  if (reference) out["sends"] = std::string(send_mode_name(run.sends));
   out["makespan"] = number(m.makespan);
   out["span"] = number(m.span);
   out["bubble_fraction"] = m.bubble_fraction;
@@ -261,11 +293,13 @@ auto to_json(const Run& run, Detail detail) -> json {
                  {"last_end", number(rm.last_end)},
                  {"peak_activations", rm.peak_activations},
                  {"stages_held", rm.stages_held}};
+    if (reference) rank["waits"] = rank_waits_json(run, r);
     if (detail == Detail::full) {
       json ops = json::array();
       for (int i = s.rank_begin[r]; i < s.rank_begin[r + 1]; ++i) {
         const auto ui = static_cast<std::size_t>(i);
         ops.push_back(op_json(s.ops[ui], run.timeline.start[ui], run.timeline.end[ui]));
+        if (reference) ops.back()["wait"] = wait_json(run.timeline.waits[ui]);
       }
       rank["ops"] = std::move(ops);
     }

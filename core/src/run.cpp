@@ -15,18 +15,26 @@ auto closed_form(const ScheduleSpec& spec, const ScheduleParams& params, const C
   return f;
 }
 
+// The schedule the request names; in reference timing with its communication program.
+auto build(const ScheduleSpec& spec, const RunRequest& request) -> Schedule {
+  if (spec.parse != nullptr) return spec.parse(request.custom_schedule);  // its own SEND/RECV, if any
+  return request.timing == Timing::reference ? build_schedule_with_comm(request.schedule, request.params)
+                                             : build_schedule(request.schedule, request.params);
+}
+
 }  // namespace
 
 auto run(const RunRequest& request) -> Run {
   validate_costs(request.costs);
   Run out;
   out.spec = &find_schedule(request.schedule);
-  // Schedules given as text (custom) parse it; the others generate from the parameters.
-  out.schedule = out.spec->parse != nullptr ? out.spec->parse(request.custom_schedule)
-                                            : build_schedule(request.schedule, request.params);
+  out.schedule = build(*out.spec, request);
   out.stage_costs = resolve_stage_costs(request.costs, request.per_stage, out.schedule);
   out.costs = base_stage_costs(request.costs, request.per_stage, out.schedule.layout.stages);
-  out.timeline = simulate(out.schedule, out.stage_costs);
+  out.timing = request.timing == Timing::reference && !out.schedule.comm.empty() ? Timing::reference : Timing::dataflow;
+  out.sends = request.sends;
+  out.timeline = out.timing == Timing::reference ? simulate_reference(out.schedule, out.stage_costs, out.sends)
+                                                 : simulate(out.schedule, out.stage_costs);
   out.metrics = measure(out.schedule, out.timeline);
   out.formula = closed_form(*out.spec, out.schedule.params, out.costs, out.stage_costs);
   return out;

@@ -63,7 +63,7 @@ void check_op_count(const Schedule& s, unsigned long long ops) {
 }  // namespace
 
 ScheduleBuilder::ScheduleBuilder(std::string name, ScheduleParams params, Layout layout, int ops_per_chunk)
-    : schedule_{std::move(name), params, std::move(layout), {}, {}} {
+    : schedule_{std::move(name), params, std::move(layout), {}, {}, {}} {
   const Layout& l = schedule_.layout;
   // In 64 bits: a request within each size's own bound can still be billions of ops.
   const auto chunks = static_cast<unsigned long long>(std::max(l.directions * l.stages, 0)) *
@@ -76,7 +76,7 @@ ScheduleBuilder::ScheduleBuilder(std::string name, ScheduleParams params, Layout
 }
 
 ScheduleBuilder::ScheduleBuilder(std::string name, ScheduleParams params, Layout layout, ExactOps ops)
-    : schedule_{std::move(name), params, std::move(layout), {}, {}}, exact_ops_(ops.count) {
+    : schedule_{std::move(name), params, std::move(layout), {}, {}, {}}, exact_ops_(ops.count) {
   check_op_count(schedule_, ops.count);
   schedule_.ops.reserve(ops.count);
   schedule_.rank_begin.assign(static_cast<std::size_t>(std::max(params.ranks, 0)) + 1, 0);

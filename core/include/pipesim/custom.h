@@ -5,8 +5,11 @@
 // commas or whitespace, each `{stage}{kind}{microbatch}` with kind F (forward), I (backward for
 // inputs), W (weight gradient) or B (full backward), e.g. `0F0,0F1,0B0`. An overlapped pair is written
 // as torch prints it, `(0F7;7B3)OVERLAP_F_B`, and becomes an FB. Empty cells, `None` and `-` are idle
-// slots and are dropped; torch's communication and FSDP actions (SEND_F, RECV_B, UNSHARD, RESHARD,
-// REDUCE_GRAD) are skipped because the engine models sends with the comm cost. Blank lines and lines
+// slots and are dropped; torch's FSDP actions (UNSHARD, RESHARD, REDUCE_GRAD) are skipped. Its
+// communication actions (SEND_F, RECV_F, SEND_B, RECV_B), when the text has any, become the schedule's
+// communication program (Schedule::comm) as torch's runtime runs it: each launched where it stands, a
+// receive waited for by the op that consumes it, the sends at the end; `--timing reference` then
+// honours their order, and the dataflow timing ignores them. Blank lines and lines
 // starting with `#` are not ranks. Action notation has one path: stage s lives on the one rank that runs
 // it, and a chunk's phase is the index of its stage among the stages of its rank, lowest first (the
 // virtual chunk of a looped layout, the leg of a V).
@@ -29,9 +32,9 @@ namespace pipesim {
 
 /// Any schedule in action notation, one line per rank, actions separated by commas: the CSV that
 /// torch's `_load_csv` reads. A two-direction schedule's stage s of direction d is written as stage id
-/// d x stages + s, so every id is unique; reading that text back gives one path of 2 x stages stages,
-/// not two directions, so use JSON to round-trip DualPipe or Chimera. Single-path schedules read back
-/// op for op.
+/// d x stages + s and its micro-batch m as d x M + m (M micro-batches per direction), so ids never
+/// collide; pipesim reads that back as the same two directions. Every built-in schedule reads back op
+/// for op.
 [[nodiscard]] auto format_actions(const Schedule& schedule) -> std::string;
 
 }  // namespace pipesim

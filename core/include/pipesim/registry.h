@@ -34,6 +34,10 @@ struct ScheduleSpec {
   /// Set for schedules given as text (custom): run() builds from RunRequest::custom_schedule with it
   /// instead of check() and generate().
   auto (*parse)(std::string_view text) -> Schedule = nullptr;
+  /// Set for schedules whose reference runtime has a communication structure of its own (DualPipe,
+  /// DualPipeV): generate() plus Schedule::comm as that runtime issues it. The others get torch's
+  /// lowering (lower_send_recv) in reference timing.
+  auto (*generate_with_comm)(const ScheduleParams&) -> Schedule = nullptr;
 };
 
 [[nodiscard]] auto schedules() -> std::span<const ScheduleSpec* const>;
@@ -41,5 +45,8 @@ struct ScheduleSpec {
 [[nodiscard]] auto find_schedule(std::string_view name) -> const ScheduleSpec&;
 /// check() then generate(); throws Error on a rule the schedule does not accept.
 [[nodiscard]] auto build_schedule(std::string_view name, const ScheduleParams& params) -> Schedule;
+/// build_schedule() with Schedule::comm filled for reference timing: the schedule's own runtime's
+/// program (generate_with_comm), else torch's lowering of its ops (lower_send_recv in reference.h).
+[[nodiscard]] auto build_schedule_with_comm(std::string_view name, const ScheduleParams& params) -> Schedule;
 
 }  // namespace pipesim

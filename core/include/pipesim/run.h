@@ -4,6 +4,7 @@
 
 #include "pipesim/costs.h"
 #include "pipesim/measure.h"
+#include "pipesim/reference.h"
 #include "pipesim/registry.h"
 #include "pipesim/schedule.h"
 #include "pipesim/simulate.h"
@@ -20,6 +21,8 @@ struct RunRequest {
   /// The schedule itself, for schedules given as text (`custom`): JSON or PyTorch action notation, see
   /// custom.h. Ignored by the others; `params` is then inferred from the text.
   std::string custom_schedule = {};
+  Timing timing = Timing::dataflow;
+  SendMode sends = SendMode::rendezvous;  ///< reference timing only
 };
 
 struct Run {
@@ -30,6 +33,10 @@ struct Run {
   Timeline timeline;
   Metrics metrics;
   Formula formula;
+  /// The timing model used: `reference` as asked, except for a custom schedule whose text carries no
+  /// send/receive actions, which keeps `dataflow`.
+  Timing timing = Timing::dataflow;
+  SendMode sends = SendMode::rendezvous;
 };
 
 /// Validates the costs, builds the schedule, simulates and measures it. Throws Error on bad input.

@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "pipesim/comm.h"
 #include "pipesim/op.h"
 #include "pipesim/op_column.h"
 
@@ -40,6 +41,8 @@ struct Schedule {
   Layout layout;
   OpColumn<Op> ops;             ///< every rank's ops, rank 0 first, each rank's in run order
   std::vector<int> rank_begin;  ///< rank r owns ops[rank_begin[r] .. rank_begin[r+1])
+  /// How the schedule's reference runtime communicates (reference timing); empty unless asked for.
+  CommProgram comm = {};
 
   [[nodiscard]] auto ranks() const -> int { return params.ranks; }
   [[nodiscard]] auto ops_of(int rank) const -> std::span<const Op> {

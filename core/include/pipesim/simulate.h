@@ -9,6 +9,29 @@
 
 namespace pipesim {
 
+/// Why an op of the reference timing started later than its rank was free, split in layers: first
+/// the wait for the receives it consumes, then the extra wait for receives committed with them that it
+/// does not consume, then the extra wait for sends that had not completed (reference.h).
+struct OpWait {
+  double used_receive = 0;
+  double unused_receive = 0;
+  double send = 0;
+  CommStep on = {};  ///< the request that ended the wait (its action and chunk); `compute`: no wait
+  int peer = -1;     ///< the rank at the other end of that request
+
+  [[nodiscard]] auto total() const -> double { return used_receive + unused_receive + send; }
+};
+
+/// One transfer of the reference timing, as it ran: from the moment data started to move (rendezvous:
+/// both sides launched; eager, async: the send launched) until the receive completed.
+struct TimedTransfer {
+  int producer = -1;  ///< the op whose output moved
+  int consumer = -1;  ///< the op that consumed it
+  bool gradient = false;
+  double start = 0;
+  double end = 0;
+};
+
 /// Start and end time of every op, aligned with Schedule::ops.
 struct Timeline {
   OpColumn<double> start;
@@ -16,6 +39,11 @@ struct Timeline {
   /// The op whose output this op waited for when its rank sat idle before it, or -1 when the op
   /// started as soon as its rank was free. Explains every bubble: idle time ends when this arrives.
   OpColumn<int> waited_for;
+  /// Reference timing only (else empty): what each op waited for, aligned with Schedule::ops.
+  std::vector<OpWait> waits = {};
+  /// Reference timing with transfers asked for (simulate_reference): every transfer between ranks, in
+  /// the order their consumers ran.
+  std::vector<TimedTransfer> transfers = {};
 };
 
 /// Each rank runs its ops in list order, one at a time. An op starts when its rank is free and its

@@ -100,6 +100,11 @@ class ChunkGrid {
   [[nodiscard]] auto rank_upstream(const Place& p) const -> int { return rank_of_slot_[p.slot - 1]; }
   [[nodiscard]] auto rank_downstream(const Place& p) const -> int { return rank_of_slot_[p.slot + 1]; }
 
+  /// The rank that runs the chunk of table row `row`.
+  [[nodiscard]] auto rank_of_row(std::size_t row) const -> int {
+    return rank_of_slot_[row / static_cast<std::size_t>(per_path_)];
+  }
+
   [[nodiscard]] auto chunks() const -> std::size_t { return chunks_; }
   [[nodiscard]] auto per_path() const -> int { return per_path_; }
   [[nodiscard]] auto stages() const -> int { return stages_; }

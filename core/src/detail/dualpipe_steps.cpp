@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "detail/rank_program.h"
+#include "pipesim/comm.h"
 #include "pipesim/error.h"
 
 namespace pipesim::detail {
@@ -14,17 +15,14 @@ namespace {
 class PhaseCounters {
  public:
   explicit PhaseCounters(const DualPipeRank& r) : r_(r) {}
-  auto next_forward(int local_phase) -> Chunk { return next(local_phase, forwards_); }
-  auto next_backward(int local_phase) -> Chunk { return next(local_phase, backwards_); }
-
- private:
   auto next(int local_phase, std::array<int, 2>& counters) -> Chunk {
-    const int phase = local_phase ^ static_cast<int>(r_.swap_phases);
+    const int phase = actual_phase(local_phase);
     return Chunk{counters[static_cast<std::size_t>(phase)]++, phase, r_.stage_of_phase[static_cast<std::size_t>(phase)]};
   }
+  [[nodiscard]] auto actual_phase(int local_phase) const -> int { return local_phase ^ static_cast<int>(r_.swap_phases); }
+
+ private:
   const DualPipeRank& r_;
-  std::array<int, 2> forwards_{};
-  std::array<int, 2> backwards_{};
 };
 
 // How many times each of the reference's eight steps loops on a rank (its step_1 ... step_8): the
@@ -43,71 +41,163 @@ auto step_lengths(const DualPipeRank& rank) -> StepLengths {
 // The reference does not overlap the middle rank(s)' first main-step pair, to shrink the bubble.
 auto splits_first_main_pair(const DualPipeRank& rank) -> bool { return rank.half_rank == rank.num_half_ranks - 1; }
 
+// One rank of DeepSeek's DualPipe / DualPipeV object, method for method (dualpipe.py and dualpipev.py
+// share them): `_forward_chunk`, `_backward_chunk`, `_forward_backward_chunk` and `_weight_chunk` emit
+// the compute op between their comm calls; `_recv_*` / `_send_*` queue a transfer with their own chunk
+// counters (current_recv_f_chunk_id, ...) and skip it where the neighbouring stage is absent or on this
+// rank (the V's turn); `_commit_and_wait_comm` launches what is queued and waits, and does nothing when
+// nothing is queued. Without a CommWriter only the ops are written.
+class ReferenceRank {
+ public:
+  ReferenceRank(const DualPipeRank& rank, RankOps out, CommWriter* comm)
+      : r_(rank), p_(out), counters_(rank), comm_(comm) {}
+
+  void forward_chunk(int phase, bool recv = true, bool send = true) {
+    if (recv) recv_forward(phase);
+    commit_and_wait_comm();
+    compute();
+    p_.forward(counters_.next(phase, f_));
+    if (send) send_forward(phase);
+  }
+  void backward_chunk(int phase, bool enable_zb = false, bool recv = true, bool send = true) {
+    if (recv) recv_backward(phase);
+    commit_and_wait_comm();
+    compute();
+    p_.backward(counters_.next(phase, b_), enable_zb);
+    if (send) send_backward(phase);
+  }
+  void forward_backward_chunk(int phase0, int phase1, bool recv0 = true) {
+    if (recv0) recv_forward(phase0);
+    recv_backward(phase1);
+    commit_and_wait_comm();
+    compute();
+    const Chunk f = counters_.next(phase0, f_);
+    p_.overlapped(f, counters_.next(phase1, b_));
+    send_forward(phase0);
+    send_backward(phase1);
+  }
+  void weight_chunk() {
+    commit_and_wait_comm();
+    compute();
+    p_.weight();
+  }
+
+  void recv_forward(int phase) { transfer(phase, CommAction::recv_forward, forward_input_remote(phase), recv_f_); }
+  void send_forward(int phase) { transfer(phase, CommAction::send_forward, forward_output_remote(phase), send_f_); }
+  void recv_backward(int phase) { transfer(phase, CommAction::recv_backward, forward_output_remote(phase), recv_b_); }
+  void send_backward(int phase) { transfer(phase, CommAction::send_backward, forward_input_remote(phase), send_b_); }
+
+  void commit_and_wait_comm() {
+    if (queued_ == 0) return;
+    comm_->add(CommAction::post);
+    comm_->add(CommAction::wait_all);
+    queued_ = 0;
+  }
+
+  [[nodiscard]] auto parked() const -> std::size_t { return p_.parked(); }
+
+ private:
+  // Whether the input of a forward (and the gradient a backward sends back) crosses to another rank.
+  [[nodiscard]] auto forward_input_remote(int local_phase) const -> bool {
+    const int phase = counters_.actual_phase(local_phase);
+    return r_.stage_of_phase[static_cast<std::size_t>(phase)] > 0 && !(r_.turns_locally && phase == 1);
+  }
+  // Whether the output of a forward (and the gradient a backward receives) crosses to another rank.
+  [[nodiscard]] auto forward_output_remote(int local_phase) const -> bool {
+    const int phase = counters_.actual_phase(local_phase);
+    return r_.stage_of_phase[static_cast<std::size_t>(phase)] < r_.stages - 1 && !(r_.turns_locally && phase == 0);
+  }
+  void transfer(int phase, CommAction action, bool remote, std::array<int, 2>& counter) {
+    if (comm_ == nullptr || !remote) return;
+    comm_->add(action, counters_.next(phase, counter));
+    ++queued_;
+  }
+  void compute() {
+    if (comm_ != nullptr) comm_->add(CommAction::compute);
+  }
+
+  const DualPipeRank& r_;
+  RankProgram p_;
+  PhaseCounters counters_;
+  CommWriter* comm_;
+  int queued_ = 0;  // transfers queued since the last commit
+  std::array<int, 2> f_{}, b_{}, recv_f_{}, send_f_{}, recv_b_{}, send_b_{};
+};
+
 }  // namespace
 
-void dualpipe_steps(const DualPipeRank& rank, RankOps out) {
-  RankProgram p(out);
-  PhaseCounters next(rank);
+// The loops below are `step()` of dualpipe.py, call for call; dualpipev.py differs only where noted.
+void dualpipe_steps(const DualPipeRank& rank, RankOps out, CommWriter* comm) {
+  ReferenceRank d(rank, out, comm);
   const int h = rank.half_rank;
+  const bool middle = splits_first_main_pair(rank);  // DualPipe: is_middle_rank; DualPipeV: is_last_rank
+  // DualPipeV always defers step 2's F(0) send until after F(1); DualPipe only on its non-middle ranks.
+  const bool defers_first_send = !middle || rank.v_shape;
   const StepLengths n = step_lengths(rank);
-  const auto F = [&](int phase) { p.forward(next.next_forward(phase)); };
-  const auto B = [&](int phase, bool split) { p.backward(next.next_backward(phase), split); };
-  const auto FB = [&](int f_phase, int b_phase) {
-    const Chunk f = next.next_forward(f_phase);
-    p.overlapped(f, next.next_backward(b_phase));
-  };
 
   // Step 1: nF0
-  for (int i = 0; i < n.step_1; ++i) F(0);
+  for (int i = 0; i < n.step_1; ++i) d.forward_chunk(0);
 
   // Step 2: nF0F1
+  d.recv_forward(0);
   for (int i = 0; i < n.step_2; ++i) {
-    F(0);
-    F(1);
+    d.forward_chunk(0, false, !defers_first_send);
+    d.recv_forward(0);
+    d.forward_chunk(1, true, !middle || i < n.step_2 - 1);
+    if (defers_first_send) d.send_forward(0);
   }
 
   // Step 3: nB1W1F1 (zero bubble: the backward is split and a W fills the wait)
   for (int i = 0; i < n.step_3; ++i) {
-    B(1, true);
-    p.weight();
-    F(1);
+    d.backward_chunk(1, true);
+    d.recv_forward(1);
+    d.weight_chunk();
+    d.forward_chunk(1, false);
   }
 
   // Step 4 (main step): nF0B1F1B0
   for (int i = 0; i < n.step_4; ++i) {
-    if (i == 0 && splits_first_main_pair(rank)) {
-      F(0);
-      B(1, false);
+    if (i == 0) {
+      if (middle) {
+        d.forward_chunk(0, false, false);
+        d.send_forward(1);
+        d.backward_chunk(1, false, true, false);
+        d.send_forward(0);
+        d.send_backward(1);
+      } else {
+        d.forward_backward_chunk(0, 1, false);
+      }
     } else {
-      FB(0, 1);
+      d.forward_backward_chunk(0, 1);
     }
-    FB(1, 0);
+    d.forward_backward_chunk(1, 0);
   }
 
   // Step 5: nB1F1B0
   for (int i = 0; i < n.step_5; ++i) {
-    B(1, false);
-    FB(1, 0);
+    d.backward_chunk(1);
+    d.forward_backward_chunk(1, 0);
   }
 
   // Step 6: nB1B0 (the second half of these backwards is split into I + W)
-  bool split = false;
+  bool enable_zb = false;
   for (int i = 0; i < n.step_6; ++i) {
-    if (i == n.step_6 / 2 && h % 2 == 1) split = true;
-    B(1, split);
-    if (i == n.step_6 / 2 && h % 2 == 0) split = true;
-    B(0, split);
+    if (i == n.step_6 / 2 && h % 2 == 1) enable_zb = true;
+    d.backward_chunk(1, enable_zb);
+    if (i == n.step_6 / 2 && h % 2 == 0) enable_zb = true;
+    d.backward_chunk(0, enable_zb);
   }
 
   // Step 7: nWB0 (zero bubble)
   for (int i = 0; i < n.step_7; ++i) {
-    p.weight();
-    B(0, true);
+    d.weight_chunk();
+    d.backward_chunk(0, true);
   }
 
   // Step 8: nW
-  for (int i = 0; i < n.step_8; ++i) p.weight();
-  if (p.parked() != 0) throw Error(ErrorCode::internal, "internal: weight-gradient queue not empty at the end of the step");
+  for (int i = 0; i < n.step_8; ++i) d.weight_chunk();
+  if (d.parked() != 0) throw Error(ErrorCode::internal, "internal: weight-gradient queue not empty at the end of the step");
+  d.commit_and_wait_comm();
 }
 
 auto dualpipe_op_count(const DualPipeRank& rank) -> std::size_t {

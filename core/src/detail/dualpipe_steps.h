@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <vector>
 
+#include "pipesim/comm.h"
 #include "pipesim/op.h"
 #include "pipesim/schedule.h"
 
@@ -16,10 +17,14 @@ struct DualPipeRank {
   int chunks_per_phase = 0; ///< micro-batches per phase: DualPipe C/2; DualPipeV C
   bool swap_phases = false; ///< DualPipe's second half: local phase 0 is direction 1
   std::array<int, 2> stage_of_phase{};  ///< stage this rank runs for phase 0 and phase 1
+  int stages = 0;           ///< stages along one path: DualPipe N, DualPipeV 2N
+  bool turns_locally = false; ///< DualPipeV's last rank: its phase-0 output is its own phase-1 input
+  bool v_shape = false;     ///< DualPipeV (dualpipev.py), whose few comm calls differ from dualpipe.py's
 };
 
-/// Appends the rank's ops exactly as the reference `step()` runs them.
-void dualpipe_steps(const DualPipeRank& rank, RankOps out);
+/// Appends the rank's ops exactly as the reference `step()` runs them and, when `comm` is given, the
+/// rank's communication program as `step()` queues, commits and waits for its receives and sends.
+void dualpipe_steps(const DualPipeRank& rank, RankOps out, CommWriter* comm = nullptr);
 
 /// How many ops dualpipe_steps appends for `rank`, from its step lengths, so a generator reserves
 /// exactly the memory it fills (most ops are F&B pairs: a third of the generic three per chunk).

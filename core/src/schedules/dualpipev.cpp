@@ -16,15 +16,33 @@ void check(const ScheduleParams& p) {
           micro_batches_text(p));
 }
 
-auto generate(const ScheduleParams& p) -> Schedule {
+// With `with_comm`, also the communication program of dualpipev.py's step() (reference timing).
+auto generate_dualpipev(const ScheduleParams& p, bool with_comm) -> Schedule {
   const int n = p.ranks;
-  const auto rank_program = [&](int r) { return DualPipeRank{r, n, p.micro_batches, false, {r, 2 * n - 1 - r}}; };
+  const auto rank_program = [&](int r) {
+    return DualPipeRank{r, n, p.micro_batches, false, {r, 2 * n - 1 - r}, 2 * n, r == n - 1, true};
+  };
   std::size_t ops = 0;
   for (int r = 0; r < n; ++r) ops += dualpipe_op_count(rank_program(r));
   ScheduleBuilder builder("dualpipev", p, v_layout(n), ScheduleBuilder::ExactOps{ops});
-  for (int r = 0; r < n; ++r) dualpipe_steps(rank_program(r), builder.rank(r));
-  return std::move(builder).build();
+  CommProgram comm;
+  // Per op at most: two receives, a commit (post, wait_all), the compute and two sends.
+  if (with_comm) comm.steps.reserve(7 * ops);
+  CommWriter writer(comm);
+  for (int r = 0; r < n; ++r) {
+    if (with_comm) writer.begin_rank(r);
+    dualpipe_steps(rank_program(r), builder.rank(r), with_comm ? &writer : nullptr);
+  }
+  Schedule s = std::move(builder).build();
+  if (with_comm) {
+    writer.finish(n);
+    s.comm = std::move(comm);
+  }
+  return s;
 }
+
+auto generate(const ScheduleParams& p) -> Schedule { return generate_dualpipev(p, false); }
+auto generate_with_comm(const ScheduleParams& p) -> Schedule { return generate_dualpipev(p, true); }
 
 }  // namespace
 
@@ -38,6 +56,8 @@ const ScheduleSpec dualpipev_spec{
     check,
     generate,
     [](const ScheduleParams& p, const Costs& c) { return dualpipe_formula(2 * p.ranks, c); },
+    nullptr,
+    generate_with_comm,
 };
 
 }  // namespace pipesim::detail

@@ -1,4 +1,6 @@
 // GPipe (Huang et al., 2019): every forward, then every backward, micro-batches FIFO (torch's order).
+#include <utility>
+
 #include "detail/rank_program.h"
 #include "detail/formulas.h"
 #include "detail/spec_helpers.h"
@@ -23,7 +25,7 @@ auto generate(const ScheduleParams& p) -> Schedule {
 /// (p-1)(F+B): the fill and drain of a pipeline without zero-bubble splitting. GPipe's phases are
 /// separate chains, so each send adds its latency once per hop: exact with comm too. 1F1B's steady
 /// state also waits on round trips when comm > 0, so there the closed form needs comm = 0.
-auto fill_drain_formula(int p, const Costs& c, bool with_comm) -> Formula {
+auto fill_drain_formula(int p, const Costs& c, bool with_comm, std::string source) -> Formula {
   const double value = (p - 1) * (c.f + c.b + (with_comm ? 2 * c.comm : 0));
   const std::string numbers = "(" + std::to_string(p) + "-1)(" + num(c.f) + "+" + num(c.b) +
                               (with_comm ? "+2*" + num(c.comm) : "") + ") = " + num(value);
@@ -32,7 +34,7 @@ auto fill_drain_formula(int p, const Costs& c, bool with_comm) -> Formula {
                  value,
                  with_comm || exact_when_no_comm(c),
                  with_comm ? "exact on every rank" : "exact on every rank when comm = 0",
-                 "DualPipe README; Zero Bubble paper (Qi et al., ICLR 2024)"};
+                 std::move(source)};
 }
 
 const ScheduleSpec gpipe_spec{
@@ -44,7 +46,13 @@ const ScheduleSpec gpipe_spec{
     false,
     any_size,
     generate,
-    [](const ScheduleParams& p, const Costs& c) { return fill_drain_formula(p.ranks, c, true); },
+    // The DualPipe README's table has a 1F1B row but no GPipe row; GPipe's own paper gives the bubble
+    // as the fraction (K-1)/(M+K-1) of the step, which is (K-1)(F+B) per rank.
+    [](const ScheduleParams& p, const Costs& c) {
+      return fill_drain_formula(p.ranks, c, true,
+                                "GPipe (Huang et al., arXiv 1811.06965): bubble (K-1)/(M+K-1) of the step; Zero Bubble "
+                                "paper (Qi et al., ICLR 2024)");
+    },
 };
 
 }  // namespace pipesim::detail

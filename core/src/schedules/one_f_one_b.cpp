@@ -40,7 +40,9 @@ const ScheduleSpec one_f_one_b_spec{
     false,
     any_size,
     generate,
-    [](const ScheduleParams& p, const Costs& c) { return fill_drain_formula(p.ranks, c, false); },
+    [](const ScheduleParams& p, const Costs& c) {
+      return fill_drain_formula(p.ranks, c, false, "DualPipe README (1F1B row); Zero Bubble paper (Qi et al., ICLR 2024)");
+    },
 };
 
 }  // namespace pipesim::detail

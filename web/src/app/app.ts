@@ -28,7 +28,7 @@ import { readState, VIEWS, writeState, type AppState, type ViewName } from './st
 import { UrlWriter } from './url_writer';
 import type { BasisShown } from '../views/basis';
 
-const OWN_PARAMS = ['schedule', 'ranks', 'micro-batches', 'virtual-stages', 'cost', 'rank-speed', 'compare', 'basis', 'view', 'custom'];
+const OWN_PARAMS = ['schedule', 'ranks', 'micro-batches', 'virtual-stages', 'cost', 'rank-speed', 'compare', 'basis', 'view', 'custom', 'timing', 'sends'];
 
 /** One run a view needs: the schedule, the key of its run, and whether it is on the same-model basis. */
 interface Needed {
@@ -169,6 +169,8 @@ export class App {
       ...(modelStages ? { modelStages } : {}),
       ...(rankSpeed.length ? { rankSpeed } : {}),
       customSchedule: schedule === 'custom' ? this.state.custom : undefined,
+      timing: this.state.timing,
+      sends: this.state.sends,
     };
   }
 
@@ -197,7 +199,17 @@ export class App {
       request: { ...request, ranks: s.ranks, microBatches: s.micro_batches, virtualStages: s.virtual_stages },
       info: this.engine.schedule(schedule)!,
       result,
+      dataflowMakespan: s.timing === 'reference' ? this.dataflowMakespan(request) : undefined,
     };
+  }
+
+  /** The same request's dataflow makespan, for the gap readout of reference timing. */
+  private dataflowMakespan(request: RunRequest): number | undefined {
+    try {
+      return this.engine.summary({ ...request, timing: 'dataflow' }).makespan as number;
+    } catch {
+      return undefined;
+    }
   }
 
   private runHere(schedule: string, sameModel: boolean): RunOutcome {

@@ -66,6 +66,12 @@ export class Controls {
     comm: sliderField('cost-comm', 'control.costComm', 0, 4, 'any'),
   };
   private readonly rankSpeed = el('input', { type: 'text', id: 'rank-speed', 'data-testid': 'rank-speed', spellcheck: 'false', placeholder: '3:0.5' });
+  private readonly timing = el('select', { id: 'timing', 'data-testid': 'timing' });
+  private readonly sends = el('select', { id: 'sends', 'data-testid': 'sends' });
+  private readonly sendsField = el('div', { class: 'field' }, [
+    el('label', { for: 'sends', 'data-i18n': 'control.sends', text: t('control.sends') }),
+    this.sends,
+  ]);
   private state: AppState | null = null;
   /** The cost setting the F&B note was written for; any other change hides it. */
   private noteFor = '';
@@ -99,6 +105,12 @@ export class Controls {
         this.rankSpeed,
         el('div', { class: 'hint', 'data-i18n': 'control.rankSpeedHint', text: t('control.rankSpeedHint') }),
       ]),
+      el('div', { class: 'field' }, [
+        el('label', { for: 'timing', 'data-i18n': 'control.timing', text: t('control.timing') }),
+        this.timing,
+        el('div', { class: 'hint', 'data-i18n': 'control.timingHint', text: t('control.timingHint') }),
+      ]),
+      this.sendsField,
     );
     this.fillSelects();
 
@@ -107,6 +119,8 @@ export class Controls {
       if (p) this.onChange({ ...p.state });
     });
     this.schedule.addEventListener('change', () => this.onChange({ schedule: this.schedule.value }));
+    this.timing.addEventListener('change', () => this.onChange({ timing: this.timing.value }));
+    this.sends.addEventListener('change', () => this.onChange({ sends: this.sends.value }));
     this.custom.addEventListener('input', () => this.onChange({ custom: this.custom.value }));
     // Import: a pipesim Chrome trace, the JSON contract or PyTorch actions, read as the custom schedule.
     this.customFile.addEventListener('change', async () => {
@@ -129,6 +143,18 @@ export class Controls {
     for (const p of PRESETS) this.preset.append(el('option', { value: p.id, text: t(p.name as Key) }));
     clear(this.schedule);
     for (const s of this.engine.schedules) this.schedule.append(el('option', { value: s.name, text: scheduleTitle(s) }));
+    clear(this.timing);
+    this.timing.append(
+      el('option', { value: 'dataflow', text: t('control.timingDataflow') }),
+      el('option', { value: 'reference', text: t('control.timingReference') }),
+    );
+    clear(this.sends);
+    for (const [value, key] of [
+      ['rendezvous', 'control.sendsRendezvous'],
+      ['eager', 'control.sendsEager'],
+      ['async', 'control.sendsAsync'],
+    ] as [string, Key][])
+      this.sends.append(el('option', { value, text: t(key) }));
   }
 
   private bindInteger(field: SliderField, key: 'ranks' | 'microBatches' | 'virtualStages'): void {
@@ -223,6 +249,9 @@ export class Controls {
     }
     if (state.cost !== this.noteFor) this.costs.FB.note!.hidden = true;
     setIfIdle(this.rankSpeed, state.rankSpeed);
+    this.timing.value = state.timing;
+    this.sends.value = state.sends;
+    this.sendsField.hidden = state.timing !== 'reference';
   }
 
   /** The chosen schedule's summary and rules, rewritten only when the schedule changes (every slider

@@ -62,6 +62,28 @@ export function describeOp(g: TimelineGroup, i: number): string[] {
   return [kindLabel(kind), part(s, ops.mb[i], ops.phase[i], ops.stage[i]), `${where} · ${time}`];
 }
 
+/** In reference timing, what the next op waited for in the gap: its layers and the request it ended on. */
+function describeWait(g: TimelineGroup, next: number): string[] {
+  const ops = g.result.ops;
+  if (!ops.waitUsedReceive || !ops.waitUnusedReceive || !ops.waitSend) return [];
+  const layers: [number, Key][] = [
+    [ops.waitUsedReceive[next], 'wait.used'],
+    [ops.waitUnusedReceive[next], 'wait.unused'],
+    [ops.waitSend[next], 'wait.send'],
+  ];
+  const lines = layers.filter(([length]) => length > 0).map(([length, key]) => t(key, { t: num(length) }));
+  if (lines.length === 0) return [];
+  const action = ops.waitOnAction![next];
+  if (action !== 0) {
+    const on = `${ops.waitOnStage![next]}${COMM_ACTIONS[action]}${ops.waitOnMb![next]}`;
+    lines.push(t('wait.on', { on, peer: ops.waitPeer![next] }));
+  }
+  return [t('wait.title', { op: shortName(g, next) }), ...lines];
+}
+
+/** pipesim::CommAction names in its order, as torch writes them. */
+const COMM_ACTIONS = ['', 'RECV_F', 'RECV_B', 'SEND_F', 'SEND_B', 'POST', 'WAIT_ALL'];
+
 /** Why a rank is idle: the gap's bounds and the op whose arrival ends it. */
 export function describeIdle(g: TimelineGroup, idle: IdleRef): string[] {
   const ops = g.result.ops;
@@ -75,6 +97,7 @@ export function describeIdle(g: TimelineGroup, idle: IdleRef): string[] {
     lines.push(t('idle.afterLast'));
     return lines;
   }
+  lines.push(...describeWait(g, next));
   const waited = ops.waitedFor[next];
   if (waited < 0) return lines;
   const sameRank = ops.rank[waited] === idle.rank;

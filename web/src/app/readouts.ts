@@ -12,6 +12,21 @@ function card(testid: string, labelKey: Key, value: string, meta: (Node | string
   ]);
 }
 
+/** Reference timing only: how much later the reference program ends than the dataflow ideal, and the
+ *  waits the dataflow never has (receives an op does not use, sends), summed over ranks. */
+function gapCard(run: RunView): HTMLElement[] {
+  const s = run.result.summary;
+  if (s.timing !== 'reference' || run.dataflowMakespan === undefined) return [];
+  const sum = (key: string) => s.per_rank.reduce((total: number, r: any) => total + r.waits[key], 0);
+  const gap = s.makespan - run.dataflowMakespan;
+  return [
+    card('timing-gap', 'readout.gap', num(gap), [
+      el('div', { 'data-testid': 'timing-gap-line', text: t('readout.gapLine', { x: num(gap), y: num(sum('unused_receive')), z: num(sum('send')) }) }),
+      t('readout.gapNote', { dataflow: num(run.dataflowMakespan) }),
+    ]),
+  ];
+}
+
 export function renderReadouts(host: HTMLElement, run: RunView): void {
   const s = run.result.summary;
   const f = s.formula;
@@ -48,6 +63,7 @@ export function renderReadouts(host: HTMLElement, run: RunView): void {
       f.worked,
       el('div', { class: 'condition', 'data-testid': 'formula-condition', text: f.condition }),
     ], 'formula'),
+    ...gapCard(run),
     card('peak-activations', 'readout.peak', num(s.peak_activations), [t('readout.peakNote')]),
     card('parameters', 'readout.parameters', num(stages), [
       t('readout.parametersNote', { held: stages, total: modelStages }),

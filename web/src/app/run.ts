@@ -8,6 +8,8 @@ export interface RunView {
   request: ResolvedRequest;
   info: ScheduleInfo;
   result: SimulateValue;
+  /** With reference timing: the same schedule's dataflow makespan (the gap readout compares them). */
+  dataflowMakespan?: number;
 }
 
 /** F / (F + B): how much of an F&B cell is drawn as forward (Fig. 5 splits its 3-cell slot 1:2). */

@@ -23,6 +23,10 @@ export interface AppState {
   view: ViewName;
   /** The pasted schedule when `schedule` is "custom": JSON or PyTorch action notation. */
   custom: string;
+  /** 'dataflow' (the ideal) or 'reference' (as the reference program communicates). */
+  timing: string;
+  /** With timing 'reference': 'rendezvous', 'eager' or 'async'. */
+  sends: string;
 }
 
 export const DEFAULT_STATE: AppState = {
@@ -36,6 +40,8 @@ export const DEFAULT_STATE: AppState = {
   rankSpeed: '',
   view: 'timeline',
   custom: '',
+  timing: 'dataflow',
+  sends: 'rendezvous',
 };
 
 /** Longest pasted schedule kept in the URL, in characters. */
@@ -92,6 +98,8 @@ export function readState(search: string): AppState {
     rankSpeed: get('rank-speed', DEFAULT_STATE.rankSpeed),
     view: VIEWS.includes(view) ? view : DEFAULT_STATE.view,
     custom: get('custom', ''),
+    timing: get('timing', DEFAULT_STATE.timing),
+    sends: get('sends', DEFAULT_STATE.sends),
   };
 }
 
@@ -107,6 +115,8 @@ export function writeState(state: AppState, usesVirtualStages: boolean, extra: U
   if (state.basis !== DEFAULT_STATE.basis) q.set('basis', state.basis);
   if (state.rankSpeed.trim()) q.set('rank-speed', state.rankSpeed);
   if (state.view !== 'timeline') q.set('view', state.view);
+  if (state.timing !== DEFAULT_STATE.timing) q.set('timing', state.timing);
+  if (state.timing !== DEFAULT_STATE.timing && state.sends !== DEFAULT_STATE.sends) q.set('sends', state.sends);
   // A pasted schedule rides in the address only while a link stays shareable (servers refuse ~8 KB).
   if (state.schedule === 'custom' && state.custom.length <= CUSTOM_IN_URL_LIMIT) q.set('custom', state.custom);
   for (const [k, v] of extra) if (!q.has(k)) q.set(k, v);

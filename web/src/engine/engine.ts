@@ -72,6 +72,10 @@ export interface RunRequest {
   /** Per-rank speeds, each as --rank-speed takes it: "3:0.5" is rank 3 at half speed. */
   rankSpeed?: string[];
   customSchedule?: string;
+  /** 'dataflow' (default) or 'reference'. */
+  timing?: string;
+  /** With timing 'reference': 'rendezvous' (default), 'eager' or 'async'. */
+  sends?: string;
 }
 
 export interface ScheduleInfo {
@@ -117,6 +121,8 @@ function toJs(request: RunRequest): RunRequestJs {
     modelStages: request.modelStages,
     rankSpeed: request.rankSpeed,
     customSchedule: request.customSchedule,
+    timing: request.timing,
+    sends: request.timing === 'reference' ? request.sends : undefined,
   };
 }
 

@@ -74,6 +74,23 @@ interface CellBatch {
 
 let firstTimelineMarked = false;
 
+/** Diagonal hatching `gap` pixels apart: the look of a wait, distinct from any op's solid fill. */
+function hatch(ctx: CanvasRenderingContext2D, colour: string, gap: number): CanvasPattern | null {
+  const tile = document.createElement('canvas');
+  tile.width = tile.height = gap * 2;
+  const t = tile.getContext('2d');
+  if (!t) return null;
+  t.strokeStyle = colour;
+  t.lineWidth = 1;
+  t.beginPath();
+  for (let k = -1; k <= 2; k++) {
+    t.moveTo(k * gap - gap, gap * 2);
+    t.lineTo(k * gap + gap, 0);
+  }
+  t.stroke();
+  return ctx.createPattern(tile, 'repeat');
+}
+
 export class TimelineView {
   readonly element: HTMLElement;
   private readonly canvas: HTMLCanvasElement;
@@ -317,8 +334,39 @@ export class TimelineView {
       this.modes.push('cells');
       this.drawCells(p, scale, g, rows);
     }
+    this.drawWaits(p, scale, g, rows);
     this.drawMarked(p, scale, g, gi, rows);
     ctx.restore();
+  }
+
+  /** Reference timing: each op's wait, hatched over the idle time before it, one band per layer
+   *  (consumed receives, receives it does not use, sends), densest for the waits the dataflow avoids.
+   *  The reason is on hover (describeIdle). */
+  private drawWaits(p: Palette, scale: TimeScale, g: TimelineGroup, rows: RowLayout[]): void {
+    const ops = g.result.ops;
+    if (!ops.waitUsedReceive || !ops.waitUnusedReceive || !ops.waitSend) return;
+    const ctx = this.target;
+    const layers = [ops.waitUsedReceive, ops.waitUnusedReceive, ops.waitSend];
+    const patterns = [8, 5, 3].map((gap) => hatch(ctx, p.inkSoft, gap));
+    for (const row of rows) {
+      const [begin, end] = visibleRange(g.result, row.rank, scale.t0, scale.t1);
+      const y = row.y + 1;
+      const h = row.h - 2;
+      for (let i = begin; i < Math.min(end + 1, g.result.rankBegin[row.rank + 1]); i++) {
+        let at = ops.start[i] - (layers[0][i] + layers[1][i] + layers[2][i]);
+        layers.forEach((layer, k) => {
+          const length = layer[i];
+          if (length <= 0) return;
+          const x0 = scale.timeToPx(at);
+          const x1 = scale.timeToPx(at + length);
+          at += length;
+          if (x1 - x0 < 1) return;
+          ctx.fillStyle = patterns[k] ?? p.inkSoft;
+          ctx.fillRect(x0, y + h * 0.25, x1 - x0, h * 0.5);
+          this.drawCalls += 1;
+        });
+      }
+    }
   }
 
   private drawRowBackgrounds(p: Palette, scale: TimeScale, rows: RowLayout[]): void {
