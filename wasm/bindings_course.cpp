@@ -1,11 +1,12 @@
-// The course module (pipesim_course): the quiz, the lesson exercises and the planner, each the CLI's
-// JSON. It is its own module because these calls pull in the learning layer (ordered JSON, the
+// The course module (pipesim_course): the quiz, the lesson exercises, the planner and the profiler
+// trace reader, each the CLI's JSON. It is its own module because these calls pull in the learning layer (ordered JSON, the
 // texts in three languages, the planner's report), which the page's first drawing never needs: the
 // page loads this module the first time the course or the planner asks for it.
 #include <cstdint>
 
 #include "bindings_common.h"
 #include "pipesim/lesson.h"
+#include "pipesim/measured_chunk.h"
 #include "pipesim/planner.h"
 #include "pipesim/quiz.h"
 #include "detail/embedded.h"  // provide_course_data: the module does not carry core/data/*.json
@@ -42,6 +43,13 @@ auto plan(val input, val lang) -> val {
   return guarded([&] { return from_json(pipesim::plan_from_json(text_arg(input, "plan input"), text_arg(lang, "lang"))); });
 }
 
+/// A PyTorch profiler trace of one F&B pair (its JSON text) measured next to the chunk model: the CLI's
+/// `overlap --trace FILE --format json`. Here rather than in the engine module because the page needs
+/// it only when a user loads a profile, and the trace reader is too large for the first download.
+auto overlap_trace(val text) -> val {
+  return guarded([&] { return from_json(pipesim::measured_overlap_json(pipesim::run_measured_overlap(text_arg(text, "profiler trace")))); });
+}
+
 /// Hands over core/data/NAME.json, which this module does not carry (detail/provided_data.cpp): the
 /// page loads it the first time a quiz, lesson or planner call needs it.
 auto provide_course_data(val name, val text) -> val {
@@ -57,6 +65,7 @@ EMSCRIPTEN_BINDINGS(pipesim_course) {
   emscripten::function("courseQuiz", &course_quiz);
   emscripten::function("lesson", &lesson);
   emscripten::function("plan", &plan);
+  emscripten::function("overlapTrace", &overlap_trace);
   emscripten::function("provideCourseData", &provide_course_data);
   emscripten::function("version", &version);
 }

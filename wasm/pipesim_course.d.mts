@@ -10,6 +10,8 @@ export interface PipesimCourseModule {
   courseQuiz(lang: string, seed: number): any;
   lesson(request: { exercise: number; lang?: string; cost?: string; bytesPerParam?: number; gpuMemoryGb?: number }): any;
   plan(input: string, lang: string): any; // `pipesim plan --format json --lang L`
+  // `pipesim overlap --trace FILE --format json`: a PyTorch profiler trace of one F&B pair, measured.
+  overlapTrace(text: string): any;
   // The module does not carry the course data (core/data/NAME.json): hand each file's text over
   // before the first courseQuiz, lesson or plan call, which otherwise throws a PipesimError (code
   // 'usage') naming the missing file.

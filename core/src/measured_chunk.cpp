@@ -255,6 +255,18 @@ auto measured_chunk_json(const MeasuredChunk& m, const Overlap& model) -> json {
                      {"comm", number(costs.comm)}}}};
 }
 
+auto run_measured_overlap(std::string_view trace_text) -> MeasuredOverlap {
+  MeasuredChunk measured = measure_chunk_pair(read_profile_trace(trace_text));
+  Overlap model = run_overlap(overlap_input_from(measured));
+  return {std::move(measured), std::move(model)};
+}
+
+auto measured_overlap_json(const MeasuredOverlap& m) -> json {
+  json out = overlap_json(m.model);
+  out["measured"].update(measured_chunk_json(m.measured, m.model));
+  return out;
+}
+
 namespace {
 
 constexpr int text_columns = 96;

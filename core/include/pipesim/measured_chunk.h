@@ -95,6 +95,16 @@ struct MeasuredChunk {
 /// The `measured` fields the trace adds to overlap_json (README.md documents them).
 [[nodiscard]] auto measured_chunk_json(const MeasuredChunk& m, const Overlap& model) -> nlohmann::json;
 
+/// A measured pair and its model in one: the trace read and measured, the model run on its
+/// components, and overlap_json with the measured fields merged into `measured`. What the CLI's
+/// `overlap --trace --format json` prints and the WebAssembly module's overlapTrace returns.
+struct MeasuredOverlap {
+  MeasuredChunk measured;
+  Overlap model;
+};
+[[nodiscard]] auto run_measured_overlap(std::string_view trace_text) -> MeasuredOverlap;
+[[nodiscard]] auto measured_overlap_json(const MeasuredOverlap& m) -> nlohmann::json;
+
 /// The measured pair drawn on two text lanes at the model's scale, then its numbers.
 [[nodiscard]] auto render_measured_chunk_text(const MeasuredChunk& m, const Overlap& model) -> std::string;
 
