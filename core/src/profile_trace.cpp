@@ -62,8 +62,6 @@ struct RawEvent {
   std::optional<std::int64_t> correlation, stream, device;
 };
 
-constexpr auto unset = std::size_t(-1);
-
 class Reader : public nlohmann::json_sax<nlohmann::json> {
  public:
   ProfileTrace trace;
