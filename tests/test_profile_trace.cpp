@@ -199,4 +199,25 @@ TEST_CASE("a trace of a million events is read keeping only its kernels, launche
   CHECK(m.attributed_by[static_cast<int>(Attribution::launch)] == pairs);
   CHECK(busy_of(m, fwd(Part::mlp)) == 4.0 * pairs);
   CHECK(m.span_us == 10.0 * (pairs - 1) + 4);
+  CHECK(m.timeline.size() == 1);  // one component, gaps far below the drawing's resolution
+}
+
+TEST_CASE("the drawn timeline stays bounded when components alternate faster than it resolves; busy times stay exact") {
+  constexpr int kernels = 40'000;
+  std::string text = R"({"schemaVersion": 1, "traceEvents": [)";
+  for (int i = 0; i < kernels; ++i) {
+    const std::string ts = std::to_string(i * 10);
+    const std::string id = std::to_string(i);
+    text += (i ? "," : "");
+    text += R"J({"ph":"X","cat":"user_annotation","name":")J" + std::string(i % 2 ? "mlp(F)" : "attn(F)") +
+            R"J(","pid":1,"tid":1,"ts":)J" + ts + R"J(,"dur":2},)J";
+    text += R"({"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":1,"tid":1,"ts":)" + ts + R"(,"dur":1,"args":{"correlation":)" + id + "}},";
+    text += R"({"ph":"X","cat":"kernel","name":"gemm","pid":0,"tid":7,"ts":)" + ts + R"(,"dur":4,"args":{"correlation":)" + id + R"(,"stream":7}})";
+  }
+  text += "]}";
+  const MeasuredChunk m = measure_chunk_pair(read_profile_trace(text));
+  CHECK(m.timeline.size() <= 8192);
+  CHECK(m.compute_busy_us == 4.0 * kernels);
+  CHECK(busy_of(m, fwd(Part::attn)) == 2.0 * kernels);
+  CHECK(busy_of(m, fwd(Part::mlp)) == 2.0 * kernels);
 }

@@ -65,6 +65,66 @@ auto component_names() -> std::string {
 
 auto lane_key(Lane l) -> const char* { return l == Lane::compute ? "compute" : "comm"; }
 
+/// Parts of the span the drawn timeline resolves: far finer than any screen.
+constexpr double timeline_resolution = 8192;
+
+/// The stretches to draw: on each lane, in time order, a stretch joins the one before it when both
+/// are the same component and the gap between them is shorter than `gap`, so a trace of a million
+/// kernels draws as a few thousand boxes. The busy times are computed before, exactly.
+auto drawn_timeline(std::vector<MeasuredSegment> stretches, double gap) -> std::vector<MeasuredSegment> {
+  std::stable_sort(stretches.begin(), stretches.end(), [](const MeasuredSegment& a, const MeasuredSegment& b) {
+    return a.lane != b.lane ? a.lane < b.lane : a.start < b.start;
+  });
+  std::vector<MeasuredSegment> out;
+  for (const MeasuredSegment& s : stretches) {
+    if (!out.empty() && out.back().lane == s.lane && out.back().component == s.component && s.start - out.back().end < gap)
+      out.back().end = std::max(out.back().end, s.end);
+    else
+      out.push_back(s);
+  }
+  return out;
+}
+
+/// Beyond this many stretches (components alternating faster than the drawing resolves), a lane is
+/// drawn in equal slices instead, each showing the component busiest in it.
+constexpr std::size_t max_drawn_stretches = 16384;
+
+auto sliced_timeline(const std::vector<MeasuredSegment>& stretches, double span) -> std::vector<MeasuredSegment> {
+  constexpr int slices = static_cast<int>(timeline_resolution);
+  const double width = span / slices;
+  // Busy time per (lane, slice, component slot + 1; 0 = unattributed), and where the slice is busy.
+  struct Slice {
+    std::map<int, double> busy;
+    double start = INFINITY;
+    double end = -INFINITY;
+  };
+  std::array<std::vector<Slice>, 2> lanes{std::vector<Slice>(slices), std::vector<Slice>(slices)};
+  const auto list = all_components();
+  for (const MeasuredSegment& s : stretches) {
+    const int key = s.component ? static_cast<int>(slot_of(*s.component)) + 1 : 0;
+    const int first = std::clamp(static_cast<int>(s.start / width), 0, slices - 1);
+    const int last = std::clamp(static_cast<int>(s.end / width), 0, slices - 1);
+    for (int k = first; k <= last; ++k) {
+      Slice& slice = lanes[static_cast<std::size_t>(s.lane)][static_cast<std::size_t>(k)];
+      const double a = std::max(s.start, k * width);
+      const double b = std::min(s.end, (k + 1) * width);
+      if (b <= a) continue;
+      slice.busy[key] += b - a;
+      slice.start = std::min(slice.start, a);
+      slice.end = std::max(slice.end, b);
+    }
+  }
+  std::vector<MeasuredSegment> out;
+  for (std::size_t lane = 0; lane < 2; ++lane)
+    for (const Slice& slice : lanes[lane]) {
+      if (slice.busy.empty()) continue;
+      const int key = std::max_element(slice.busy.begin(), slice.busy.end(), [](const auto& x, const auto& y) { return x.second < y.second; })->first;
+      out.push_back({key > 0 ? std::optional<Component>(list[static_cast<std::size_t>(key - 1)]) : std::nullopt, static_cast<Lane>(lane),
+                     slice.start, slice.end});
+    }
+  return drawn_timeline(std::move(out), width);
+}
+
 }  // namespace
 
 auto component_of_annotation(std::string_view name) -> std::optional<Component> {
@@ -168,10 +228,13 @@ auto measure_chunk_pair(const ProfileTrace& trace) -> MeasuredChunk {
   m.exposed_comm_us = m.communication_busy_us - m.hidden_comm_us;
   m.unattributed_compute_us = union_length(unattributed_by_lane[0]);
   m.unattributed_comm_us = union_length(unattributed_by_lane[1]);
+  std::vector<MeasuredSegment> stretches;
   for (auto& [key, spans] : segments)
     for (const Interval& i : union_of(spans))
-      m.timeline.push_back({key.first >= 0 ? std::optional<Component>(list[static_cast<std::size_t>(key.first)]) : std::nullopt,
-                            key.second, i.start - first, i.end - first});
+      stretches.push_back({key.first >= 0 ? std::optional<Component>(list[static_cast<std::size_t>(key.first)]) : std::nullopt,
+                           key.second, i.start - first, i.end - first});
+  m.timeline = drawn_timeline(std::move(stretches), m.span_us / timeline_resolution);
+  if (m.timeline.size() > max_drawn_stretches) m.timeline = sliced_timeline(m.timeline, m.span_us);
   std::stable_sort(m.timeline.begin(), m.timeline.end(), [](const MeasuredSegment& a, const MeasuredSegment& b) { return a.start < b.start; });
 
   for (std::size_t slot = 0; slot < list.size(); ++slot)

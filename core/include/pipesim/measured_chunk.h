@@ -77,7 +77,7 @@ struct MeasuredChunk {
   int off_lane_kernels = 0;  ///< attributed kernels on the other lane than their component's
   std::array<int, 4> attributed_by{};  ///< kernels per Attribution (launch, other thread, stream order, none)
   std::vector<MeasuredStream> streams;
-  std::vector<MeasuredSegment> timeline;  ///< in start order
+  std::vector<MeasuredSegment> timeline;  ///< in start order; gaps under 1/8192 of the span closed (drawing only)
   ChunkDurations durations;               ///< the model's inputs
 };
 
