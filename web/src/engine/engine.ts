@@ -55,6 +55,37 @@ export interface OverlapResult {
   derivation: { label: string; formula: string; worked: string; value: number; measured: number }[];
   sms: { comm_sms: number; total_sms: number; compute_stretch: number; comm_stretch: number } | null;
   ratio: { compute_to_comm: number; comm_scale: number } | null;
+  /** With a profiler trace (`overlap --trace`): the measured pair; else only the durations as given. */
+  measured?: MeasuredPair;
+}
+
+/** A stretch of one lane busy with one component's kernels (component null: unattributed kernels). */
+export interface MeasuredSegment {
+  lane: 'compute' | 'comm';
+  chunk: 'F' | 'B' | null;
+  component: string | null;
+  label: string;
+  start: number;
+  end: number;
+}
+
+/** The `measured` fields a profiler trace adds (README, "Measured: pipesim overlap --trace FILE"). */
+export interface MeasuredPair {
+  source: 'trace';
+  rank: number | null;
+  world_size: number | null;
+  kernels: number;
+  span_us: number;
+  compute_busy_us: number;
+  communication_busy_us: number;
+  hidden_comm_us: number;
+  exposed_comm_us: number;
+  hidden_fraction: number;
+  unattributed: { kernels: number; compute_us: number; comm_us: number };
+  attributed_by: { launch: number; other_thread: number; stream_order: number; none: number };
+  timeline: MeasuredSegment[];
+  model_fb_us: number;
+  costs: { F: number; B: number; W: number; FB: number; comm: number };
 }
 
 /** Sizes may be text as the user typed it: the engine parses and, if need be, refuses it. */
@@ -187,6 +218,12 @@ export class Engine {
    *  courseData()). */
   plan(input: string, lang: string): any {
     return unwrap(() => this.courseModule().plan(input, lang));
+  }
+
+  /** A PyTorch profiler trace of one F&B pair measured next to the chunk model: the CLI's `pipesim
+   *  overlap --trace FILE --format json` (after courseData(): the trace reader is in the course module). */
+  overlapTrace(text: string): OverlapResult {
+    return unwrap(() => this.courseModule().overlapTrace(text)) as OverlapResult;
   }
 
   defaultWorkload(): Record<string, number> {
