@@ -6,7 +6,7 @@ import { writeFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { ARTIFACTS, openBrowser } from './harness.mjs';
+import { addressMatching, ARTIFACTS, openBrowser } from './harness.mjs';
 
 const fixture = fileURLToPath(new URL('../data/profiler/chunk_pair.json', import.meta.url));
 
@@ -30,6 +30,12 @@ test('a loaded profile is measured and drawn under the model, with its numbers',
   assert.equal(await page.locator('#panel-chunk g[data-measured-lane=comm] g[data-component]').count(), 6);
   assert.equal(await page.locator('#panel-chunk g[data-measured-lane=compute] g[data-component="?"]').count(), 1);
   await page.screenshot({ path: join(ARTIFACTS, 'page-chunk-profile.png'), fullPage: true });
+  // Use these costs: the measured F, B, W and the measured span as F&B, scaled to F = 1.
+  await page.click('[data-testid=chunk-use-costs]');
+  await page.waitForSelector('#panel-timeline:not([hidden])');
+  assert.equal((await addressMatching(page, /[?&]cost=/)).searchParams.get('cost'), 'F=1,B=0.865,W=0.163,FB=1.248');
+  await page.click('[role=tab] >> text=Inside a chunk');
+  await page.waitForSelector('[data-testid=chunk-measured-title]');
   // Back to the model: the measured lanes go.
   await page.click('[data-testid=chunk-profile-back]');
   assert.equal(await page.locator('[data-testid=chunk-measured-title]').count(), 0);

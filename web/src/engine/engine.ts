@@ -55,8 +55,18 @@ export interface OverlapResult {
   derivation: { label: string; formula: string; worked: string; value: number; measured: number }[];
   sms: { comm_sms: number; total_sms: number; compute_stretch: number; comm_stretch: number } | null;
   ratio: { compute_to_comm: number; comm_scale: number } | null;
-  /** With a profiler trace (`overlap --trace`): the measured pair; else only the durations as given. */
-  measured?: MeasuredPair;
+  /** The durations as given or derived; with a profiler trace (`overlap --trace`) the measured pair too. */
+  measured: MeasuredDurations | TracedDurations;
+}
+
+/** `measured` from a profiler trace: the model's inputs and the measured pair. */
+export interface TracedDurations extends Omit<MeasuredDurations, 'source'>, MeasuredPair {}
+
+export interface MeasuredDurations {
+  source?: undefined;
+  forward: Record<string, number>;
+  backward: Record<string, number>;
+  pp: number;
 }
 
 /** A stretch of one lane busy with one component's kernels (component null: unattributed kernels). */

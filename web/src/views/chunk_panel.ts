@@ -96,7 +96,12 @@ export class ChunkPanel {
       return el('label', { class: 'chunk-field', for: `chunk-${key}` }, [el('span', { text: t(label) }), input]);
     });
     const useCosts = el('button', { type: 'button', class: 'ghost', 'data-testid': 'chunk-use-costs', text: t('chunk.useCosts') });
-    useCosts.addEventListener('click', () => this.result && this.onUseCosts(normalisedCosts(this.result.measured ?? this.result)));
+    useCosts.addEventListener('click', () => {
+      if (!this.result) return;
+      // A loaded profile hands its measured costs (the measured span as F&B), the model its own.
+      const measured = this.result.measured?.source === 'trace' ? this.result.measured : undefined;
+      this.onUseCosts(normalisedCosts(measured ?? this.result));
+    });
     const loadProfile = el('button', { type: 'button', class: 'ghost', 'data-testid': 'chunk-load-profile', text: t('chunk.loadProfile') });
     loadProfile.addEventListener('click', () => this.profileInput.click());
     this.profileInput.addEventListener('change', () => {
@@ -218,7 +223,7 @@ export class ChunkPanel {
 
   /** The profile's status line, rule and way back, or none of them (name null: the model alone). */
   private showProfile(name: string | null): void {
-    const m = name === null ? undefined : this.result?.measured;
+    const m = name !== null && this.result?.measured?.source === 'trace' ? this.result.measured : undefined;
     this.profileRule.hidden = !m;
     this.profileBack.hidden = !m;
     this.element.toggleAttribute('data-measured', Boolean(m));
