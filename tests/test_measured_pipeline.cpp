@@ -178,6 +178,19 @@ TEST_CASE("a measured 4-rank 1F1B run: medians ignore one slow op, the late forw
   CHECK(m.departures.front().late_by() == 97.5);
 }
 
+TEST_CASE("clocks apart: --align first-ops places each rank's first op where the model starts it") {
+  std::vector<ProfileTrace> traces = fixture_traces();
+  for (ProfileTrace& t : traces)
+    if (t.rank == 24) t.base_ns += 5'000'000'000LL;  // this host's clock runs 5 s ahead
+  const MeasuredPipeline skewed = measure_pipeline(traces);
+  CHECK(skewed.makespan_us > 5e6);  // on the profiler's clock the last rank seems to start 5 s late
+  const MeasuredPipeline aligned = measure_pipeline(traces, {}, Clock::first_ops);
+  CHECK(aligned.makespan_us == 2137.5);
+  CHECK(aligned.per_rank[3].ops.front().start == aligned.model.timeline.start[static_cast<std::size_t>(aligned.model.schedule.rank_begin[3])]);
+  CHECK(aligned.departures.size() == measure_pipeline(fixture_traces()).departures.size());
+  CHECK(measured_pipeline_json(aligned)["clock"] == "first-ops");
+}
+
 TEST_CASE("ops are named by torch pipelining by default, or by a regular expression per kind") {
   const std::string trace = R"({"schemaVersion": 1, "traceEvents": [
       {"ph": "X", "cat": "user_annotation", "name": "fwd stage=0 mb=0", "pid": 1, "tid": 1, "ts": 0, "dur": 10},
@@ -217,6 +230,9 @@ TEST_CASE("simulate --measured refuses options that would set the schedule or co
   pipesim::test::check_refused("simulate --measured " + fixture_dir() + " --cost F=1", ErrorCode::usage,
                                "--cost does not apply with --measured: the traces give the schedule and its costs");
   pipesim::test::check_refused("simulate --op-names '{}'", ErrorCode::usage, "--op-names applies only with --measured");
+  pipesim::test::check_refused("simulate --align first-ops", ErrorCode::usage, "--align applies only with --measured");
+  pipesim::test::check_refused("simulate --measured " + fixture_dir() + " --align hosts", ErrorCode::unknown_name,
+                               "--align must be one of profiler|first-ops, got 'hosts'");
   const std::string bad = pipesim::test::write_scratch("measured_bad.json", "{\"traceEvents\": [");
   const auto r = pipesim::test::run_cli("simulate --measured " + bad);
   CHECK(r.status == 2);

@@ -79,7 +79,8 @@ auto run_measured(const Args& args) -> int {
       throw Error(e.code(), "'" + path + "': " + e.what());
     }
   }
-  const MeasuredPipeline measured = measure_pipeline(traces, naming);
+  const Clock clock = args.choice_or("align", "profiler", {"profiler", "first-ops"}) == "profiler" ? Clock::profiler : Clock::first_ops;
+  const MeasuredPipeline measured = measure_pipeline(traces, naming, clock);
   if (format == "json") std::cout << measured_pipeline_json(measured).dump(2) << "\n";
   else std::cout << render_measured_pipeline_text(measured);
   return 0;
@@ -90,9 +91,10 @@ auto run_measured(const Args& args) -> int {
 auto run_simulate(Argv argv) -> int {
   const Args args("simulate", argv,
                   {"schedule", "ranks", "micro-batches", "virtual-stages", "cost", "format", "color", "schedule-file",
-                   "us-per-unit", "measured", "op-names"});
+                   "us-per-unit", "measured", "op-names", "align"});
   if (args.has("measured")) return run_measured(args);
-  if (args.has("op-names")) throw Error(ErrorCode::usage, "--op-names applies only with --measured");
+  for (const char* option : {"op-names", "align"})
+    if (args.has(option)) throw Error(ErrorCode::usage, "--" + std::string(option) + " applies only with --measured");
   RunRequest request;
   request.schedule = args.text_or("schedule", args.has("schedule-file") ? "custom" : "dualpipe");
   read_custom_schedule(args, request);

@@ -27,10 +27,12 @@ usage:
       microseconds, 1000 by default). csv is one row per op; svg is a standalone picture.
       B is the full backward; an input-only backward costs B-W; FB is an overlapped forward+backward
       pair and defaults to F+B when --cost omits it.
-  pipesim simulate --measured TRACE.json,...|FOLDER [--op-names '{"F": "REGEX", ...}'] [--format text|json]
+  pipesim simulate --measured TRACE.json,...|FOLDER [--op-names '{"F": "REGEX", ...}']
+                   [--align profiler|first-ops] [--format text|json]
       A measured pipeline: one PyTorch profiler trace per rank, ops named as torch pipelining names
       them (PP:0F0) or by --op-names (per kind a regular expression: stage, then micro-batch).
       Per rank busy and bubble, costs fitted per stage and kind, the model run with them, late ops.
+      --align first-ops: clocks not synchronised, each rank's first op placed where the model starts it.
   pipesim list [--format text|json]
       The schedules, their rules and sources.
   pipesim overlap [--forward attn=A,dispatch=D,mlp=M,combine=C

@@ -196,13 +196,14 @@ auto parse_op_naming(std::string_view json_text) -> OpNaming {
   return out;
 }
 
-auto measure_pipeline(const std::vector<ProfileTrace>& traces, const OpNaming& naming) -> MeasuredPipeline {
+auto measure_pipeline(const std::vector<ProfileTrace>& traces, const OpNaming& naming, Clock clock) -> MeasuredPipeline {
   if (traces.empty()) throw Error(ErrorCode::bad_import, "a measured pipeline needs one profiler trace per rank, got none");
   if (traces.size() > static_cast<std::size_t>(limits::max_profile_trace_files))
     throw Error(ErrorCode::limit_exceeded, "a measured pipeline may have at most " + std::to_string(limits::max_profile_trace_files) + " traces");
   const std::vector<std::size_t> order = rank_order(traces);
   const ProfileTrace& first = traces[order[0]];
   MeasuredPipeline m;
+  m.clock = clock;
   for (std::size_t r = 0; r < order.size(); ++r) {
     const ProfileTrace& t = traces[order[r]];
     MeasuredRank rank;
@@ -212,22 +213,12 @@ auto measure_pipeline(const std::vector<ProfileTrace>& traces, const OpNaming& n
       throw Error(ErrorCode::bad_import, "trace " + std::to_string(order[r] + 1) + " (pipeline rank " + std::to_string(r) + ") has no pipeline op: " +
                   (naming.patterns.empty() ? "expected record_function names like PP:0F0, PP:1I3, PP:2W0, PP:0B1 (torch.distributed.pipelining)"
                                            : "no annotation matches the op names given"));
-    const double offset = clock_offset(t, first);
+    // On the profiler's clock every rank is shifted by its base; with clocks apart, each rank starts at 0 for now.
+    const double offset = clock == Clock::profiler ? clock_offset(t, first) : -rank.ops.front().start;
     for (MeasuredOp& op : rank.ops) op.start += offset, op.end += offset;
-    m.per_rank.push_back(std::move(rank));
-  }
-  const double zero = m.per_rank[0].ops.front().start;
-  for (MeasuredRank& r : m.per_rank)
-    for (MeasuredOp& op : r.ops) {
-      op.start -= zero;
-      op.end -= zero;
-      m.makespan_us = std::max(m.makespan_us, op.end);
-    }
-  for (MeasuredRank& r : m.per_rank) {
-    r.busy_us = union_busy(r.ops);
-    r.bubble_us = m.makespan_us - r.busy_us;
-    for (const MeasuredOp& op : r.ops) m.actions += (&op == &r.ops.front() ? "" : ",") + op.action;
+    for (const MeasuredOp& op : rank.ops) m.actions += (&op == &rank.ops.front() ? "" : ",") + op.action;
     m.actions += "\n";
+    m.per_rank.push_back(std::move(rank));
   }
   m.fitted = fit(m.per_rank);
   m.costs = uniform_costs(m.fitted);
@@ -236,16 +227,31 @@ auto measure_pipeline(const std::vector<ProfileTrace>& traces, const OpNaming& n
   request.custom_schedule = m.actions;
   request.costs = m.costs;
   m.model = run(request);
-  for (std::size_t r = 0; r < m.per_rank.size(); ++r) {
-    const int begin = m.model.schedule.rank_begin[r];
-    const auto& ops = m.per_rank[r].ops;
-    if (m.model.schedule.rank_begin[r + 1] - begin != static_cast<int>(ops.size()))
+  const auto model_start = [&](std::size_t r, std::size_t i) {
+    return m.model.timeline.start[static_cast<std::size_t>(m.model.schedule.rank_begin[r]) + i];
+  };
+  for (std::size_t r = 0; r < m.per_rank.size(); ++r)
+    if (m.model.schedule.rank_begin[r + 1] - m.model.schedule.rank_begin[r] != static_cast<int>(m.per_rank[r].ops.size()))
       throw Error(ErrorCode::internal, "the measured ops of rank " + std::to_string(r) + " did not all become schedule ops");
-    for (std::size_t i = 0; i < ops.size(); ++i) {
-      const double model_start = m.model.timeline.start[static_cast<std::size_t>(begin) + i];
-      if (ops[i].start - model_start > departure_tolerance_us)
-        m.departures.push_back({static_cast<int>(r), static_cast<int>(i), ops[i].action, ops[i].start, model_start});
+  // Time 0: rank 0's first op. Clocks apart: each rank's first op where the model starts it.
+  const double zero = m.per_rank[0].ops.front().start;
+  for (std::size_t r = 0; r < m.per_rank.size(); ++r) {
+    const double shift = clock == Clock::profiler ? -zero : model_start(r, 0);
+    for (MeasuredOp& op : m.per_rank[r].ops) {
+      op.start += shift;
+      op.end += shift;
+      m.makespan_us = std::max(m.makespan_us, op.end);
     }
+  }
+  for (MeasuredRank& r : m.per_rank) {
+    r.busy_us = union_busy(r.ops);
+    r.bubble_us = m.makespan_us - r.busy_us;
+  }
+  for (std::size_t r = 0; r < m.per_rank.size(); ++r) {
+    const auto& ops = m.per_rank[r].ops;
+    for (std::size_t i = 0; i < ops.size(); ++i)
+      if (ops[i].start - model_start(r, i) > departure_tolerance_us)
+        m.departures.push_back({static_cast<int>(r), static_cast<int>(i), ops[i].action, ops[i].start, model_start(r, i)});
   }
   std::stable_sort(m.departures.begin(), m.departures.end(), [](const Departure& a, const Departure& b) { return a.late_by() > b.late_by(); });
   return m;
@@ -283,6 +289,7 @@ auto measured_pipeline_json(const MeasuredPipeline& m) -> json {
   }
   return {{"unit", "us"},
           {"ranks", m.per_rank.size()},
+          {"clock", m.clock == Clock::profiler ? "profiler" : "first-ops"},
           {"makespan_us", number(m.makespan_us)},
           {"model_makespan_us", number(m.model.metrics.makespan)},
           {"sentence", sentence(m)},

@@ -11,9 +11,11 @@
 // groups are the stage and the micro-batch, e.g. {"F": "forward_step stage=(\\d+) mb=(\\d+)"}.
 //
 // Times. An op lasts from the first start to the last end of the kernels launched under its range
-// (attribute_kernels); an op that launched no kernel is timed by its range itself. Every rank's clock
-// is the profiler's (Kineto's timestamps are the host's clock; baseTimeNanoseconds, when present, is
-// added back), and time 0 is the start of rank 0's first op.
+// (attribute_kernels); an op that launched no kernel is timed by its range itself. Clock::profiler
+// (the default) takes every rank's timestamps as they are (Kineto's are the host's clock;
+// baseTimeNanoseconds, when present, is added back), time 0 being the start of rank 0's first op.
+// Clock::first_ops is for hosts whose clocks are not synchronised: each rank's first op is placed
+// where the model starts it, and the rest of the rank keeps its own measured gaps.
 //
 // Ranks. Ordered by distributedInfo.rank when every trace has a distinct one, else in the order given
 // (a folder's files by name), and numbered 0 .. n-1 as pipeline ranks.
@@ -24,6 +26,7 @@
 // durations: per stage and kind the median; the engine takes one cost per kind, so the run uses the
 // median over stages of those medians (B = I + W when the backward was split; FB = F + B when no pair
 // was overlapped; comm = 0: transfers show up as waits, i.e. as departures).
+#include <cstdint>
 #include <optional>
 #include <regex>
 #include <string>
@@ -86,7 +89,11 @@ struct FittedCost {
   double median_us = 0;
 };
 
+/// How the ranks' timestamps are put on one clock (see the header comment).
+enum class Clock : std::uint8_t { profiler, first_ops };
+
 struct MeasuredPipeline {
+  Clock clock = Clock::profiler;
   std::vector<MeasuredRank> per_rank;
   double makespan_us = 0;           ///< measured: time 0 to the last op end
   std::string actions;              ///< the measured order, one line per rank (custom.h)
@@ -101,7 +108,8 @@ inline constexpr double departure_tolerance_us = 1.0;
 
 /// Measures a pipeline from one trace per rank. Throws Error (bad_import) naming the trace (by its
 /// position) that has no op, or when the ops do not form a valid schedule.
-[[nodiscard]] auto measure_pipeline(const std::vector<ProfileTrace>& traces, const OpNaming& naming = {}) -> MeasuredPipeline;
+[[nodiscard]] auto measure_pipeline(const std::vector<ProfileTrace>& traces, const OpNaming& naming = {},
+                                    Clock clock = Clock::profiler) -> MeasuredPipeline;
 
 /// The JSON `simulate --measured` prints (README.md documents it).
 [[nodiscard]] auto measured_pipeline_json(const MeasuredPipeline& m) -> nlohmann::json;
