@@ -7,6 +7,8 @@
 #include "bindings_common.h"
 #include "pipesim/lesson.h"
 #include "pipesim/measured_chunk.h"
+#include "pipesim/limits.h"
+#include "pipesim/measured_pipeline.h"
 #include "pipesim/planner.h"
 #include "pipesim/quiz.h"
 #include "detail/embedded.h"  // provide_course_data: the module does not carry core/data/*.json
@@ -50,6 +52,32 @@ auto overlap_trace(val text) -> val {
   return guarded([&] { return from_json(pipesim::measured_overlap_json(pipesim::run_measured_overlap(text_arg(text, "profiler trace")))); });
 }
 
+/// One profiler trace per rank (their JSON texts) measured next to the model with fitted costs: the
+/// CLI's `simulate --measured FILES --align ALIGN --format json` ("profiler" or "first-ops").
+auto measured_pipeline(val texts, val align) -> val {
+  return guarded([&] {
+    if (texts.isUndefined() || texts.isNull() || !texts.isArray())
+      throw pipesim::Error(pipesim::ErrorCode::usage, "a measured pipeline needs an array of profiler traces, one per rank");
+    const auto count = texts["length"].as<std::size_t>();
+    if (count > static_cast<std::size_t>(pipesim::limits::max_profile_trace_files))
+      throw pipesim::Error(pipesim::ErrorCode::limit_exceeded, "a measured pipeline may have at most " +
+                                                                   std::to_string(pipesim::limits::max_profile_trace_files) + " traces");
+    std::vector<pipesim::ProfileTrace> traces;
+    for (std::size_t i = 0; i < count; ++i) {
+      try {
+        traces.push_back(pipesim::read_profile_trace(text_arg(texts[i], "profiler trace")));
+      } catch (const pipesim::Error& e) {
+        throw pipesim::Error(e.code(), "trace " + std::to_string(i + 1) + ": " + e.what());
+      }
+    }
+    const std::string clock = align.isUndefined() ? "profiler" : text_arg(align, "align");
+    if (clock != "profiler" && clock != "first-ops")
+      throw pipesim::Error(pipesim::ErrorCode::unknown_name, "align must be one of profiler|first-ops, got '" + clock + "'");
+    const auto m = pipesim::measure_pipeline(traces, {}, clock == "profiler" ? pipesim::Clock::profiler : pipesim::Clock::first_ops);
+    return from_json(pipesim::measured_pipeline_json(m));
+  });
+}
+
 /// Hands over core/data/NAME.json, which this module does not carry (detail/provided_data.cpp): the
 /// page loads it the first time a quiz, lesson or planner call needs it.
 auto provide_course_data(val name, val text) -> val {
@@ -66,6 +94,7 @@ EMSCRIPTEN_BINDINGS(pipesim_course) {
   emscripten::function("lesson", &lesson);
   emscripten::function("plan", &plan);
   emscripten::function("overlapTrace", &overlap_trace);
+  emscripten::function("measuredPipeline", &measured_pipeline);
   emscripten::function("provideCourseData", &provide_course_data);
   emscripten::function("version", &version);
 }

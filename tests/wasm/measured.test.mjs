@@ -28,3 +28,18 @@ test('overlapTrace refuses a truncated trace as the CLI does, then reads a good 
   assert.equal(refusal(() => course.overlapTrace('[]')).code, 'bad_import');
   assert.equal(course.overlapTrace(text).measured.kernels, 15);
 });
+
+test('measuredPipeline gives the JSON of simulate --measured, and names a refused trace', () => {
+  const dir = fileURLToPath(new URL('../data/profiler/pipeline_4rank/', import.meta.url));
+  const texts = ['trace_a.json', 'trace_b.json', 'trace_c.json', 'trace_d.json'].map((f) => readFileSync(dir + f, 'utf8'));
+  for (const align of ['profiler', 'first-ops']) {
+    const r = spawnSync(CLI, ['simulate', '--measured', dir, '--align', align, '--format', 'json'], { encoding: 'utf8' });
+    assert.equal(r.status, 0);
+    assert.deepEqual(course.measuredPipeline(texts, align), JSON.parse(r.stdout));
+  }
+  const e = refusal(() => course.measuredPipeline([texts[0], '{"traceEvents": 3}'], 'profiler'));
+  assert.equal(e.code, 'bad_import');
+  assert.match(e.message, /^trace 2: not a profiler trace: traceEvents is not an array/);
+  assert.equal(refusal(() => course.measuredPipeline(texts, 'hosts')).code, 'unknown_name');
+  assert.equal(course.measuredPipeline(texts, 'profiler').makespan_us, 2137.5);
+});

@@ -98,6 +98,20 @@ export interface MeasuredPair {
   costs: { F: number; B: number; W: number; FB: number; comm: number };
 }
 
+/** `simulate --measured --format json` (README, "A measured pipeline"). */
+export interface MeasuredPipelineResult {
+  unit: 'us';
+  ranks: number;
+  makespan_us: number;
+  model_makespan_us: number;
+  sentence: string;
+  costs: { F: number; B: number; W: number; FB: number; comm: number };
+  per_rank: { rank: number; ops: number; busy_us: number; bubble_us: number; model_busy_us: number; model_bubble_us: number; late_ops: number; latest_by_us: number }[];
+  late_ops: number;
+  timeline: { rank: number; ops: { action: string; kind: 'F' | 'B' | 'I' | 'W' | 'FB'; stage: number; start: number; end: number }[] }[];
+  model: { per_rank: { rank: number; ops: { op: 'F' | 'B' | 'I' | 'W' | 'FB'; phase: number; start: number; end: number }[] }[] };
+}
+
 /** Sizes may be text as the user typed it: the engine parses and, if need be, refuses it. */
 export interface RunRequest {
   schedule: string;
@@ -234,6 +248,12 @@ export class Engine {
    *  overlap --trace FILE --format json` (after courseData(): the trace reader is in the course module). */
   overlapTrace(text: string): OverlapResult {
     return unwrap(() => this.courseModule().overlapTrace(text)) as OverlapResult;
+  }
+
+  /** One profiler trace per rank measured next to the model with fitted costs: the CLI's `pipesim
+   *  simulate --measured FILES --format json` (after courseData()). */
+  measuredPipeline(texts: string[], align: 'profiler' | 'first-ops' = 'profiler'): MeasuredPipelineResult {
+    return unwrap(() => this.courseModule().measuredPipeline(texts, align)) as MeasuredPipelineResult;
   }
 
   defaultWorkload(): Record<string, number> {
