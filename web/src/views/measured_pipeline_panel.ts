@@ -8,7 +8,7 @@ import { cssVar } from '../base/tokens';
 import { num } from '../base/format';
 import { Lane, sharedBackground, SUPERSEDED } from '../engine/background';
 import type { Engine, MeasuredPipelineResult } from '../engine/engine';
-import { t } from '../i18n';
+import { t, type Key } from '../i18n';
 
 const W = 960;
 const ROW = 16;
@@ -17,6 +17,8 @@ const RIGHT = 12;
 const RANK_GAP = 8;
 
 type Kind = 'F' | 'B' | 'I' | 'W' | 'FB';
+
+const HEADINGS: Key[] = ['measured.rank', 'measured.busy', 'measured.bubble', 'measured.modelBusy', 'measured.modelBubble', 'measured.late'];
 
 export class MeasuredPipelinePanel {
   readonly element: HTMLElement;
@@ -123,7 +125,7 @@ export class MeasuredPipelinePanel {
       el('p', { class: 'hint', 'data-testid': 'measured-costs', text: t('measured.costs', { F: num(c.F), B: num(c.B), W: num(c.W), FB: num(c.FB) }) }),
       el('table', { class: 'data' }, [
         el('thead', {}, [
-          el('tr', {}, ['measured.rank', 'measured.busy', 'measured.bubble', 'measured.modelBusy', 'measured.modelBubble', 'measured.late'].map((k) => el('th', { text: t(k as never) }))),
+          el('tr', {}, HEADINGS.map((k) => el('th', { text: t(k) }))),
         ]),
         el('tbody', {}, r.per_rank.map((p) =>
           el('tr', {}, [p.rank, round(p.busy_us), round(p.bubble_us), round(p.model_busy_us), round(p.model_bubble_us)].map((v) => el('td', { text: num(v) })).concat(
