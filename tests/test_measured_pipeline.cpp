@@ -1,11 +1,13 @@
 // A measured pipeline next to its model. Two kinds of input:
-//   * a simulated run exported in the PyTorch profiler's shape (profiler_traces_of below: torch
-//     pipelining's PP: names, launches with correlation ids and ac2g flows, backward kernels from
-//     autograd's thread, two compute streams, a clock in Unix-epoch microseconds and a different
-//     baseTimeNanoseconds per rank): it must round-trip, the fitted costs being the costs it was made with;
+//   * a simulated run exported in the PyTorch profiler's shape (profiler_trace_of below: torch
+//     pipelining's PP: names, an overlapped pair as PP:(0F7;7B3)OVERLAP_F_B, launches with
+//     correlation ids and ac2g flows, backward kernels from autograd's thread, two compute streams,
+//     a clock in Unix-epoch microseconds and a different baseTimeNanoseconds per rank): it must
+//     round-trip, the fitted costs being the costs it was made with;
 //   * tests/data/profiler/pipeline_4rank (make_pipeline_4rank.py): a 4-rank 1F1B run with one slow
 //     backward and one late forward, named so that only distributedInfo orders the ranks.
 #include <catch2/catch.hpp>
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -115,13 +117,15 @@ TEST_CASE("a simulated run exported in the profiler's shape round-trips: fitted 
   };
   for (const Case& c : {Case{"1f1b", 4, 8, 1, "F=1,B=2"}, Case{"zb-h1", 4, 8, 1, "F=1.5,B=3,W=1"},
                         Case{"interleaved-1f1b", 4, 8, 2, "F=0.75,B=1.5"}, Case{"zb-v", 4, 8, 1, "F=1,B=2,W=0.5"},
-                        Case{"gpipe", 3, 5, 1, "F=2,B=4"}}) {
+                        Case{"gpipe", 3, 5, 1, "F=2,B=4"}, Case{"dualpipev", 4, 10, 1, "F=1,B=2,W=1,FB=2.5"}}) {
     INFO(c.schedule);
     const Run original = simulated(c.schedule, c.ranks, c.micro_batches, c.costs, c.virtual_stages);
     const double us = 1000;
     const MeasuredPipeline m = round_trip(original, us);
     CHECK(m.costs.f == original.costs.f * us);
     CHECK(m.costs.b == original.costs.b * us);
+    const bool overlapped = std::any_of(original.schedule.ops.begin(), original.schedule.ops.end(), [](const Op& op) { return op.kind == OpKind::FB; });
+    CHECK(m.costs.fb == (overlapped ? original.costs.fb : original.costs.f + original.costs.b) * us);
     CHECK(m.costs.w == (original.schedule.ops.end() != std::find_if(original.schedule.ops.begin(), original.schedule.ops.end(),
                                                                      [](const Op& op) { return op.kind == OpKind::W; })
                             ? original.costs.w * us
