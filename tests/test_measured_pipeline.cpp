@@ -228,6 +228,9 @@ TEST_CASE("simulate --measured FOLDER prints the measured pipeline next to the m
                                            fixture_dir() + "/trace_c.json," + fixture_dir() + "/trace_d.json");
   REQUIRE(text.status == 0);
   CHECK_THAT(text.out, Catch::Contains("your schedule with your measured costs would take 2100 us; you measured 2137.5 us"));
+  // The model's row above the measured one: rank 3 starts with its forward of micro-batch 0 at 300 us.
+  CHECK_THAT(text.out, Catch::Contains("  rank 3 model    |.............FFFFFBBBBBBBBB"));
+  CHECK_THAT(text.out, Catch::Contains("  rank 3 measured |.............FFFFFBBBBBBBBB"));
 }
 
 TEST_CASE("simulate --measured refuses options that would set the schedule or costs, and bad traces, naming the file") {

@@ -305,9 +305,47 @@ auto measured_pipeline_json(const MeasuredPipeline& m) -> json {
           {"model", to_json(m.model, Detail::full)}};
 }
 
+namespace {
+
+constexpr int text_columns = 96;
+
+/// One row of ops as letters (F, B, I, W; X for an overlapped pair), '.' where the rank is idle.
+template <class Each>
+auto op_row(double per_column, Each&& each) -> std::string {
+  std::string row(text_columns, '.');
+  each([&](OpKind kind, double start, double end) {
+    const int a = std::min(text_columns - 1, static_cast<int>(std::lround(start / per_column)));
+    const int b = std::clamp(static_cast<int>(std::lround(end / per_column)), a + 1, text_columns);
+    const char mark = kind == OpKind::FB ? 'X' : kind_name(kind)[0];
+    for (int x = a; x < b; ++x) row[static_cast<std::size_t>(x)] = mark;
+  });
+  return row;
+}
+
+/// Per rank, the model's row above the measured one, on one time axis.
+void draw_rows(std::ostringstream& os, const MeasuredPipeline& m) {
+  const double span = std::max({m.makespan_us, m.model.metrics.makespan, 1e-9});
+  const double per_column = span / text_columns;
+  os << "per rank, the model with the fitted costs above the measured run (1 column = " << short_number(per_column, 4)
+     << " us; F forward, B backward, I backward for input, W weight gradient, X overlapped F&B):\n";
+  for (std::size_t r = 0; r < m.per_rank.size(); ++r) {
+    const auto begin = static_cast<std::size_t>(m.model.schedule.rank_begin[r]);
+    const auto ops = m.model.schedule.ops_of(static_cast<int>(r));
+    os << "  rank " << r << " model    |" << op_row(per_column, [&](auto&& put) {
+      for (std::size_t i = 0; i < ops.size(); ++i) put(ops[i].kind, m.model.timeline.start[begin + i], m.model.timeline.end[begin + i]);
+    }) << "|\n";
+    os << "  rank " << r << " measured |" << op_row(per_column, [&](auto&& put) {
+      for (const MeasuredOp& op : m.per_rank[r].ops) put(op.kind, op.start, op.end);
+    }) << "|\n";
+  }
+}
+
+}  // namespace
+
 auto render_measured_pipeline_text(const MeasuredPipeline& m) -> std::string {
   std::ostringstream os;
   os << "measured pipeline: " << m.per_rank.size() << " ranks, " << m.model.schedule.ops.size() << " ops (times in us, 0 = rank 0's first op)\n";
+  draw_rows(os, m);
   os << "rank  ops   busy        bubble      model busy  model bubble  late ops\n";
   for (std::size_t r = 0; r < m.per_rank.size(); ++r) {
     const MeasuredRank& rank = m.per_rank[r];
