@@ -21,7 +21,7 @@ fi
 timeout=10
 rss_limit_mb=2048
 
-targets=(fuzz_costs fuzz_numbers fuzz_custom_schedule fuzz_plan fuzz_overlap fuzz_run fuzz_inputs)
+targets=(fuzz_costs fuzz_numbers fuzz_custom_schedule fuzz_plan fuzz_overlap fuzz_run fuzz_inputs fuzz_profile_trace)
 declare -A surface=(
   [fuzz_costs]="cost strings (parse_costs)"
   [fuzz_numbers]="numbers (parse_finite, parse_whole_in, parse_number_in)"
@@ -30,6 +30,7 @@ declare -A surface=(
   [fuzz_overlap]="chunk model: durations, SM split, ratio, workload JSON (make_overlap_input, run_overlap)"
   [fuzz_run]="run() with arbitrary schedules, sizes, costs and trace scales, then every export"
   [fuzz_inputs]="document checks (BOM, NUL, size), bounded JSON parsing, message escaping, exports within a budget"
+  [fuzz_profile_trace]="PyTorch profiler traces: the reader, one pair measured (run_measured_overlap), a pipeline of up to 3 ranks (measure_pipeline)"
 )
 
 scripts/setup.sh hardening

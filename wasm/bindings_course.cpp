@@ -1,11 +1,14 @@
-// The course module (pipesim_course): the quiz, the lesson exercises and the planner, each the CLI's
-// JSON. It is its own module because these calls pull in the learning layer (ordered JSON, the
+// The course module (pipesim_course): the quiz, the lesson exercises, the planner and the profiler
+// trace reader, each the CLI's JSON. It is its own module because these calls pull in the learning layer (ordered JSON, the
 // texts in three languages, the planner's report), which the page's first drawing never needs: the
 // page loads this module the first time the course or the planner asks for it.
 #include <cstdint>
 
 #include "bindings_common.h"
 #include "pipesim/lesson.h"
+#include "pipesim/measured_chunk.h"
+#include "pipesim/limits.h"
+#include "pipesim/measured_pipeline.h"
 #include "pipesim/planner.h"
 #include "pipesim/quiz.h"
 #include "detail/embedded.h"  // provide_course_data: the module does not carry core/data/*.json
@@ -38,6 +41,39 @@ auto plan(val input, val lang) -> val {
   return guarded([&] { return from_json(pipesim::plan_from_json(text_arg(input, "plan input"), text_arg(lang, "lang"))); });
 }
 
+/// A PyTorch profiler trace of one F&B pair (its JSON text) measured next to the chunk model: the CLI's
+/// `overlap --trace FILE --format json`. Here rather than in the engine module because the page needs
+/// it only when a user loads a profile, and the trace reader is too large for the first download.
+auto overlap_trace(val text) -> val {
+  return guarded([&] { return from_json(pipesim::measured_overlap_json(pipesim::run_measured_overlap(text_arg(text, "profiler trace")))); });
+}
+
+/// One profiler trace per rank (their JSON texts) measured next to the model with fitted costs: the
+/// CLI's `simulate --measured FILES --align ALIGN --format json` ("profiler" or "first-ops").
+auto measured_pipeline(val texts, val align) -> val {
+  return guarded([&] {
+    if (texts.isUndefined() || texts.isNull() || !texts.isArray())
+      throw pipesim::Error(pipesim::ErrorCode::usage, "a measured pipeline needs an array of profiler traces, one per rank");
+    const auto count = texts["length"].as<std::size_t>();
+    if (count > static_cast<std::size_t>(pipesim::limits::max_profile_trace_files))
+      throw pipesim::Error(pipesim::ErrorCode::limit_exceeded, "a measured pipeline may have at most " +
+                                                                   std::to_string(pipesim::limits::max_profile_trace_files) + " traces");
+    std::vector<pipesim::ProfileTrace> traces;
+    for (std::size_t i = 0; i < count; ++i) {
+      try {
+        traces.push_back(pipesim::read_profile_trace(text_arg(texts[i], "profiler trace")));
+      } catch (const pipesim::Error& e) {
+        throw pipesim::Error(e.code(), "trace " + std::to_string(i + 1) + ": " + e.what());
+      }
+    }
+    const std::string clock = align.isUndefined() ? "profiler" : text_arg(align, "align");
+    if (clock != "profiler" && clock != "first-ops")
+      throw pipesim::Error(pipesim::ErrorCode::unknown_name, "align must be one of profiler|first-ops, got '" + clock + "'");
+    const auto m = pipesim::measure_pipeline(traces, {}, clock == "profiler" ? pipesim::Clock::profiler : pipesim::Clock::first_ops);
+    return from_json(pipesim::measured_pipeline_json(m));
+  });
+}
+
 /// Hands over core/data/NAME.json, which this module does not carry (detail/provided_data.cpp): the
 /// page loads it the first time a quiz, lesson or planner call needs it.
 auto provide_course_data(val name, val text) -> val {
@@ -53,6 +89,8 @@ EMSCRIPTEN_BINDINGS(pipesim_course) {
   emscripten::function("courseQuiz", &course_quiz);
   emscripten::function("lesson", &lesson);
   emscripten::function("plan", &plan);
+  emscripten::function("overlapTrace", &overlap_trace);
+  emscripten::function("measuredPipeline", &measured_pipeline);
   emscripten::function("provideCourseData", &provide_course_data);
   emscripten::function("version", &version);
 }

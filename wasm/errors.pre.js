@@ -115,7 +115,8 @@ Module['onRuntimeInitialized'] = (function (theirs) {
   return function () {
     // The functions that can refuse, of either module: each module wraps those it has.
     for (const name of ['simulate', 'simulateJson', 'sweep', 'schedules', 'overlap', 'actions', 'exportText',
-                        'defaultWorkload', 'courseQuiz', 'lesson', 'plan', 'provideCourseData']) {
+                        'defaultWorkload', 'courseQuiz', 'lesson', 'plan', 'provideCourseData',
+                        'overlapTrace', 'measuredPipeline']) {
       if (typeof Module[name] === 'function') throwingRefusals(name);
     }
     if (theirs) theirs();

@@ -10,6 +10,10 @@ export interface PipesimCourseModule {
   courseQuiz(lang: string): any;
   lesson(request: { exercise: number; lang?: string; cost?: string; bytesPerParam?: number; gpuMemoryGb?: number }): any;
   plan(input: string, lang: string): any; // `pipesim plan --format json --lang L`
+  // `pipesim overlap --trace FILE --format json`: a PyTorch profiler trace of one F&B pair, measured.
+  overlapTrace(text: string): any;
+  // `pipesim simulate --measured FILES --align ALIGN --format json`: one profiler trace per rank.
+  measuredPipeline(texts: string[], align?: 'profiler' | 'first-ops'): any;
   // The module does not carry the course data (core/data/NAME.json): hand each file's text over
   // before the first courseQuiz, lesson or plan call, which otherwise throws a PipesimError (code
   // 'usage') naming the missing file.

@@ -12,6 +12,7 @@
 #include "output.h"
 #include "pipesim/error.h"
 #include "pipesim/limits.h"
+#include "pipesim/measured_chunk.h"
 #include "pipesim/overlap.h"
 #include "pipesim/overlap_request.h"
 #include "pipesim/report.h"
@@ -39,7 +40,18 @@ auto request_from(const Args& args) -> OverlapRequest {
   return r;
 }
 
-auto simulation_from(const Args& args, const Overlap& o) -> std::optional<Run> {
+/// --trace FILE: the durations are measured, so nothing may also give or rescale them.
+auto measured_from(const Args& args) -> std::optional<MeasuredOverlap> {
+  const auto path = args.text("trace");
+  if (!path) return std::nullopt;
+  for (const char* name : {"forward", "backward", "pp-comm", "workload", "comm-sms", "total-sms", "saturation-sms", "ratio"})
+    if (args.has(name))
+      throw Error(ErrorCode::usage, "--" + std::string(name) + " does not apply with --trace: the trace gives the durations as measured, "
+                                    "on the SMs the run gave to communication");
+  return run_measured_overlap(read_input("trace", *path, limits::max_profile_trace_bytes));
+}
+
+auto simulation_from(const Args& args, const Overlap& o, const std::optional<MeasuredOverlap>& measured) -> std::optional<Run> {
   if (!args.has("simulate")) {
     for (const char* name : {"ranks", "micro-batches", "virtual-stages"})
       if (args.has(name)) throw Error(ErrorCode::usage, "--" + std::string(name) + " applies only with --simulate SCHEDULE");
@@ -50,7 +62,7 @@ auto simulation_from(const Args& args, const Overlap& o) -> std::optional<Run> {
   request.params.ranks = args.count_or("ranks", 8, limits::max_ranks);
   request.params.micro_batches = args.count_or("micro-batches", 20, limits::max_micro_batches);
   request.params.virtual_stages = args.count_or("virtual-stages", 1, limits::max_virtual_stages);
-  request.costs = overlap_costs(o);
+  request.costs = measured ? measured_costs(measured->measured, o) : overlap_costs(o);
   return pipesim::run(request);
 }
 
@@ -59,20 +71,21 @@ auto simulation_from(const Args& args, const Overlap& o) -> std::optional<Run> {
 auto run_overlap(Argv argv) -> int {
   const Args args("overlap", argv,
                   {"forward", "backward", "pp-comm", "workload", "comm-sms", "total-sms", "saturation-sms", "ratio",
-                   "simulate", "ranks", "micro-batches", "virtual-stages", "format", "color"});
-  const OverlapInput input = make_overlap_input(request_from(args));
+                   "simulate", "ranks", "micro-batches", "virtual-stages", "format", "color", "trace"});
+  const std::optional<MeasuredOverlap> measured = measured_from(args);
   const std::string format = args.choice_or("format", "text", {"text", "json"});
   const bool colour = colour_wanted(args);
 
-  const Overlap overlap = pipesim::run_overlap(input);
-  const std::optional<Run> simulation = simulation_from(args, overlap);
+  const Overlap overlap = measured ? measured->model : pipesim::run_overlap(make_overlap_input(request_from(args)));
+  const std::optional<Run> simulation = simulation_from(args, overlap, measured);
   if (format == "json") {
-    nlohmann::json out = overlap_json(overlap);
+    nlohmann::json out = measured ? measured_overlap_json(*measured) : overlap_json(overlap);
     if (simulation) out["simulation"] = to_json(*simulation, Detail::summary);
     std::cout << out.dump(2) << "\n";
     return 0;
   }
   std::cout << render_overlap_text(overlap);
+  if (measured) std::cout << render_measured_chunk_text(measured->measured, overlap);
   if (simulation) {
     std::cout << "\n" << render_text(*simulation, colour);
   }

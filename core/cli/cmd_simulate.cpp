@@ -1,4 +1,6 @@
+#include <algorithm>
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 
 #include <unistd.h>
@@ -10,6 +12,8 @@
 #include "pipesim/error.h"
 #include "pipesim/limits.h"
 #include "pipesim/export.h"
+#include "pipesim/measured_pipeline.h"
+#include "pipesim/profile_trace.h"
 #include "pipesim/report.h"
 #include "pipesim/run.h"
 #include "pipesim/stage_costs.h"
@@ -60,13 +64,68 @@ void read_costs(const Args& args, RunRequest& request) {
   for (const std::string& text : args.texts("rank-speed")) request.per_stage.rank_speeds.push_back(parse_rank_speed(text));
 }
 
+/// --measured PATH[,PATH...]: profiler trace files, a folder standing for its *.json files by name.
+auto measured_trace_paths(const std::string& list) -> std::vector<std::string> {
+  std::vector<std::string> out;
+  std::size_t from = 0;
+  while (from <= list.size()) {
+    const std::size_t comma = std::min(list.find(',', from), list.size());
+    const std::string path = list.substr(from, comma - from);
+    from = comma + 1;
+    if (path.empty()) continue;
+    std::error_code error;
+    if (!std::filesystem::is_directory(path, error)) {
+      out.push_back(path);
+      continue;
+    }
+    std::vector<std::string> files;
+    for (const auto& entry : std::filesystem::directory_iterator(path, error))
+      if (entry.path().extension() == ".json") files.push_back(entry.path().string());
+    if (files.empty()) throw Error(ErrorCode::io, "folder '" + path + "' holds no .json profiler trace");
+    std::sort(files.begin(), files.end());
+    out.insert(out.end(), files.begin(), files.end());
+  }
+  if (out.empty()) throw Error(ErrorCode::usage, "--measured needs trace files or a folder of them");
+  if (out.size() > static_cast<std::size_t>(limits::max_profile_trace_files))
+    throw Error(ErrorCode::limit_exceeded, "--measured takes at most " + std::to_string(limits::max_profile_trace_files) + " traces, one per rank");
+  return out;
+}
+
+/// `simulate --measured`: the run's schedule and costs come from the traces, so nothing else may set them.
+auto run_measured(const Args& args) -> int {
+  for (const char* name : {"schedule", "ranks", "micro-batches", "virtual-stages", "cost", "schedule-file", "us-per-unit", "model-cost",
+                           "stage-cost", "stage-costs", "rank-speed", "timing", "sends"})
+    if (args.has(name))
+      throw Error(ErrorCode::usage, "--" + std::string(name) + " does not apply with --measured: the traces give the schedule and its costs");
+  const std::string format = args.choice_or("format", "text", {"text", "json"});
+  const OpNaming naming = args.has("op-names") ? parse_op_naming(*args.text("op-names")) : OpNaming{};
+  std::vector<ProfileTrace> traces;
+  for (const std::string& path : measured_trace_paths(*args.text("measured"))) {
+    try {
+      traces.push_back(read_profile_trace(read_input("measured", path, limits::max_profile_trace_bytes)));
+    } catch (const Error& e) {
+      if (e.code() == ErrorCode::io) throw;
+      throw Error(e.code(), "'" + path + "': " + e.what());
+    }
+  }
+  const Clock clock = args.choice_or("align", "profiler", {"profiler", "first-ops"}) == "profiler" ? Clock::profiler : Clock::first_ops;
+  const MeasuredPipeline measured = measure_pipeline(traces, naming, clock);
+  if (format == "json") std::cout << measured_pipeline_json(measured).dump(2) << "\n";
+  else std::cout << render_measured_pipeline_text(measured);
+  return 0;
+}
+
 }  // namespace
 
 auto run_simulate(Argv argv) -> int {
   const Args args("simulate", argv,
                   {"schedule", "ranks", "micro-batches", "virtual-stages", "cost", "format", "color", "schedule-file",
-                   "us-per-unit", "model-cost", "stage-cost", "stage-costs", "rank-speed", "timing", "sends"},
+                   "us-per-unit", "model-cost", "stage-cost", "stage-costs", "rank-speed", "timing", "sends", "measured",
+                   "op-names", "align"},
                   {}, {"stage-cost", "rank-speed"});
+  if (args.has("measured")) return run_measured(args);
+  for (const char* option : {"op-names", "align"})
+    if (args.has(option)) throw Error(ErrorCode::usage, "--" + std::string(option) + " applies only with --measured");
   RunRequest request;
   request.schedule = args.text_or("schedule", args.has("schedule-file") ? "custom" : "dualpipe");
   read_custom_schedule(args, request);

@@ -34,16 +34,24 @@ usage:
       microseconds, 1000 by default). csv is one row per op; svg is a standalone picture.
       B is the full backward; an input-only backward costs B-W; FB is an overlapped forward+backward
       pair and defaults to F+B when --cost omits it.
+  pipesim simulate --measured TRACE.json,...|FOLDER [--op-names '{"F": "REGEX", ...}']
+                   [--align profiler|first-ops] [--format text|json]
+      A measured pipeline: one PyTorch profiler trace per rank, ops named as torch pipelining names
+      them (PP:0F0) or by --op-names (per kind a regular expression: stage, then micro-batch).
+      Per rank busy and bubble, costs fitted per stage and kind, the model run with them, late ops.
+      --align first-ops: clocks not synchronised, each rank's first op placed where the model starts it.
   pipesim list [--format text|json]
       The schedules, their rules and sources.
   pipesim overlap [--forward attn=A,dispatch=D,mlp=M,combine=C
                    --backward combine=C,mlp_b=M,mlp_w=W,dispatch=D,attn_b=A,attn_w=W [--pp-comm X]
-                   | --workload FILE] [--comm-sms 20 [--total-sms 132] [--saturation-sms 20]]
+                   | --workload FILE | --trace PROFILE.json] [--comm-sms 20 [--total-sms 132] [--saturation-sms 20]]
                   [--ratio 1:1] [--simulate NAME [--ranks N] [--micro-batches M] [--virtual-stages V]]
                   [--format text|json] [--color auto|always|never]
       One forward and one backward chunk overlapped on compute and communication SMs (DeepSeek-V3
       Fig. 4): f, b, the pair's fb, exposed communication. Without inputs: a DeepSeek-V3 workload.
       --simulate runs a schedule with F, B, W, FB derived from the chunk model.
+      --trace reads a PyTorch profiler trace of one F&B pair ('-' = stdin): the measured pair next to
+      the model, its components' times as the model's inputs, the measured span as FB.
   pipesim quiz --course [--lang en|pt-BR|zh-CN]
   pipesim quiz --bank [--lang en|pt-BR|zh-CN]
       The lesson's quiz: --course prints the course's quiz.json (6 questions, each one's options in

@@ -35,4 +35,13 @@ inline constexpr std::size_t max_export_bytes = std::size_t{256} << 20;
 inline constexpr std::size_t max_sweep_points = 512;
 inline constexpr long long max_sweep_chunks = 1LL << 23;  ///< ranks x micro-batches x virtual stages, summed
 
+/// A PyTorch profiler trace (profile_trace.h): bytes of one file, entries of its traceEvents, and the
+/// characters kept of an annotation's name. A 100 MB trace is a few million events; the reader keeps a
+/// few numbers per kernel and annotation, never the document.
+inline constexpr std::size_t max_profile_trace_bytes = std::size_t{1} << 30;
+inline constexpr std::size_t max_profile_trace_events = std::size_t{1} << 25;
+inline constexpr std::size_t max_trace_name_chars = 200;
+/// Traces of one measured pipeline: one per rank.
+inline constexpr int max_profile_trace_files = max_ranks;
+
 }  // namespace pipesim::limits

@@ -15,6 +15,7 @@ import { applyTranslations, lang, LANGS, t, type Key, type Lang } from '../i18n'
 import { ChartsPanel } from '../views/charts_panel';
 import { ChunkPanel } from '../views/chunk_panel';
 import { ExercisesPanel } from '../views/exercises_panel';
+import { MeasuredPipelinePanel } from '../views/measured_pipeline_panel';
 import { PlannerPanel } from '../views/planner_panel';
 import { QuizPanel } from '../views/quiz_panel';
 import { ComparePanel, type CompareEntry } from '../views/compare_panel';
@@ -76,6 +77,7 @@ export class App {
     });
     this.updates = new Lane(background);
     this.timeline = new TimelinePanel(engine, background);
+    this.timeline.element.append(new MeasuredPipelinePanel(engine).element);
     const onBasis = (basis: AppState['basis']) => this.set({ basis });
     this.compare = new ComparePanel(engine, (names) => this.set({ compare: names }), onBasis);
     this.charts = new ChartsPanel(engine, background, onBasis);

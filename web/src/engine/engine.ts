@@ -57,6 +57,61 @@ export interface OverlapResult {
   derivation: { label: string; formula: string; worked: string; value: number; measured: number }[];
   sms: { comm_sms: number; total_sms: number; compute_stretch: number; comm_stretch: number } | null;
   ratio: { compute_to_comm: number; comm_scale: number } | null;
+  /** The durations as given or derived; with a profiler trace (`overlap --trace`) the measured pair too. */
+  measured: MeasuredDurations | TracedDurations;
+}
+
+/** `measured` from a profiler trace: the model's inputs and the measured pair. */
+export interface TracedDurations extends Omit<MeasuredDurations, 'source'>, MeasuredPair {}
+
+export interface MeasuredDurations {
+  source?: undefined;
+  forward: Record<string, number>;
+  backward: Record<string, number>;
+  pp: number;
+}
+
+/** A stretch of one lane busy with one component's kernels (component null: unattributed kernels). */
+export interface MeasuredSegment {
+  lane: 'compute' | 'comm';
+  chunk: 'F' | 'B' | null;
+  component: string | null;
+  label: string;
+  start: number;
+  end: number;
+}
+
+/** The `measured` fields a profiler trace adds (README, "Measured: pipesim overlap --trace FILE"). */
+export interface MeasuredPair {
+  source: 'trace';
+  rank: number | null;
+  world_size: number | null;
+  kernels: number;
+  span_us: number;
+  compute_busy_us: number;
+  communication_busy_us: number;
+  hidden_comm_us: number;
+  exposed_comm_us: number;
+  hidden_fraction: number;
+  unattributed: { kernels: number; compute_us: number; comm_us: number };
+  attributed_by: { launch: number; other_thread: number; stream_order: number; none: number };
+  timeline: MeasuredSegment[];
+  model_fb_us: number;
+  costs: { F: number; B: number; W: number; FB: number; comm: number };
+}
+
+/** `simulate --measured --format json` (README, "A measured pipeline"). */
+export interface MeasuredPipelineResult {
+  unit: 'us';
+  ranks: number;
+  makespan_us: number;
+  model_makespan_us: number;
+  sentence: string;
+  costs: { F: number; B: number; W: number; FB: number; comm: number };
+  per_rank: { rank: number; ops: number; busy_us: number; bubble_us: number; model_busy_us: number; model_bubble_us: number; late_ops: number; latest_by_us: number }[];
+  late_ops: number;
+  timeline: { rank: number; ops: { action: string; kind: 'F' | 'B' | 'I' | 'W' | 'FB'; stage: number; start: number; end: number }[] }[];
+  model: { per_rank: { rank: number; ops: { op: 'F' | 'B' | 'I' | 'W' | 'FB'; phase: number; start: number; end: number }[] }[] };
 }
 
 /** Sizes may be text as the user typed it: the engine parses and, if need be, refuses it. */
@@ -203,6 +258,18 @@ export class Engine {
    *  courseData()). */
   plan(input: string, lang: string): any {
     return unwrap(() => this.courseModule().plan(input, lang));
+  }
+
+  /** A PyTorch profiler trace of one F&B pair measured next to the chunk model: the CLI's `pipesim
+   *  overlap --trace FILE --format json` (after courseData(): the trace reader is in the course module). */
+  overlapTrace(text: string): OverlapResult {
+    return unwrap(() => this.courseModule().overlapTrace(text)) as OverlapResult;
+  }
+
+  /** One profiler trace per rank measured next to the model with fitted costs: the CLI's `pipesim
+   *  simulate --measured FILES --format json` (after courseData()). */
+  measuredPipeline(texts: string[], align: 'profiler' | 'first-ops' = 'profiler'): MeasuredPipelineResult {
+    return unwrap(() => this.courseModule().measuredPipeline(texts, align)) as MeasuredPipelineResult;
   }
 
   defaultWorkload(): Record<string, number> {

@@ -31,6 +31,12 @@ export const TASKS = {
   sweep: (engine: Engine, piece: SweepPiece) => engine.sweep(piece.request, piece.axis, piece.values),
   /** The planner (every schedule simulated at the planned sizes). */
   plan: (engine: Engine, args: { input: string; lang: string }) => engine.plan(args.input, args.lang),
+  /** A profiler trace of one F&B pair, as the bytes of its file (decoded here, off the page's thread):
+   *  a 100 MB trace takes seconds to read. */
+  overlapTrace: (engine: Engine, bytes: Uint8Array) => engine.overlapTrace(new TextDecoder().decode(bytes)),
+  /** One profiler trace per rank, as the bytes of their files, measured next to the model. */
+  measuredPipeline: (engine: Engine, args: { files: Uint8Array[]; align: 'profiler' | 'first-ops' }) =>
+    engine.measuredPipeline(args.files.map((bytes) => new TextDecoder().decode(bytes)), args.align),
   /** A download of a large run (a Chrome trace of a million ops takes seconds to write). */
   exportText: (engine: Engine, args: { request: RunRequest; format: ExportFormat }) => engine.exportText(args.request, args.format),
 };
@@ -40,7 +46,7 @@ export type TaskArgs<K extends TaskName> = Parameters<(typeof TASKS)[K]>[1];
 export type TaskResult<K extends TaskName> = ReturnType<(typeof TASKS)[K]>;
 
 /** Tasks whose engine calls need the course module and its data, which an engine loads on first need. */
-const COURSE_TASKS: ReadonlySet<TaskName> = new Set<TaskName>(['plan']);
+const COURSE_TASKS: ReadonlySet<TaskName> = new Set<TaskName>(['plan', 'overlapTrace', 'measuredPipeline']);
 
 /** Gets `engine` ready for `task` (the worker and the main thread both call it before runTask). */
 export async function prepareTask(engine: Engine, task: TaskName): Promise<void> {

@@ -2,12 +2,14 @@
 // micro-batches split into attention, all-to-all dispatch, MLP and all-to-all combine, run on a GPU's
 // compute SMs and communication SMs. Three two-lane views (forward alone, backward alone, the pair)
 // share one time axis and play as an animation; idle compute in the pair (exposed communication) is
-// hatched. Every number comes from the engine's chunk model.
+// hatched. Every number comes from the engine's chunk model. "Load a profile" reads a PyTorch profiler
+// trace of one pair in the background worker and draws the measured lanes under the model's.
 import { clear, el, svg } from '../base/dom';
 import { readPalette, textFor, type Palette } from '../base/colors';
 import { cssVar, tokenValue, type Token } from '../base/tokens';
 import { num, percent } from '../base/format';
-import { EngineError, type Engine, type LaneSchedule, type OverlapResult, type OverlapSlot } from '../engine/engine';
+import { EngineError, type Engine, type LaneSchedule, type MeasuredSegment, type OverlapResult, type OverlapSlot } from '../engine/engine';
+import { Lane, sharedBackground, SUPERSEDED } from '../engine/background';
 import { t, type Key } from '../i18n';
 
 const W = 960;
@@ -30,8 +32,13 @@ const WORKLOAD_FIELDS: { key: string; label: Key; step: number }[] = [
   { key: 'ib_gbps', label: 'chunk.field.ib', step: 5 },
 ];
 
-/** Fig. 4's colour of a component: forward orange, backward-for-input green, weights blue, PP purple. */
-function tokenOf(slot: OverlapSlot): Token {
+/** A component drawn on a lane: the model's slots and the measured stretches alike. */
+type Drawable = Pick<OverlapSlot, 'label' | 'start' | 'end'> & { chunk: 'F' | 'B' | null; component: string | null };
+
+/** Fig. 4's colour of a component: forward orange, backward-for-input green, weights blue, PP purple;
+ *  kernels no component claims in grey. */
+function tokenOf(slot: Drawable): Token {
+  if (slot.component === null) return 'pipesim-grid';
   if (slot.component === 'pp') return 'pipesim-pp';
   if (slot.chunk === 'F') return 'pipesim-forward';
   if (slot.component === 'mlp_w' || slot.component === 'attn_w') return 'pipesim-weight';
@@ -39,7 +46,7 @@ function tokenOf(slot: OverlapSlot): Token {
 }
 
 interface Drawn {
-  slot: OverlapSlot;
+  slot: Drawable;
   x0: number;
   width: number;
   progress: SVGRectElement;
@@ -60,6 +67,12 @@ export class ChunkPanel {
   private readonly play = el('button', { type: 'button', 'data-testid': 'chunk-play' });
   private readonly scrub = el('input', { type: 'range', min: 0, max: 1000, step: 1, value: 1000, 'data-testid': 'chunk-scrub', 'aria-label': t('chunk.scrub') });
   private readonly clock = el('output', { 'data-testid': 'chunk-time' });
+  private readonly profileInput = el('input', { type: 'file', accept: '.json,application/json', hidden: true, 'data-testid': 'chunk-profile-file' });
+  private readonly profileStatus = el('p', { class: 'hint', 'aria-live': 'polite', 'data-testid': 'chunk-profile-status' });
+  private readonly profileRule = el('p', { class: 'hint', hidden: true, 'data-testid': 'chunk-profile-rule', text: t('chunk.profileRule') });
+  private readonly profileBack = el('button', { type: 'button', class: 'ghost', hidden: true, 'data-testid': 'chunk-profile-back', text: t('chunk.profileBack') });
+  /** Profile loads: a newer load, or a knob moved back to the model, supersedes an older one. */
+  private readonly profiles: Lane;
   private result: OverlapResult | null = null;
   private palette: Palette | null = null;
   private drawn: Drawn[] = [];
@@ -74,6 +87,7 @@ export class ChunkPanel {
     private readonly engine: Engine,
     private readonly onUseCosts: (cost: string) => void,
   ) {
+    this.profiles = new Lane(sharedBackground(engine));
     const defaults = engine.defaultWorkload();
     const fields = WORKLOAD_FIELDS.map(({ key, label, step }) => {
       const input = el('input', { type: 'number', step, value: String(defaults[key]), 'data-testid': `chunk-${key}`, id: `chunk-${key}` });
@@ -82,7 +96,20 @@ export class ChunkPanel {
       return el('label', { class: 'chunk-field', for: `chunk-${key}` }, [el('span', { text: t(label) }), input]);
     });
     const useCosts = el('button', { type: 'button', class: 'ghost', 'data-testid': 'chunk-use-costs', text: t('chunk.useCosts') });
-    useCosts.addEventListener('click', () => this.result && this.onUseCosts(normalisedCosts(this.result)));
+    useCosts.addEventListener('click', () => {
+      if (!this.result) return;
+      // A loaded profile hands its measured costs (the measured span as F&B), the model its own.
+      const measured = this.result.measured?.source === 'trace' ? this.result.measured : undefined;
+      this.onUseCosts(normalisedCosts(measured ?? this.result));
+    });
+    const loadProfile = el('button', { type: 'button', class: 'ghost', 'data-testid': 'chunk-load-profile', text: t('chunk.loadProfile') });
+    loadProfile.addEventListener('click', () => this.profileInput.click());
+    this.profileInput.addEventListener('change', () => {
+      const file = this.profileInput.files?.[0];
+      this.profileInput.value = '';
+      if (file) void this.loadProfile(file);
+    });
+    this.profileBack.addEventListener('click', () => this.recompute());
     this.play.addEventListener('click', () => (this.playing ? this.pause() : this.start()));
     this.scrub.addEventListener('input', () => {
       this.pause();
@@ -113,6 +140,12 @@ export class ChunkPanel {
       el('h3', { text: t('chunk.title') }),
       el('p', { class: 'hint', text: t('chunk.hint') }),
       knobs,
+      el('div', { class: 'chunk-profile' }, [
+        el('div', { class: 'toolbar' }, [loadProfile, this.profileInput, this.profileBack]),
+        el('p', { class: 'hint', text: t('chunk.loadProfileHint') }),
+        this.profileStatus,
+        this.profileRule,
+      ]),
       el('details', { class: 'chunk-workload' }, [el('summary', { text: t('chunk.workload') }), el('div', { class: 'chunk-fields' }, fields)]),
       this.error,
       el('div', { class: 'toolbar' }, [this.play, this.scrub, this.clock, el('span', { class: 'spacer' }), useCosts]),
@@ -141,6 +174,8 @@ export class ChunkPanel {
   }
 
   private recompute(): void {
+    this.profiles.begin(); // back to the model: a profile still loading is dropped
+    this.showProfile(null);
     const ratio = Math.pow(2, Number(this.ratio.value));
     this.ratioValue.textContent = ratio >= 1 ? `${num(ratio)} : 1` : `1 : ${num(1 / ratio)}`;
     this.ratio.setAttribute('aria-valuetext', this.ratioValue.textContent);
@@ -157,15 +192,57 @@ export class ChunkPanel {
     }
   }
 
+  /** Reads `file` (showing how much), measures it in the background worker, and draws it under the
+   *  model. A refusal is shown and the drawing kept as it was. */
+  private async loadProfile(file: File): Promise<void> {
+    const request = this.profiles.begin();
+    const name = file.name;
+    const mb = (bytes: number) => num(Math.round((bytes / 1e6) * 10) / 10);
+    this.profileStatus.textContent = t('chunk.profileReading', { name, done: mb(0), total: mb(file.size) });
+    try {
+      const bytes = await readWithProgress(file, (done) => {
+        if (request.current) this.profileStatus.textContent = t('chunk.profileReading', { name, done: mb(done), total: mb(file.size) });
+      });
+      if (!request.current) return;
+      this.profileStatus.textContent = t('chunk.profileMeasuring', { name });
+      const result = await request.run('overlapTrace', bytes);
+      if (result === SUPERSEDED) return;
+      this.pause();
+      this.result = result;
+      this.error.hidden = true;
+      this.figure.classList.remove('is-stale');
+      this.showProfile(name);
+      this.render(result);
+    } catch (e) {
+      if (!request.current) return;
+      this.profileStatus.textContent = '';
+      this.error.hidden = false;
+      this.error.textContent = `${t('error.refused')} ${e instanceof Error ? e.message : String(e)}`;
+    }
+  }
+
+  /** The profile's status line, rule and way back, or none of them (name null: the model alone). */
+  private showProfile(name: string | null): void {
+    const m = name !== null && this.result?.measured?.source === 'trace' ? this.result.measured : undefined;
+    this.profileRule.hidden = !m;
+    this.profileBack.hidden = !m;
+    this.element.toggleAttribute('data-measured', Boolean(m));
+    this.profileStatus.textContent = m
+      ? t('chunk.profileShown', { name: name!, rank: m.rank ?? '?', kernels: num(m.kernels), unattributed: num(m.unattributed.kernels) })
+      : '';
+  }
+
   private render(r: OverlapResult): void {
     this.palette = readPalette(this.element);
-    this.span = Math.max(r.f, r.b, r.fb);
+    const measured = r.measured?.source === 'trace' ? r.measured : undefined;
+    this.span = Math.max(r.f, r.b, r.fb, measured?.span_us ?? 0);
     const sections: [Key, LaneSchedule][] = [
       ['chunk.forwardAlone', r.forward],
       ['chunk.backwardAlone', r.backward],
       ['chunk.pair', r.pair],
     ];
-    const height = sections.length * (2 * LANE + SECTION_GAP + 18) + 24;
+    const rows = sections.length + (measured ? 1 : 0);
+    const height = rows * (2 * LANE + SECTION_GAP + 18) + 24;
     const root = svg('svg', { class: 'chart chunk-svg', viewBox: `0 0 ${W} ${height}`, role: 'img', 'aria-label': t('chunk.aria') });
     root.append(
       svg('defs', {}, [
@@ -192,6 +269,21 @@ export class ChunkPanel {
       });
       y += 2 * LANE + SECTION_GAP;
     }
+    if (measured) {
+      // The measured pair on the same axis, under the model's pair: its kernels' busy stretches.
+      root.append(svg('text', { x: 4, y: y + 10, class: 'chunk-section', 'data-testid': 'chunk-measured-title', text: `${t('chunk.measuredPair')} = ${num(round(measured.span_us))} µs` }));
+      y += 18;
+      (['compute', 'comm'] as const).forEach((lane, k) => {
+        const top = y + k * LANE;
+        root.append(
+          svg('text', { x: LEFT - 8, y: top + LANE / 2, 'text-anchor': 'end', 'dominant-baseline': 'middle', text: t(lane === 'compute' ? 'chunk.laneCompute' : 'chunk.laneComm') }),
+          svg('rect', { x: LEFT, y: top + 2, width: sx(measured.span_us) - LEFT, height: LANE - 4, fill: cssVar('pipesim-idle'), stroke: cssVar('rule-soft') }),
+        );
+        const g = svg('g', { 'data-measured-lane': lane });
+        root.append(g);
+        for (const segment of measured.timeline.filter((s: MeasuredSegment) => s.lane === lane)) this.drawSlot(g as unknown as SVGSVGElement, segment, top, sx);
+      });
+    }
     this.playhead = svg('line', { x1: LEFT, x2: LEFT, y1: 4, y2: height - 4, stroke: cssVar('ink'), 'stroke-width': 1.5, class: 'chunk-playhead' });
     root.append(this.playhead);
     clear(this.figure);
@@ -215,7 +307,7 @@ export class ChunkPanel {
     }
   }
 
-  private drawSlot(root: SVGSVGElement, slot: OverlapSlot, top: number, sx: (t: number) => number): void {
+  private drawSlot(root: SVGSVGElement, slot: Drawable, top: number, sx: (t: number) => number): void {
     const x0 = sx(slot.start);
     const width = Math.max(0.5, sx(slot.end) - x0);
     const token = tokenOf(slot);
@@ -241,6 +333,13 @@ export class ChunkPanel {
       card('chunk.exposed', num(round(r.exposed_comm)) + unit, 'chunk-exposed'),
       card('chunk.hidden', percent(r.hidden_fraction, 1), 'hidden-fraction'),
     );
+    const m = r.measured?.source === 'trace' ? r.measured : undefined;
+    if (m)
+      this.numbers.append(
+        card('chunk.measuredSpan', num(round(m.span_us)) + ' µs', 'chunk-measured-span', t('chunk.measuredMeta', { model: num(round(m.model_fb_us)) + ' µs' })),
+        card('chunk.measuredBusy', num(round(m.compute_busy_us)) + ' µs', 'chunk-measured-busy', t('chunk.measuredBusyMeta', { comm: num(round(m.communication_busy_us)) + ' µs' })),
+        card('chunk.measuredHidden', percent(m.hidden_fraction, 1), 'chunk-measured-hidden'),
+      );
     const commTotal = r.pair.comm;
     this.sentence.textContent = t(r.hidden_fraction >= 1 - 1e-12 ? 'chunk.sentenceHidden' : 'chunk.sentenceExposed', {
       hidden: percent(r.hidden_fraction, 0),
@@ -266,6 +365,7 @@ export class ChunkPanel {
       item('cell-weight', 'chunk.legendWeight'),
       item('cell-pp', 'chunk.legendPP'),
       item('cell-exposed', 'chunk.legendExposed'),
+      item('cell-unattributed', 'chunk.legendUnattributed'),
     ]);
   }
 
@@ -345,8 +445,19 @@ function round(value: number): number {
   return Math.abs(value) >= 100 ? Math.round(value) : Number(value.toPrecision(4));
 }
 
+/** A file's bytes, reporting how many have been read (a 100 MB trace takes a while from a slow disk). */
+function readWithProgress(file: File, onProgress: (done: number) => void): Promise<Uint8Array> {
+  return new Promise((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onprogress = (e) => onProgress(e.loaded);
+    reader.onload = () => resolve(new Uint8Array(reader.result as ArrayBuffer));
+    reader.onerror = () => reject(reader.error ?? new Error(`cannot read ${file.name}`));
+    reader.readAsArrayBuffer(file);
+  });
+}
+
 /** The chunk model's F, B, W, F&B scaled so that F = 1: the pipeline's shape depends only on ratios. */
-export function normalisedCosts(r: OverlapResult): string {
+export function normalisedCosts(r: { costs: OverlapResult['costs'] }): string {
   const c = r.costs;
   const unit = c.F > 0 ? c.F : 1;
   const q = (v: number) => Number((v / unit).toFixed(3));

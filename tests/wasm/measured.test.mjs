@@ -1,0 +1,45 @@
+// The course module's overlapTrace answers as `pipesim overlap --trace FILE --format json` does, refuses
+// what is not a profiler trace with the CLI's message and code, and stays usable afterwards.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { CLI, cliLine, loadCourse, refusal } from './engine.mjs';
+
+const course = await loadCourse({ courseData: false }); // the trace reader needs none of the course data
+const fixture = fileURLToPath(new URL('../data/profiler/chunk_pair.json', import.meta.url));
+
+test('overlapTrace gives the JSON of overlap --trace', () => {
+  const r = spawnSync(CLI, ['overlap', '--trace', fixture, '--format', 'json'], { encoding: 'utf8' });
+  assert.equal(r.status, 0);
+  const result = course.overlapTrace(readFileSync(fixture, 'utf8'));
+  assert.deepEqual(result, JSON.parse(r.stdout));
+  assert.equal(result.measured.span_us, 44);
+  assert.equal(result.measured.communication_busy_us, 28.25);
+});
+
+test('overlapTrace refuses a truncated trace as the CLI does, then reads a good one', () => {
+  const text = readFileSync(fixture, 'utf8');
+  const e = refusal(() => course.overlapTrace(text.slice(0, 1000)));
+  assert.equal(e.code, 'bad_import');
+  const r = spawnSync(CLI, ['overlap', '--trace', '-', '--format', 'json'], { input: text.slice(0, 1000), encoding: 'utf8' });
+  assert.equal(r.stderr, cliLine(e));
+  assert.equal(refusal(() => course.overlapTrace('[]')).code, 'bad_import');
+  assert.equal(course.overlapTrace(text).measured.kernels, 15);
+});
+
+test('measuredPipeline gives the JSON of simulate --measured, and names a refused trace', () => {
+  const dir = fileURLToPath(new URL('../data/profiler/pipeline_4rank/', import.meta.url));
+  const texts = ['trace_a.json', 'trace_b.json', 'trace_c.json', 'trace_d.json'].map((f) => readFileSync(dir + f, 'utf8'));
+  for (const align of ['profiler', 'first-ops']) {
+    const r = spawnSync(CLI, ['simulate', '--measured', dir, '--align', align, '--format', 'json'], { encoding: 'utf8' });
+    assert.equal(r.status, 0);
+    assert.deepEqual(course.measuredPipeline(texts, align), JSON.parse(r.stdout));
+  }
+  const e = refusal(() => course.measuredPipeline([texts[0], '{"traceEvents": 3}'], 'profiler'));
+  assert.equal(e.code, 'bad_import');
+  assert.match(e.message, /^trace 2: not a profiler trace: traceEvents is not an array/);
+  assert.equal(refusal(() => course.measuredPipeline(texts, 'hosts')).code, 'unknown_name');
+  assert.equal(course.measuredPipeline(texts, 'profiler').makespan_us, 2137.5);
+});

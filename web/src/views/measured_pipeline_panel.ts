@@ -1,0 +1,142 @@
+// A measured pipeline next to its model, under the Timeline: one PyTorch profiler trace per rank, read
+// and measured in the background worker (the CLI's `pipesim simulate --measured`), drawn as two rows
+// per rank in the timeline's colours, the model (the measured order with costs fitted to the measured
+// durations) above what was measured, with each rank's busy and bubble and the ops that started late.
+import { clear, el, svg } from '../base/dom';
+import { fillFor, readPalette } from '../base/colors';
+import { cssVar } from '../base/tokens';
+import { num } from '../base/format';
+import { Lane, sharedBackground, SUPERSEDED } from '../engine/background';
+import type { Engine, MeasuredPipelineResult } from '../engine/engine';
+import { t, type Key } from '../i18n';
+
+const W = 960;
+const ROW = 16;
+const LEFT = 130;
+const RIGHT = 12;
+const RANK_GAP = 8;
+
+type Kind = 'F' | 'B' | 'I' | 'W' | 'FB';
+
+const HEADINGS: Key[] = ['measured.rank', 'measured.busy', 'measured.bubble', 'measured.modelBusy', 'measured.modelBubble', 'measured.late'];
+
+export class MeasuredPipelinePanel {
+  readonly element: HTMLElement;
+  private readonly files = el('input', { type: 'file', multiple: true, accept: '.json,application/json', hidden: true, 'data-testid': 'measured-files' });
+  private readonly align = el('select', { 'data-testid': 'measured-align', 'aria-label': t('measured.align') }, [
+    el('option', { value: 'profiler', text: t('measured.alignProfiler') }),
+    el('option', { value: 'first-ops', text: t('measured.alignFirstOps') }),
+  ]);
+  private readonly status = el('p', { class: 'hint', 'aria-live': 'polite', 'data-testid': 'measured-status' });
+  private readonly error = el('div', { class: 'error', role: 'alert', hidden: true, 'data-testid': 'measured-error' });
+  private readonly sentence = el('p', { class: 'chunk-sentence', 'data-testid': 'measured-sentence' });
+  private readonly figure = el('div', { class: 'chunk-figure' });
+  private readonly table = el('div', { class: 'table-scroll' });
+  private readonly loads: Lane;
+  private chosen: File[] = [];
+
+  constructor(engine: Engine) {
+    this.loads = new Lane(sharedBackground(engine));
+    const load = el('button', { type: 'button', class: 'ghost', 'data-testid': 'measured-load', text: t('measured.load') });
+    load.addEventListener('click', () => this.files.click());
+    this.files.addEventListener('change', () => {
+      this.chosen = [...(this.files.files ?? [])];
+      this.files.value = '';
+      if (this.chosen.length) void this.measure();
+    });
+    this.align.addEventListener('change', () => this.chosen.length && void this.measure());
+    this.element = el('details', { class: 'measured-pipeline', 'data-testid': 'measured-pipeline' }, [
+      el('summary', { text: t('measured.title') }),
+      el('p', { class: 'hint', text: t('measured.hint') }),
+      el('div', { class: 'toolbar' }, [load, this.files, this.align]),
+      this.status,
+      this.error,
+      this.sentence,
+      this.figure,
+      this.table,
+    ]);
+  }
+
+  private async measure(): Promise<void> {
+    const request = this.loads.begin();
+    const files = this.chosen;
+    try {
+      this.status.textContent = t('measured.reading', { count: files.length });
+      const bytes = await Promise.all(files.map(async (f) => new Uint8Array(await f.arrayBuffer())));
+      if (!request.current) return;
+      this.status.textContent = t('measured.measuring', { count: files.length });
+      const result = await request.run('measuredPipeline', { files: bytes, align: this.align.value === 'first-ops' ? 'first-ops' : 'profiler' });
+      if (result === SUPERSEDED) return;
+      this.error.hidden = true;
+      this.status.textContent = t('measured.shown', { count: files.length });
+      this.render(result);
+    } catch (e) {
+      if (!request.current) return;
+      this.status.textContent = '';
+      this.error.hidden = false;
+      this.error.textContent = `${t('error.refused')} ${e instanceof Error ? e.message : String(e)}`;
+    }
+  }
+
+  private render(r: MeasuredPipelineResult): void {
+    const palette = readPalette(this.element);
+    const span = Math.max(r.makespan_us, r.model_makespan_us, 1e-9);
+    const sx = (time: number) => LEFT + (time / span) * (W - LEFT - RIGHT);
+    const height = r.ranks * (2 * ROW + RANK_GAP) + 8;
+    const root = svg('svg', { class: 'chart', viewBox: `0 0 ${W} ${height}`, role: 'img', 'aria-label': t('measured.aria') });
+    const box = (kind: Kind, phase: number, start: number, end: number, top: number, label: string) => {
+      const x = sx(start);
+      const width = Math.max(0.5, sx(end) - x);
+      const title = svg('title', { text: `${label}: ${num(start)} → ${num(end)} µs` });
+      if (kind !== 'FB')
+        return svg('rect', { x, y: top + 1, width, height: ROW - 2, fill: fillFor(palette, kind, phase), stroke: cssVar('panel'), 'stroke-width': 0.5, 'data-kind': kind }, [title]);
+      // An overlapped pair: its forward half above its backward half, as in the timeline.
+      return svg('g', { 'data-kind': kind }, [
+        svg('rect', { x, y: top + 1, width, height: (ROW - 2) / 2, fill: fillFor(palette, 'F', phase) }),
+        svg('rect', { x, y: top + 1 + (ROW - 2) / 2, width, height: (ROW - 2) / 2, fill: fillFor(palette, 'B', phase) }),
+        title,
+      ]);
+    };
+    let y = 4;
+    for (let rank = 0; rank < r.ranks; rank++) {
+      const rows: [string, string][] = [
+        ['model', t('measured.rowModel', { rank })],
+        ['measured', t('measured.rowMeasured', { rank })],
+      ];
+      rows.forEach(([which, label], k) => {
+        const top = y + k * ROW;
+        const g = svg('g', { 'data-row': which, 'data-rank': rank });
+        g.append(
+          svg('text', { x: LEFT - 6, y: top + ROW / 2, 'text-anchor': 'end', 'dominant-baseline': 'middle', class: 'chunk-label', text: label }),
+          svg('rect', { x: LEFT, y: top + 1, width: sx(span) - LEFT, height: ROW - 2, fill: cssVar('pipesim-idle'), stroke: cssVar('rule-soft') }),
+        );
+        if (which === 'model') for (const op of r.model.per_rank[rank].ops) g.append(box(op.op, op.phase, op.start, op.end, top, op.op));
+        else for (const op of r.timeline[rank].ops) g.append(box(op.kind, 0, op.start, op.end, top, op.action));
+        root.append(g);
+      });
+      y += 2 * ROW + RANK_GAP;
+    }
+    clear(this.figure);
+    this.figure.append(root);
+    this.sentence.textContent = t('measured.sentence', { model: num(round(r.model_makespan_us)), measured: num(round(r.makespan_us)) });
+    const c = r.costs;
+    clear(this.table);
+    this.table.append(
+      el('p', { class: 'hint', 'data-testid': 'measured-costs', text: t('measured.costs', { F: num(c.F), B: num(c.B), W: num(c.W), FB: num(c.FB) }) }),
+      el('table', { class: 'data' }, [
+        el('thead', {}, [
+          el('tr', {}, HEADINGS.map((k) => el('th', { text: t(k) }))),
+        ]),
+        el('tbody', {}, r.per_rank.map((p) =>
+          el('tr', {}, [p.rank, round(p.busy_us), round(p.bubble_us), round(p.model_busy_us), round(p.model_bubble_us)].map((v) => el('td', { text: num(v) })).concat(
+            el('td', { text: p.late_ops ? t('measured.lateBy', { count: p.late_ops, latest: num(round(p.latest_by_us)) }) : '0' }),
+          )),
+        )),
+      ]),
+    );
+  }
+}
+
+function round(value: number): number {
+  return Math.abs(value) >= 100 ? Math.round(value * 10) / 10 : Number(value.toPrecision(4));
+}
