@@ -1,5 +1,6 @@
 #include "pipesim/registry.h"
 
+#include <algorithm>
 #include <array>
 
 #include "detail/specs.h"
@@ -57,11 +58,34 @@ auto find_schedule(std::string_view name) -> const ScheduleSpec& {
   throw Error(ErrorCode::unknown_name, "unknown schedule '" + std::string(name) + "'; known schedules: " + names());
 }
 
-auto build_schedule(std::string_view name, const ScheduleParams& params) -> Schedule {
+void check_schedule(std::string_view name, const ScheduleParams& params) {
   const ScheduleSpec& spec = find_schedule(name);
   check_bounds(spec, params);
   spec.check(params);
-  return spec.generate(params);
+}
+
+auto build_schedule(std::string_view name, const ScheduleParams& params) -> Schedule {
+  check_schedule(name, params);
+  return find_schedule(name).generate(params);
+}
+
+auto accepted_values(std::string_view name, ScheduleParams params, SizeField field, int from, int to) -> std::vector<int> {
+  const ScheduleSpec& spec = find_schedule(name);  // an unknown name is refused, not answered with nothing
+  std::vector<int> out;
+  if (spec.parse) return out;  // a schedule given as text has the sizes of its text
+  int& varied = field == SizeField::ranks            ? params.ranks
+                : field == SizeField::micro_batches ? params.micro_batches
+                                                    : params.virtual_stages;
+  for (int v = std::max(from, 1); v <= to; ++v) {
+    varied = v;
+    try {
+      check_schedule(name, params);
+      out.push_back(v);
+    } catch (const Error&) {
+      // refused: not a value to offer
+    }
+  }
+  return out;
 }
 
 }  // namespace pipesim

@@ -4,6 +4,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "pipesim/costs.h"
 #include "pipesim/schedule.h"
@@ -41,5 +42,14 @@ struct ScheduleSpec {
 [[nodiscard]] auto find_schedule(std::string_view name) -> const ScheduleSpec&;
 /// check() then generate(); throws Error on a rule the schedule does not accept.
 [[nodiscard]] auto build_schedule(std::string_view name, const ScheduleParams& params) -> Schedule;
+/// The checks of build_schedule() without generating anything: throws the same Error it would.
+void check_schedule(std::string_view name, const ScheduleParams& params);
+
+/// A size a control can vary.
+enum class SizeField { ranks, micro_batches, virtual_stages };
+/// The values of `field` in [from, to] that `name` accepts with the other sizes as in `params`, in
+/// increasing order: what a slider may offer so that no position is refused.
+[[nodiscard]] auto accepted_values(std::string_view name, ScheduleParams params, SizeField field, int from, int to)
+    -> std::vector<int>;
 
 }  // namespace pipesim

@@ -6,6 +6,7 @@
 #include "pipesim/costs.h"
 #include "pipesim/error.h"
 #include "pipesim/schedule.h"
+#include "detail/short_number.h"
 
 namespace pipesim::detail {
 
@@ -23,8 +24,9 @@ inline auto micro_batches_text(const ScheduleParams& p) -> std::string {
   return std::to_string(p.micro_batches) + " micro-batches with " + std::to_string(p.ranks) + " ranks";
 }
 
-/// `format_number` under a shorter name for formula text.
-inline auto num(double v) -> std::string { return format_number(v); }
+/// Numbers in formula text as a person writes them: 6 significant digits, so a sum of costs such as
+/// 3 x 1.673 reads 5.019, not 5.018999999999998 (the formula's `value` keeps every bit).
+inline auto num(double v) -> std::string { return short_number(v); }
 
 inline auto exact_when_no_comm(const Costs& c) -> bool { return c.comm == 0; }
 

@@ -8,13 +8,14 @@
 // `pipesim:first-timeline` (timeline_view.ts). scripts/bench-page.mjs reads them.
 import { byId, clear, el } from '../base/dom';
 import { BACKGROUND_ABOVE_OPS, estimatedOps, Lane, sharedBackground, SUPERSEDED, type LaneRequest } from '../engine/background';
-import { EngineError, type Engine, type RunRequest, type SimulateValue } from '../engine/engine';
+import { EngineError, KINDS, type Engine, type RunRequest, type SimulateValue } from '../engine/engine';
 import type { Outcome } from '../engine/tasks';
-import { store } from '../base/storage';
+import { load, store } from '../base/storage';
 import { applyTranslations, lang, LANGS, t, type Key, type Lang } from '../i18n';
 import { ChartsPanel } from '../views/charts_panel';
 import { ChunkPanel } from '../views/chunk_panel';
 import { ExercisesPanel } from '../views/exercises_panel';
+import { LearnPanel, stepFromUrl } from '../views/learn_panel';
 import { PlannerPanel } from '../views/planner_panel';
 import { QuizPanel } from '../views/quiz_panel';
 import { ComparePanel, type CompareEntry } from '../views/compare_panel';
@@ -27,7 +28,14 @@ import type { RunView } from './run';
 import { readState, VIEWS, writeState, type AppState, type ViewName } from './state';
 import { UrlWriter } from './url_writer';
 
-const OWN_PARAMS = ['schedule', 'ranks', 'micro-batches', 'virtual-stages', 'cost', 'compare', 'view', 'custom'];
+/** The kinds of op a run has (F, B, I, W, FB): which costs it reads. */
+function opKinds(run: RunView): Set<string> {
+  const seen = new Set<string>();
+  for (const k of run.result.ops.kind) seen.add(KINDS[k]);
+  return seen;
+}
+
+const OWN_PARAMS = ['schedule', 'ranks', 'micro-batches', 'virtual-stages', 'cost', 'compare', 'view', 'custom', 'step'];
 
 /** A schedule's run at the current settings, or the engine's refusal of it (its message and code). */
 type RunOutcome = { run: RunView } | { error: string; code: string };
@@ -44,6 +52,7 @@ export class App {
   private readonly exercises: ExercisesPanel;
   private readonly quiz: QuizPanel;
   private readonly planner: PlannerPanel;
+  private readonly learn: LearnPanel;
   private primary: RunView | null = null;
   private dirty = new Set<ViewName>(VIEWS);
   private chartTimer = 0;
@@ -59,6 +68,8 @@ export class App {
     private readonly engine: Engine,
   ) {
     this.state = readState(location.search);
+    // A lesson step is a URL: it opens with the step's settings.
+    if (this.state.view === 'learn') this.state = { ...this.state, ...App.stepState(stepFromUrl(this.state.step)) };
     const background = sharedBackground(engine);
     this.updates = new Lane(background);
     this.timeline = new TimelinePanel(engine, background);
@@ -74,7 +85,13 @@ export class App {
       (view) => this.set({ view: (VIEWS as string[]).includes(view) ? (view as ViewName) : view === 'placement' ? 'memory' : 'timeline' }),
     );
     this.planner = new PlannerPanel(background);
+    this.learn = new LearnPanel(
+      engine,
+      (step) => this.set({ ...App.stepState(step), view: 'learn' }),
+      () => this.set({ view: 'timeline' }),
+    );
     this.panels = {
+      learn: this.learn,
       timeline: this.timeline,
       compare: this.compare,
       charts: this.charts,
@@ -88,7 +105,9 @@ export class App {
 
   start(): void {
     this.controls = new Controls(byId('controls', this.root), this.engine, (patch) => this.set(patch));
+    this.buildDrawer();
     this.buildTabs();
+    this.offerLesson();
     const panels = byId('panels', this.root);
     panels.before(this.busy);
     for (const view of VIEWS) {
@@ -119,6 +138,12 @@ export class App {
       this.charts.stop(); // its sweep is of the old settings
     }
     this.update();
+  }
+
+  /** The page's settings at lesson step `step`. */
+  private static stepState(step: number): Partial<AppState> {
+    const r = LearnPanel.requestOf(step);
+    return { step: String(step), schedule: r.schedule, ranks: String(r.ranks), microBatches: String(r.microBatches), virtualStages: '1', cost: r.cost ?? '' };
   }
 
   /** A custom schedule starts as the schedule on screen, so there is something to edit. */
@@ -228,6 +253,7 @@ export class App {
       this.primary = primary.run;
       this.showError(null);
       renderReadouts(byId('readouts', this.root), this.primary);
+      this.controls.showApplicable(opKinds(this.primary));
       this.setStale(false);
     } else {
       this.showError(primary.error, primary.code);
@@ -255,6 +281,7 @@ export class App {
     if (view === 'exercises') this.exercises.update(this.state.cost);
     if (view === 'quiz') this.quiz.update();
     if (view === 'planner') this.planner.update();
+    if (view === 'learn') this.learn.update(stepFromUrl(this.state.step));
     if (view === 'compare') this.compare.update(this.state.schedule, this.state.compare, this.compareEntries());
     if (view === 'charts') {
       // Sweeps run hundreds of simulations: coalesce a burst of slider moves into one.
@@ -310,26 +337,92 @@ export class App {
         'data-testid': `tab-${view}`,
         text: t(`tab.${view}` as Key),
       });
-      button.addEventListener('click', () => this.set({ view }));
+      // The lesson tab opens at the step the URL or the student was at (the step's settings with it).
+      button.addEventListener('click', () => this.set(view === 'learn' ? { ...App.stepState(stepFromUrl(this.state.step)), view } : { view }));
       button.addEventListener('keydown', (e) => {
         const moves: Record<string, number> = { ArrowRight: 1, ArrowLeft: VIEWS.length - 1, Home: -VIEWS.indexOf(view), End: VIEWS.length - 1 - VIEWS.indexOf(view) };
         if (!(e.key in moves)) return;
         e.preventDefault();
         const next = VIEWS[(VIEWS.indexOf(view) + moves[e.key] + VIEWS.length) % VIEWS.length];
-        this.set({ view: next });
+        this.set(next === 'learn' ? { ...App.stepState(stepFromUrl(this.state.step)), view: next } : { view: next });
         byId(`tab-${next}`, this.root).focus();
       });
       tabs.append(button);
     });
+    const hint = el('p', { class: 'hint tabs-hint', id: 'tabs-hint', 'data-testid': 'tabs-hint', 'aria-hidden': 'true', text: t('ui.tabsHint') });
+    tabs.after(hint);
+    this.watchTabsOverflow(tabs, hint);
+  }
+
+  /** On a narrow screen the controls are a drawer over the bottom of the view they change, opened
+   *  and closed by a button that stays in reach of the thumb (styles.css hides both on wide screens). */
+  private buildDrawer(): void {
+    const layout = this.root.querySelector<HTMLElement>('.layout')!;
+    const controls = byId('controls', this.root);
+    const toggle = el('button', { type: 'button', class: 'drawer-toggle', id: 'controls-toggle', 'data-testid': 'controls-toggle', 'aria-controls': 'controls', 'aria-expanded': 'false' });
+    const show = (open: boolean) => {
+      layout.classList.toggle('drawer-open', open);
+      toggle.setAttribute('aria-expanded', String(open));
+      toggle.textContent = t(open ? 'ui.controlsClose' : 'ui.controlsOpen');
+    };
+    toggle.addEventListener('click', () => {
+      const open = !layout.classList.contains('drawer-open');
+      show(open);
+      if (open) controls.querySelector<HTMLElement>('select, input')?.focus();
+    });
+    controls.addEventListener('keydown', (e) => {
+      if (e.key === 'Escape' && layout.classList.contains('drawer-open')) {
+        show(false);
+        toggle.focus();
+      }
+    });
+    show(false);
+    layout.append(toggle);
+  }
+
+  /** A newcomer is offered the guided lesson first; it is skippable, and once dismissed or started
+   *  the offer does not come back. */
+  private offerLesson(): void {
+    const embedded = document.documentElement.classList.contains('embed');
+    if (embedded || this.state.view === 'learn' || LearnPanel.started() || load('pipesim:learn:offer') === 'dismissed') return;
+    const start = el('button', { type: 'button', 'data-testid': 'learn-offer-start', text: t('learn.offerStart') });
+    const dismiss = el('button', { type: 'button', class: 'ghost', 'data-testid': 'learn-offer-dismiss', text: t('learn.offerDismiss') });
+    const offer = el('div', { class: 'learn-offer', 'data-testid': 'learn-offer', role: 'region', 'aria-label': t('tab.learn') }, [el('span', { text: t('learn.offer') }), start, dismiss]);
+    const close = () => {
+      store('pipesim:learn:offer', 'dismissed');
+      offer.remove();
+    };
+    start.addEventListener('click', () => {
+      close();
+      this.set({ ...App.stepState(1), view: 'learn' });
+    });
+    dismiss.addEventListener('click', close);
+    byId('tabs', this.root).before(offer);
+  }
+
+  /** Tabs that do not fit scroll sideways; a hint says so while some are out of sight. */
+  private watchTabsOverflow(tabs: HTMLElement, hint: HTMLElement): void {
+    const check = () => {
+      const hiddenRight = tabs.scrollLeft + tabs.clientWidth < tabs.scrollWidth - 1;
+      const hiddenLeft = tabs.scrollLeft > 1;
+      hint.hidden = !(hiddenLeft || hiddenRight);
+      tabs.dataset.more = hiddenLeft && hiddenRight ? 'both' : hiddenRight ? 'right' : hiddenLeft ? 'left' : 'none';
+    };
+    tabs.addEventListener('scroll', check, { passive: true });
+    new ResizeObserver(check).observe(tabs);
+    check();
   }
 
   private selectTab(view: ViewName, render = true): void {
+    // The readouts would give a lesson's predictions away: they stay hidden while it is open.
+    this.root.dataset.view = view;
     for (const v of VIEWS) {
       const selected = v === view;
       const tab = byId(`tab-${v}`, this.root);
       tab.setAttribute('aria-selected', String(selected));
       tab.tabIndex = selected ? 0 : -1;
       this.panels[v].element.hidden = !selected;
+      if (selected && tab.scrollIntoView && tab.parentElement!.scrollWidth > tab.parentElement!.clientWidth) tab.scrollIntoView({ block: 'nearest', inline: 'nearest' });
     }
     if (view !== 'chunk') this.chunk.hide();
     if (render) this.refresh();

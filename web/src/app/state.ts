@@ -1,8 +1,9 @@
 // The page's whole state, and its URL form: any view can be shared by copying the address.
 // Values stay as the user typed them; the engine validates them and explains what it refuses.
 
-export type ViewName = 'timeline' | 'compare' | 'charts' | 'memory' | 'chunk' | 'exercises' | 'quiz' | 'planner';
-export const VIEWS: ViewName[] = ['timeline', 'compare', 'charts', 'memory', 'chunk', 'exercises', 'quiz', 'planner'];
+export type ViewName = 'learn' | 'timeline' | 'compare' | 'charts' | 'memory' | 'chunk' | 'exercises' | 'quiz' | 'planner';
+/** In tab order: the guided lesson first, for a newcomer. */
+export const VIEWS: ViewName[] = ['learn', 'timeline', 'compare', 'charts', 'memory', 'chunk', 'exercises', 'quiz', 'planner'];
 
 export interface AppState {
   schedule: string;
@@ -14,6 +15,8 @@ export interface AppState {
   view: ViewName;
   /** The pasted schedule when `schedule` is "custom": JSON or PyTorch action notation. */
   custom: string;
+  /** The guided lesson's step (1-based), in the URL while the Learn view is open. */
+  step: string;
 }
 
 export const DEFAULT_STATE: AppState = {
@@ -25,6 +28,7 @@ export const DEFAULT_STATE: AppState = {
   compare: ['1f1b', 'zb-h1'],
   view: 'timeline',
   custom: '',
+  step: '1',
 };
 
 /** Longest pasted schedule kept in the URL, in characters. */
@@ -78,6 +82,7 @@ export function readState(search: string): AppState {
     compare: (compare === null ? [...DEFAULT_STATE.compare] : [...new Set(compare.split(',').filter(Boolean))]).filter((n) => n !== schedule),
     view: VIEWS.includes(view) ? view : DEFAULT_STATE.view,
     custom: get('custom', ''),
+    step: get('step', DEFAULT_STATE.step),
   };
 }
 
@@ -91,6 +96,7 @@ export function writeState(state: AppState, usesVirtualStages: boolean, extra: U
   q.set('cost', state.cost);
   q.set('compare', state.compare.join(','));
   if (state.view !== 'timeline') q.set('view', state.view);
+  if (state.view === 'learn') q.set('step', state.step);
   // A pasted schedule rides in the address only while a link stays shareable (servers refuse ~8 KB).
   if (state.schedule === 'custom' && state.custom.length <= CUSTOM_IN_URL_LIMIT) q.set('custom', state.custom);
   for (const [k, v] of extra) if (!q.has(k)) q.set(k, v);

@@ -189,6 +189,12 @@ export class Engine {
     return unwrap(() => this.courseModule().plan(input, lang));
   }
 
+  /** The values 1..to of one size that the request's schedule accepts, its other sizes as given:
+   *  the positions a slider offers (the schedules' own checks, run without simulating). */
+  acceptedValues(request: RunRequest, field: 'ranks' | 'microBatches' | 'virtualStages', to: number): number[] {
+    return Array.from(unwrap(() => this.module.acceptedValues(toJs(request), field, to)).values);
+  }
+
   defaultWorkload(): Record<string, number> {
     return this.module.defaultWorkload();
   }

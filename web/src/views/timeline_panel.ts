@@ -50,7 +50,8 @@ export class TimelinePanel {
     this.element = el('section', { class: 'panel', id: 'panel-timeline', role: 'tabpanel' }, [
       el('div', { class: 'toolbar' }, [this.legendHost, el('span', { class: 'spacer' }), zoomOut, zoomIn, fit]),
       this.view.element,
-      el('p', { class: 'hint', text: t('timeline.howTo') }),
+      // A touch screen has no hover or wheel: its hint names the tap and the pinch.
+      el('p', { class: 'hint', 'data-testid': 'timeline-how-to', text: t(matchMedia('(pointer: coarse)').matches ? 'timeline.howToTouch' : 'timeline.howTo') }),
       this.explain,
       this.exportBar(),
       this.exportError,
