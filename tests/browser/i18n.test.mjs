@@ -27,9 +27,10 @@ const LANGS = {
   'pt-BR': { dict: literal('pt_br.ts'), label: 'Português (Brasil)' },
   'zh-CN': { dict: literal('zh_cn.ts'), label: '简体中文' },
 };
-const VIEWS = ['timeline', 'compare', 'charts', 'memory', 'chunk', 'exercises', 'quiz', 'planner'];
+const VIEWS = ['learn', 'timeline', 'compare', 'charts', 'memory', 'chunk', 'exercises', 'quiz', 'planner'];
 /** What says a view has finished drawing (charts wait for a coalescing timer). */
 const READY = {
+  learn: '[data-testid=learn-title]',
   timeline: '[data-testid=per-rank-table]',
   compare: '[data-testid=compare-table]',
   charts: '#panel-charts .chart-card',
@@ -41,6 +42,7 @@ const READY = {
 };
 /** A key whose translation must be on screen in each view (the view's heading, or the tab's). */
 const HEADING = {
+  learn: 'learn.title',
   timeline: 'timeline.howTo',
   compare: 'compare.title',
   charts: 'charts.title',
