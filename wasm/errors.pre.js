@@ -30,7 +30,7 @@ function throwingRefusals(name) {
 Module['onRuntimeInitialized'] = (function (theirs) {
   return function () {
     // The functions that can refuse, of either module: each module wraps those it has.
-    for (const name of ['simulate', 'simulateJson', 'sweep', 'overlap', 'actions', 'exportText', 'courseQuiz',
+    for (const name of ['simulate', 'simulateJson', 'sweep', 'overlap', 'actions', 'exportText', 'acceptedValues', 'courseQuiz',
                         'lesson', 'plan', 'provideCourseData']) {
       if (typeof Module[name] === 'function') throwingRefusals(name);
     }

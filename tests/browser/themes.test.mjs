@@ -14,6 +14,7 @@ mkdirSync(SHOTS, { recursive: true });
 
 /** What each tab shows once it has drawn (the course tabs and the sweeps load or run first). */
 export const TAB_READY = {
+  learn: '[data-testid=learn-title]',
   timeline: '#panel-timeline canvas[data-t1]',
   compare: '#panel-compare canvas[data-t1]',
   charts: '#panel-charts[data-swept-in] .chart-card',
@@ -86,6 +87,9 @@ for (const theme of ['light', 'dark']) {
           const { page, problems } = await openTab(theme, palette, width, view);
           assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), theme);
           for (const v of await violations(page)) report.push(`${view}: ${v}`);
+          // No tab makes the page scroll sideways, at either width.
+          const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+          if (overflow > 1) report.push(`${view}: the page is ${overflow} px wider than the screen`);
           if (palette === 'default') await page.screenshot({ path: join(SHOTS, `${view}-${theme}-${width}.png`), fullPage: true });
           assert.deepEqual(problems, [], `${view}: console errors`);
           await page.close();
