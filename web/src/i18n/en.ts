@@ -408,7 +408,7 @@ export const en = {
   'learn.s5.title': 'The F&B pair',
   'learn.s5.text': 'In the steady phase DualPipe runs the forward of one direction together with the backward of the other: one bordered F&B cell, which hides one’s communication behind the other’s computation. With F = 1 and B = 2 the pair costs F&B = 3 here.',
   'learn.s5.ask': 'What will the largest idle time of a rank be, in time units?',
-  'learn.s5.reveal': 'The largest per-rank bubble is {max}, and DeepSeek’s closed form gives the same: {worked}. An F&B cell costs {fb}; run apart, the two would take {fplusb}.',
+  'learn.s5.reveal': 'The largest per-rank bubble is {max}, and DeepSeek’s closed form gives the same: {worked}. Here an F&B cell costs {fb}, as much as F + B = {fplusb}: the pair does not shorten the computation, it hides the all-to-all communication of one chunk behind the computation of the other, which these costs leave out. Set F&B below F + B to model that saving.',
   'learn.s6.title': 'The bubble does not grow',
   'learn.s6.text': 'The same DualPipe on {ranks} ranks, now with {micro} micro-batches instead of 20.',
   'learn.s6.ask': 'What happens to the largest idle time of a rank?',
@@ -421,6 +421,23 @@ export const en = {
   'learn.s8.text': 'Four schedules on the same 8 stages and 20 micro-batches: 1F1B, ZB-H1 and DualPipe on 8 GPUs, DualPipeV on 4.',
   'learn.s8.ask': 'Which one idles the smallest share of the time?',
   'learn.s8.reveal': 'Bubble fractions from the engine: {list}. Open Compare to see them on one time axis, or change the costs and run the lesson again.',
+
+  // The schedule in motion (web/src/timeline/schedule_player.ts).
+  'player.play': 'Play',
+  'player.pause': 'Pause',
+  'player.step': 'Step',
+  'player.speed': 'Speed',
+  'player.time': 't = {t} of {makespan}',
+  'player.tooLarge': 'Playing is off for {ops} ops (up to {limit} play smoothly): lower the ranks or micro-batches.',
+  'player.pathHint': 'Click or tap a cell to follow its micro-batch across the ranks, with arrows for what waits for what.',
+  'player.path': 'Micro-batch {mb}: {ops} ops on {ranks} ranks, each arrow a result sent to the next rank, which waits for it.',
+  'player.phasesTitle': 'Warm-up, steady and cool-down, per rank',
+  'player.phasesHint': 'Warm-up lasts until a rank’s first backward starts; cool-down begins when its last forward ends. Each cell gives the phase’s times and the idle time inside it; the total (with the wait before the first op) is the rank’s bubble.',
+  'player.warmup': 'warm-up',
+  'player.steady': 'steady',
+  'player.cooldown': 'cool-down',
+  'player.idleTotal': 'idle in all',
+  'player.span': '{from}–{to}, idle {idle}',
 } as const;
 
 export type Key = keyof typeof en;
