@@ -82,3 +82,54 @@ TEST_CASE("a formula's worked text rounds its numbers as a person writes them; i
   CHECK(r.formula.value == 3 * (1.2 + 1.1 - 3 * 0.1));
   CHECK(r.formula.worked == "(8/2-1)(1.2+1.1-3*0.1) = 6");
 }
+
+namespace {
+
+/// The key and parameters a refused request carries for other languages.
+auto wording_of(const char* schedule, ScheduleParams p, const char* cost = "F=1,B=2,W=1,FB=3") -> Wording {
+  try {
+    RunRequest request;
+    request.schedule = schedule;
+    request.params = p;
+    request.costs = parse_costs(cost);
+    (void)run(request);
+  } catch (const Error& e) {
+    return e.wording();
+  }
+  return {};
+}
+
+auto param(const Wording& w, const std::string& name) -> std::string {
+  for (const auto& [k, v] : w.params)
+    if (k == name) return v;
+  return "(absent)";
+}
+
+}  // namespace
+
+TEST_CASE("a schedule rule's refusal carries its key and the sizes it quotes, its English message unchanged") {
+  const Wording odd = wording_of("dualpipe", {7, 20, 1});
+  CHECK(odd.key == "dualpipe.even_ranks");
+  CHECK(param(odd, "ranks") == "7");
+  const Wording few = wording_of("dualpipe", {8, 14, 1});
+  CHECK(few.key == "dualpipe.micro_batches");
+  CHECK(param(few, "micro_batches") == "14");
+  CHECK(wording_of("dualpipev", {4, 6, 1}).key == "dualpipev.micro_batches");
+  CHECK(wording_of("chimera", {4, 6, 1}).key == "chimera.micro_batches");
+  CHECK(param(wording_of("interleaved-1f1b", {4, 6, 2}), "rounds") == "1");
+  CHECK(wording_of("interleaved-1f1b", {4, 8, 1}).key == "interleaved.virtual_stages");
+  CHECK(wording_of("1f1b", {4, 8, 2}).key == "size.virtual_stages_unused");
+  CHECK(wording_of("nope", {4, 8, 1}).key == "schedule.unknown");
+  CHECK(wording_of("1f1b", {0, 8, 1}).key == "size.at_least_1");
+  CHECK(param(wording_of("1f1b", {0, 8, 1}), "field") == "ranks");
+  CHECK_THROWS_MATCHES(build_schedule("dualpipe", {7, 20, 1}), Error,
+                       Catch::Matchers::Message("dualpipe needs an even number of ranks, at least 2: rank r is paired with rank N-1-r (got 7 ranks)"));
+}
+
+TEST_CASE("a cost refusal carries its key and values") {
+  const Wording fb = wording_of("1f1b", {4, 8, 1}, "F=1,B=6,W=1,FB=3");
+  CHECK(fb.key == "cost.fb_range");
+  CHECK(param(fb, "lo") == "6");
+  CHECK(param(fb, "hi") == "7");
+  CHECK(wording_of("1f1b", {4, 8, 1}, "F=1,B=1,W=2,FB=2").key == "cost.w_exceeds_b");
+}

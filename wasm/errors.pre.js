@@ -4,10 +4,13 @@
 // callers get a thrown PipesimError (message: the CLI's text, code: the core's ErrorCode name) and a
 // module that keeps working.
 class PipesimError extends Error {
-  constructor(message, code) {
+  constructor(message, code, wording) {
     super(message);
     this.name = 'PipesimError';
     this.code = code;
+    // {key, params}: the refusal's rule and values, for wording it in another language (absent for
+    // errors that have none).
+    if (wording) this.wording = wording;
   }
 }
 Module['PipesimError'] = PipesimError;
@@ -15,14 +18,15 @@ Module['PipesimError'] = PipesimError;
 function isRefusal(value) {
   if (value === null || typeof value !== 'object') return false;
   const keys = Object.keys(value);
-  return keys.length === 2 && typeof value.error === 'string' && typeof value.code === 'string';
+  const wordingOk = keys.length === 2 || (keys.length === 3 && typeof value.wording === 'object');
+  return wordingOk && typeof value.error === 'string' && typeof value.code === 'string';
 }
 
 function throwingRefusals(name) {
   const call = Module[name];
   Module[name] = function (...args) {
     const result = call.apply(this, args);
-    if (isRefusal(result)) throw new PipesimError(result.error, result.code);
+    if (isRefusal(result)) throw new PipesimError(result.error, result.code, result.wording);
     return result;
   };
 }

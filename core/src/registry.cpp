@@ -27,10 +27,12 @@ auto names() -> std::string {
 // Below 1 the value is meaningless (bad_value); above the bound it is a resource limit.
 void check_count(const char* what, long long value, long long max) {
   if (value < 1)
-    throw Error(ErrorCode::bad_value, std::string(what) + " must be at least 1 (got " + std::to_string(value) + ")");
+    throw Error(ErrorCode::bad_value, std::string(what) + " must be at least 1 (got " + std::to_string(value) + ")",
+                {"size.at_least_1", {{"field", what}, {"value", std::to_string(value)}}});
   if (value > max)
     throw Error(ErrorCode::limit_exceeded, std::string(what) + " must be at most " + std::to_string(max) +
-                                               ", the limit of one run (got " + std::to_string(value) + ")");
+                                               ", the limit of one run (got " + std::to_string(value) + ")",
+                {"size.at_most", {{"field", what}, {"max", std::to_string(max)}, {"value", std::to_string(value)}}});
 }
 
 void check_bounds(const ScheduleSpec& spec, const ScheduleParams& p) {
@@ -39,13 +41,15 @@ void check_bounds(const ScheduleSpec& spec, const ScheduleParams& p) {
   check_count("virtual stages", p.virtual_stages, limits::max_virtual_stages);
   if (!spec.uses_virtual_stages && p.virtual_stages != 1)
     throw Error(ErrorCode::schedule_rule,
-                std::string(spec.name) + " has one stage per rank; --virtual-stages applies only to interleaved schedules");
+                std::string(spec.name) + " has one stage per rank; --virtual-stages applies only to interleaved schedules",
+                {"size.virtual_stages_unused", {{"schedule", std::string(spec.name)}}});
   const long long chunks = static_cast<long long>(p.ranks) * p.micro_batches * p.virtual_stages;
   if (chunks > limits::max_chunks)
     throw Error(ErrorCode::limit_exceeded,
                 "ranks x micro-batches x virtual stages must be at most " + std::to_string(limits::max_chunks) +
                     " (about " + std::to_string(3 * limits::max_chunks / 1'000'000) +
-                    " million ops, the limit of one run); got " + std::to_string(chunks));
+                    " million ops, the limit of one run); got " + std::to_string(chunks),
+                {"size.chunks", {{"max", std::to_string(limits::max_chunks)}, {"millions", std::to_string(3 * limits::max_chunks / 1'000'000)}, {"value", std::to_string(chunks)}}});
 }
 
 }  // namespace
@@ -55,7 +59,8 @@ auto schedules() -> std::span<const ScheduleSpec* const> { return catalogue; }
 auto find_schedule(std::string_view name) -> const ScheduleSpec& {
   for (const ScheduleSpec* s : catalogue)
     if (s->name == name) return *s;
-  throw Error(ErrorCode::unknown_name, "unknown schedule '" + std::string(name) + "'; known schedules: " + names());
+  throw Error(ErrorCode::unknown_name, "unknown schedule '" + std::string(name) + "'; known schedules: " + names(),
+              {"schedule.unknown", {{"name", std::string(name)}, {"known", names()}}});
 }
 
 void check_schedule(std::string_view name, const ScheduleParams& params) {

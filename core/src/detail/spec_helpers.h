@@ -10,9 +10,14 @@
 
 namespace pipesim::detail {
 
-/// Throws "NAME: RULE (got ...)" unless `ok`.
-inline void require(bool ok, std::string_view schedule, std::string_view rule, const std::string& got) {
-  if (!ok) throw Error(ErrorCode::schedule_rule, std::string(schedule) + " " + std::string(rule) + " (got " + got + ")");
+/// Throws "NAME: RULE (got ...)" unless `ok`, with the rule's key and values for other languages.
+inline void require(bool ok, std::string_view schedule, std::string_view rule, const std::string& got, Wording wording = {}) {
+  if (!ok) throw Error(ErrorCode::schedule_rule, std::string(schedule) + " " + std::string(rule) + " (got " + got + ")", std::move(wording));
+}
+
+/// The sizes a schedule rule quotes, as a refusal's parameters.
+inline auto size_params(const ScheduleParams& p) -> std::vector<std::pair<std::string, std::string>> {
+  return {{"ranks", std::to_string(p.ranks)}, {"micro_batches", std::to_string(p.micro_batches)}, {"virtual_stages", std::to_string(p.virtual_stages)}};
 }
 
 /// The check of schedules that run at any size: the registry's bounds (at least 1 rank and 1

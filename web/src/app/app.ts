@@ -8,10 +8,11 @@
 // `pipesim:first-timeline` (timeline_view.ts). scripts/bench-page.mjs reads them.
 import { byId, clear, el } from '../base/dom';
 import { BACKGROUND_ABOVE_OPS, estimatedOps, Lane, sharedBackground, SUPERSEDED, type LaneRequest } from '../engine/background';
-import { EngineError, KINDS, type Engine, type RunRequest, type SimulateValue } from '../engine/engine';
+import { EngineError, KINDS, type Wording, type Engine, type RunRequest, type SimulateValue } from '../engine/engine';
 import type { Outcome } from '../engine/tasks';
 import { load, store } from '../base/storage';
 import { applyTranslations, lang, LANGS, t, type Key, type Lang } from '../i18n';
+import { wordRefusal } from '../i18n/refusals';
 import { ChartsPanel } from '../views/charts_panel';
 import { ChunkPanel } from '../views/chunk_panel';
 import { ExercisesPanel } from '../views/exercises_panel';
@@ -38,7 +39,7 @@ function opKinds(run: RunView): Set<string> {
 const OWN_PARAMS = ['schedule', 'ranks', 'micro-batches', 'virtual-stages', 'cost', 'compare', 'view', 'custom', 'step'];
 
 /** A schedule's run at the current settings, or the engine's refusal of it (its message and code). */
-type RunOutcome = { run: RunView } | { error: string; code: string };
+type RunOutcome = { run: RunView } | { error: string; code: string; wording?: Wording };
 
 export class App {
   private state: AppState;
@@ -188,7 +189,7 @@ export class App {
       return { run: this.runView(schedule, request, this.engine.simulate(request)) }; // unknown names are refused too
     } catch (e) {
       if (!(e instanceof EngineError)) throw e;
-      return { error: e.message, code: e.code };
+      return { error: e.message, code: e.code, wording: e.wording };
     }
   }
 
@@ -234,7 +235,9 @@ export class App {
   }
 
   private outcome(schedule: string, request: RunRequest, outcome: Outcome<SimulateValue>): RunOutcome {
-    return 'value' in outcome ? { run: this.runView(schedule, request, outcome.value) } : { error: outcome.error.message, code: outcome.error.code };
+    return 'value' in outcome
+      ? { run: this.runView(schedule, request, outcome.value) }
+      : { error: outcome.error.message, code: outcome.error.code, wording: outcome.error.wording };
   }
 
   private showBusy(ops: number | null): void {
@@ -256,7 +259,7 @@ export class App {
       this.controls.showApplicable(opKinds(this.primary));
       this.setStale(false);
     } else {
-      this.showError(primary.error, primary.code);
+      this.showError(primary.error, primary.code, primary.wording);
       // Every view keeps showing the last accepted configuration, greyed out, as the message says.
       this.setStale(true);
     }
@@ -296,7 +299,7 @@ export class App {
       const outcome = this.runs.get(name);
       if (!outcome) return [];
       const title = scheduleTitle(this.engine.schedule(name), name);
-      return ['run' in outcome ? { name, title, run: outcome.run } : { name, title, error: outcome.error }];
+      return ['run' in outcome ? { name, title, run: outcome.run } : { name, title, error: wordRefusal(outcome.error, outcome.wording) }];
     });
   }
 
@@ -307,9 +310,11 @@ export class App {
 
   /** The engine's refusal in the error readout; its code (bad_argument, deadlock, ...) goes to
    *  data-code, for tools and tests, since the message already says what is wrong in words. */
-  private showError(message: string | null, code = ''): void {
+  private showError(english: string | null, code = '', wording?: Wording): void {
     const box = byId('error', this.root);
-    this.controls.markInvalid(message);
+    // The engine's English names the field; the reader gets it in the page's language.
+    const message = english === null ? null : wordRefusal(english, wording);
+    this.controls.markInvalid(english, message);
     box.dataset.code = code;
     // An alert is announced when it changes: rewriting the same text on every keystroke would repeat it.
     if (box.dataset.message === (message ?? '')) return;

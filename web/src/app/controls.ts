@@ -321,14 +321,14 @@ export class Controls {
     this.about.append(el('div', { text: summary }), el('div', { class: 'rules', text: t('control.rules', { rules }) }));
   }
 
-  /** Marks the field the engine's message is about, for screen readers and the eye, and shows the
-   *  message at that field. */
-  markInvalid(message: string | null): void {
+  /** Marks the field the engine's (English) message is about, for screen readers and the eye, and
+   *  shows the message at that field as `worded` in the page's language. */
+  markInvalid(message: string | null, worded: string | null = message): void {
     const m = (message ?? '').toLowerCase();
     const flag = (field: SliderField, bad: boolean) => {
       field.input.setAttribute('aria-invalid', String(bad));
       field.refusal.hidden = !bad;
-      field.refusal.textContent = bad ? message : '';
+      field.refusal.textContent = bad ? worded : '';
     };
     flag(this.ranks, !!message && m.includes('rank') && !m.includes('micro-batch'));
     flag(this.microBatches, !!message && m.includes('micro-batch'));

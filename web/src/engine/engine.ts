@@ -11,10 +11,17 @@ export type { OpColumns, SimulateValue, SweepValue, ActivationCurve } from './ge
 
 /** A refusal by the engine: `message` is the CLI's text, `code` a short name of the kind of refusal
  *  ('bad_argument', 'limit_exceeded', 'deadlock', ...; 'error' when the engine gave none). */
+/** A refusal's rule and the values it quotes, for wording it in the page's language (refusals.ts). */
+export interface Wording {
+  key: string;
+  params: Record<string, string>;
+}
+
 export class EngineError extends Error {
   constructor(
     message: string,
     readonly code = 'error',
+    readonly wording?: Wording,
   ) {
     super(message);
     this.name = 'EngineError';
@@ -87,7 +94,7 @@ function isThrownRefusal(e: unknown): e is { message: string; code: string } {
 
 /** A thrown PipesimError as an EngineError; anything else as it is. */
 function asEngineError(e: unknown): unknown {
-  return isThrownRefusal(e) ? new EngineError(e.message, e.code) : e;
+  return isThrownRefusal(e) ? new EngineError(e.message, e.code, (e as { wording?: Wording }).wording) : e;
 }
 
 /** Calls the module, turning its thrown PipesimError into an EngineError, so callers handle one kind

@@ -1,16 +1,16 @@
 // What the background worker does for the page, as functions of an Engine. The worker runs them on
 // its own instance of the engine; when no worker can start, the page runs the very same functions.
-import { EngineError, type Engine, type ExportFormat, type RunRequest } from './engine';
+import { EngineError, type Engine, type ExportFormat, type RunRequest, type Wording } from './engine';
 
 /** One run's result or the engine's refusal of it, so that one refused schedule does not fail the
  *  others of a comparison. */
-export type Outcome<T> = { value: T } | { error: { message: string; code: string } };
+export type Outcome<T> = { value: T } | { error: { message: string; code: string; wording?: Wording } };
 
 function outcome<T>(call: () => T): Outcome<T> {
   try {
     return { value: call() };
   } catch (e) {
-    if (e instanceof EngineError) return { error: { message: e.message, code: e.code } };
+    if (e instanceof EngineError) return { error: { message: e.message, code: e.code, wording: e.wording } };
     throw e;
   }
 }
@@ -68,13 +68,14 @@ export function transferablesOf(value: unknown, found = new Set<ArrayBuffer>()):
 export interface ErrorData {
   message: string;
   code?: string;
+  wording?: Wording;
 }
 
 export function errorData(e: unknown): ErrorData {
-  if (e instanceof EngineError) return { message: e.message, code: e.code };
+  if (e instanceof EngineError) return { message: e.message, code: e.code, wording: e.wording };
   return { message: e instanceof Error ? e.message : String(e) };
 }
 
 export function errorFrom(data: ErrorData): Error {
-  return data.code === undefined ? new Error(data.message) : new EngineError(data.message, data.code);
+  return data.code === undefined ? new Error(data.message) : new EngineError(data.message, data.code, data.wording);
 }

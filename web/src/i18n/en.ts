@@ -214,6 +214,12 @@ export const en = {
   'charts.ranks': 'ranks',
   'charts.utilisation': 'Utilisation per rank',
   'charts.utilisationHint': 'Busy time / makespan for each rank.',
+  'charts.absVsMicroBatches': 'Largest rank bubble vs micro-batches ({ranks} ranks)',
+  'charts.absVsMicroBatchesHint': 'In time units, not as a share: a flat line is a bubble that does not grow with the micro-batches.',
+  'charts.absVsRanks': 'Largest rank bubble vs ranks ({micro} micro-batches)',
+  'charts.absVsRanksHint': 'In time units: how the bubble grows with the pipeline’s depth.',
+  'charts.largestBubble': 'largest rank bubble (time units)',
+  'charts.data': 'The numbers of this chart',
   'charts.rank': 'rank',
   'charts.pareto': 'Bubble against activation memory ({ranks} ranks, {micro} micro-batches)',
   'charts.paretoHint':

@@ -232,6 +232,12 @@ export const ptBR = {
   'charts.ranks': 'ranks',
   'charts.utilisation': 'Utilização por rank',
   'charts.utilisationHint': 'Tempo ocupado / makespan de cada rank.',
+  'charts.absVsMicroBatches': 'Maior bolha de um rank vs micro-batches ({ranks} ranks)',
+  'charts.absVsMicroBatchesHint': 'Em unidades de tempo, não como fração: uma linha plana é uma bolha que não cresce com os micro-batches.',
+  'charts.absVsRanks': 'Maior bolha de um rank vs ranks ({micro} micro-batches)',
+  'charts.absVsRanksHint': 'Em unidades de tempo: como a bolha cresce com a profundidade do pipeline.',
+  'charts.largestBubble': 'maior bolha de um rank (unidades de tempo)',
+  'charts.data': 'Os números deste gráfico',
   'charts.rank': 'rank',
   'charts.pareto': 'Bolha contra memória de ativações ({ranks} ranks, {micro} micro-batches)',
   'charts.paretoHint':

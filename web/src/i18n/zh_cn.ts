@@ -218,6 +218,12 @@ export const zhCN = {
   'charts.ranks': 'rank 数',
   'charts.utilisation': '每个 rank 的利用率',
   'charts.utilisationHint': '每个 rank 的忙碌时间 / makespan。',
+  'charts.absVsMicroBatches': '单个 rank 的最大气泡与微批次数（{ranks} 个 rank）',
+  'charts.absVsMicroBatchesHint': '以时间单位计，而不是占比：水平线表示气泡不随微批次增长。',
+  'charts.absVsRanks': '单个 rank 的最大气泡与 rank 数（{micro} 个微批次）',
+  'charts.absVsRanksHint': '以时间单位计：气泡如何随流水线深度增长。',
+  'charts.largestBubble': '单个 rank 的最大气泡（时间单位）',
+  'charts.data': '本图的数据',
   'charts.rank': 'rank',
   'charts.pareto': '气泡与激活显存的权衡（{ranks} 个 rank，{micro} 个微批次）',
   'charts.paretoHint':

@@ -6,6 +6,7 @@ import { clear, el } from '../base/dom';
 import { num } from '../base/format';
 import { EngineError, type Engine } from '../engine/engine';
 import { lang, t, type Key } from '../i18n';
+import { wordRefusal } from '../i18n/refusals';
 import { describeIdle, describeOp } from '../app/describe';
 import { forwardShareOf } from '../app/run';
 import { TimelineView } from '../timeline/timeline_view';
@@ -84,7 +85,7 @@ export class ExercisesPanel {
         this.list.append(this.card(this.engine.lesson(request)));
       } catch (e) {
         if (!(e instanceof EngineError)) throw e;
-        this.list.append(el('article', { class: 'exercise', 'data-testid': `exercise-${exercise}` }, [el('div', { class: 'error', role: 'alert', text: `${t('error.refused')} ${e.message}` })]));
+        this.list.append(el('article', { class: 'exercise', 'data-testid': `exercise-${exercise}` }, [el('div', { class: 'error', role: 'alert', text: `${t('error.refused')} ${wordRefusal(e.message, e.wording)}` })]));
       }
     }
     // Rebuilding moved the input being typed in, which blurs it: keep typing where the user was.
