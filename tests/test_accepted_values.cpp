@@ -116,7 +116,7 @@ TEST_CASE("a schedule rule's refusal carries its key and the sizes it quotes, it
   CHECK(param(few, "micro_batches") == "14");
   CHECK(wording_of("dualpipev", {4, 6, 1}).key == "dualpipev.micro_batches");
   CHECK(wording_of("chimera", {4, 6, 1}).key == "chimera.micro_batches");
-  CHECK(param(wording_of("interleaved-1f1b", {4, 6, 2}), "rounds") == "1");
+  CHECK(param(wording_of("interleaved-1f1b", {4, 9, 2}), "rounds") == "2");  // max(1, 9 / 4) rounds; 9 is not a multiple
   CHECK(wording_of("interleaved-1f1b", {4, 8, 1}).key == "interleaved.virtual_stages");
   CHECK(wording_of("1f1b", {4, 8, 2}).key == "size.virtual_stages_unused");
   CHECK(wording_of("nope", {4, 8, 1}).key == "schedule.unknown");
