@@ -12,9 +12,10 @@ hardening=(clang-14 libclang-rt-14-dev)
 case "$need" in
   native) ;;
   wasm) packages+=(emscripten) ;;
-  web|all) packages+=(emscripten chromium) ;;
+  # A CJK font, so that zh-CN pages (and their screenshots) show text rather than boxes.
+  web|all) packages+=(emscripten chromium fonts-wqy-microhei) ;;
   hardening) packages+=("${hardening[@]}") ;;
-  test) packages+=(emscripten chromium "${hardening[@]}") ;;
+  test) packages+=(emscripten chromium fonts-wqy-microhei "${hardening[@]}") ;;
   *) echo "setup.sh: unknown target '$need' (native, wasm, web, all, hardening or test)" >&2; exit 2 ;;
 esac
 

@@ -36,10 +36,19 @@ inline auto typed_array(const std::vector<T, Allocator>& values) -> val {
 
 inline auto from_json(const nlohmann::json& j) -> val { return val::global("JSON").call<val>("parse", j.dump()); }
 
-inline auto error_value(const std::string& message, pipesim::ErrorCode code) -> val {
+inline auto error_value(const std::string& message, pipesim::ErrorCode code, const pipesim::Wording& wording = {}) -> val {
   val out = val::object();
   out.set("error", message);
   out.set("code", std::string(pipesim::code_name(code)));
+  // The refusal's key and values, for a page that words it in another language.
+  if (!wording.key.empty()) {
+    val params = val::object();
+    for (const auto& [name, value] : wording.params) params.set(name, value);
+    val w = val::object();
+    w.set("key", wording.key);
+    w.set("params", params);
+    out.set("wording", w);
+  }
   return out;
 }
 
@@ -49,7 +58,7 @@ inline auto guarded(Body body) -> val {
   try {
     return body();
   } catch (const Error& e) {
-    return error_value(e.what(), e.code());
+    return error_value(e.what(), e.code(), e.wording());
   } catch (const std::bad_alloc&) {
     return error_value("out of memory: the request needs more memory than this page can have", pipesim::ErrorCode::limit_exceeded);
   } catch (const std::exception& e) {
@@ -77,7 +86,8 @@ inline auto int_field(const val& obj, const char* key, const char* label, int fa
   if (type == "number") d = v.as<double>();
   else if (type == "string") d = pipesim::parse_finite(v.as<std::string>()).value_or(NAN);
   if (!std::isfinite(d) || std::floor(d) != d || std::fabs(d) > 1e9)
-    throw Error(ErrorCode::bad_value, std::string(label) + " must be a whole number, got " + val::global("String")(v).as<std::string>());
+    throw Error(ErrorCode::bad_value, std::string(label) + " must be a whole number, got " + val::global("String")(v).as<std::string>(),
+                {"size.whole_number", {{"field", label}, {"value", val::global("String")(v).as<std::string>()}}});
   return static_cast<int>(d);
 }
 

@@ -12,6 +12,8 @@
 #include "pipesim/measure.h"
 #include "pipesim/overlap.h"
 #include "pipesim/overlap_request.h"
+#include "pipesim/limits.h"
+#include "pipesim/registry.h"
 #include "pipesim/workload.h"
 #include "pipesim/limits.h"
 #include "pipesim/run.h"
@@ -251,6 +253,25 @@ auto overlap(val request) -> val {
   });
 }
 
+/// The values of one size ("ranks", "microBatches" or "virtualStages") from 1 to `to` that the
+/// request's schedule accepts with its other sizes: what the page's sliders step through.
+auto accepted_values(val request, val field_arg, val to_arg) -> val {
+  return guarded([&] {
+    const pipesim::RunRequest r = request_from(request);
+    const std::string field = text_arg(field_arg, "size field");
+    val holder = val::object();
+    holder.set("to", to_arg);
+    const int to = std::min(int_field(holder, "to", "largest value", 1), pipesim::limits::max_ranks);
+    pipesim::SizeField which = pipesim::SizeField::ranks;
+    if (field == "microBatches") which = pipesim::SizeField::micro_batches;
+    else if (field == "virtualStages") which = pipesim::SizeField::virtual_stages;
+    else if (field != "ranks") throw Error(ErrorCode::unknown_name, "size field must be one of ranks|microBatches|virtualStages, got '" + field + "'");
+    val out = val::object();
+    out.set("values", typed_array(pipesim::accepted_values(r.schedule, r.params, which, 1, to)));
+    return out;
+  });
+}
+
 auto default_workload() -> val { return from_json(pipesim::workload_json(pipesim::deepseek_v3_workload())); }
 
 auto schedules() -> val { return from_json(pipesim::schedules_json()); }
@@ -304,5 +325,6 @@ EMSCRIPTEN_BINDINGS(pipesim_engine) {
   emscripten::function("actions", &actions);
   emscripten::function("exportText", &export_text);
   emscripten::function("defaultWorkload", &default_workload);
+  emscripten::function("acceptedValues", &accepted_values);
   emscripten::function("version", &version);
 }

@@ -4,10 +4,13 @@
 // callers get a thrown PipesimError (message: the CLI's text, code: the core's ErrorCode name) and a
 // module that keeps working.
 class PipesimError extends Error {
-  constructor(message, code) {
+  constructor(message, code, wording) {
     super(message);
     this.name = 'PipesimError';
     this.code = code;
+    // {key, params}: the refusal's rule and values, for wording it in another language (absent for
+    // errors that have none).
+    if (wording) this.wording = wording;
   }
 }
 Module['PipesimError'] = PipesimError;
@@ -15,7 +18,8 @@ Module['PipesimError'] = PipesimError;
 function isRefusal(value) {
   if (value === null || typeof value !== 'object') return false;
   const keys = Object.keys(value);
-  return keys.length === 2 && typeof value.error === 'string' && typeof value.code === 'string';
+  const wordingOk = keys.length === 2 || (keys.length === 3 && typeof value.wording === 'object');
+  return wordingOk && typeof value.error === 'string' && typeof value.code === 'string';
 }
 
 // Arguments are copied into plain values before WebAssembly is entered, so that no JavaScript of the
@@ -106,7 +110,7 @@ function throwingRefusals(name) {
   Module[name] = function (...args) {
     if (brokenBy !== null) throw stopped();
     const result = invoke(this, copiedArguments(name, args));
-    if (isRefusal(result)) throw new PipesimError(result.error, result.code);
+    if (isRefusal(result)) throw new PipesimError(result.error, result.code, result.wording);
     return result;
   };
 }
@@ -115,7 +119,7 @@ Module['onRuntimeInitialized'] = (function (theirs) {
   return function () {
     // The functions that can refuse, of either module: each module wraps those it has.
     for (const name of ['simulate', 'simulateJson', 'sweep', 'schedules', 'overlap', 'actions', 'exportText',
-                        'defaultWorkload', 'courseQuiz', 'lesson', 'plan', 'provideCourseData',
+                        'defaultWorkload', 'courseQuiz', 'lesson', 'plan', 'provideCourseData', 'acceptedValues',
                         'overlapTrace', 'measuredPipeline']) {
       if (typeof Module[name] === 'function') throwingRefusals(name);
     }

@@ -121,6 +121,8 @@ export interface PipesimModule {
   // else must lie in [0.001, 1e9] as --us-per-unit does, else a PipesimError (checked for every format).
   exportText(request: RunRequestJs, format: 'chrome-trace' | 'csv' | 'svg' | 'actions' | 'json', usPerUnit: number): { text: string };
   defaultWorkload(): Record<string, number>;
+  // The values 1..to of one size that the request's schedule accepts with its other sizes.
+  acceptedValues(request: RunRequestJs, field: 'ranks' | 'microBatches' | 'virtualStages', to: number): { values: Int32Array };
   version(): string;
 }
 

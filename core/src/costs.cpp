@@ -68,11 +68,13 @@ void validate_costs(const Costs& c) {
   constexpr double largest = max_cost;
   const auto check_non_negative = [](const char* name, double v) {
     if (!std::isfinite(v) || v < 0)
-      throw Error(ErrorCode::bad_value, std::string("cost ") + name + " must be a finite number >= 0, got " + format_number(v));
+      throw Error(ErrorCode::bad_value, std::string("cost ") + name + " must be a finite number >= 0, got " + format_number(v),
+                  {"cost.negative", {{"cost", name}, {"value", format_number(v)}}});
     // FB is bounded by F and B below.
     if (std::string_view(name) != "FB" && v != 0 && (v < smallest || v > largest))
       throw Error(ErrorCode::bad_value, std::string("cost ") + name + " must be 0 or between " + format_number(smallest) + " and " +
-                  format_number(largest) + ", got " + format_number(v));
+                  format_number(largest) + ", got " + format_number(v),
+                  {"cost.range", {{"cost", name}, {"min", format_number(smallest)}, {"max", format_number(largest)}, {"value", format_number(v)}}});
   };
   check_non_negative("F", c.f);
   check_non_negative("B", c.b);
@@ -81,15 +83,18 @@ void validate_costs(const Costs& c) {
   check_non_negative("comm", c.comm);
   if (c.w > c.b)
     throw Error(ErrorCode::bad_value, "cost W (" + format_number(c.w) + ") must not exceed B (" + format_number(c.b) +
-                "): B is the full backward and contains W");
-  if (c.f + c.b == 0) throw Error(ErrorCode::bad_value, "costs F and B cannot both be 0: a pipeline with no work has no timeline");
+                "): B is the full backward and contains W",
+                {"cost.w_exceeds_b", {{"w", format_number(c.w)}, {"b", format_number(c.b)}}});
+  if (c.f + c.b == 0)
+    throw Error(ErrorCode::bad_value, "costs F and B cannot both be 0: a pipeline with no work has no timeline", {"cost.no_work", {}});
   const double lo = std::max(c.f, c.b);
   const double hi = c.f + c.b;
   // A relative tolerance keeps FB = F + B valid when the sum is not exactly representable.
   const double eps = 1e-12 * hi;
   if (c.fb < lo - eps || c.fb > hi + eps)
     throw Error(ErrorCode::bad_value, "cost FB (" + format_number(c.fb) + ") must lie in [max(F,B), F+B] = [" + format_number(lo) + ", " +
-                format_number(hi) + "]: an overlapped pair takes at least its longer half and at most both");
+                format_number(hi) + "]: an overlapped pair takes at least its longer half and at most both",
+                {"cost.fb_range", {{"fb", format_number(c.fb)}, {"lo", format_number(lo)}, {"hi", format_number(hi)}}});
 }
 
 auto format_costs(const Costs& c) -> std::string {

@@ -1,5 +1,6 @@
 #include "pipesim/registry.h"
 
+#include <algorithm>
 #include <array>
 
 #include "detail/specs.h"
@@ -27,10 +28,12 @@ auto names() -> std::string {
 // Below 1 the value is meaningless (bad_value); above the bound it is a resource limit.
 void check_count(const char* what, long long value, long long max) {
   if (value < 1)
-    throw Error(ErrorCode::bad_value, std::string(what) + " must be at least 1 (got " + std::to_string(value) + ")");
+    throw Error(ErrorCode::bad_value, std::string(what) + " must be at least 1 (got " + std::to_string(value) + ")",
+                {"size.at_least_1", {{"field", what}, {"value", std::to_string(value)}}});
   if (value > max)
     throw Error(ErrorCode::limit_exceeded, std::string(what) + " must be at most " + std::to_string(max) +
-                                               ", the limit of one run (got " + std::to_string(value) + ")");
+                                               ", the limit of one run (got " + std::to_string(value) + ")",
+                {"size.at_most", {{"field", what}, {"max", std::to_string(max)}, {"value", std::to_string(value)}}});
 }
 
 void check_bounds(const ScheduleSpec& spec, const ScheduleParams& p) {
@@ -39,7 +42,8 @@ void check_bounds(const ScheduleSpec& spec, const ScheduleParams& p) {
   check_count("virtual stages", p.virtual_stages, limits::max_virtual_stages);
   if (!spec.uses_virtual_stages && p.virtual_stages != 1)
     throw Error(ErrorCode::schedule_rule,
-                std::string(spec.name) + " has one stage per rank; --virtual-stages applies only to interleaved schedules");
+                std::string(spec.name) + " has one stage per rank; --virtual-stages applies only to interleaved schedules",
+                {"size.virtual_stages_unused", {{"schedule", std::string(spec.name)}}});
   // The op count of the whole run (limits::max_ops) is checked where the ops are laid out, before any
   // is allocated: ScheduleBuilder knows the stages each rank holds, which these sizes do not say.
 }
@@ -51,14 +55,38 @@ auto schedules() -> std::span<const ScheduleSpec* const> { return catalogue; }
 auto find_schedule(std::string_view name) -> const ScheduleSpec& {
   for (const ScheduleSpec* s : catalogue)
     if (s->name == name) return *s;
-  throw Error(ErrorCode::unknown_name, "unknown schedule '" + std::string(name) + "'; known schedules: " + names());
+  throw Error(ErrorCode::unknown_name, "unknown schedule '" + std::string(name) + "'; known schedules: " + names(),
+              {"schedule.unknown", {{"name", std::string(name)}, {"known", names()}}});
 }
 
-auto build_schedule(std::string_view name, const ScheduleParams& params) -> Schedule {
+void check_schedule(std::string_view name, const ScheduleParams& params) {
   const ScheduleSpec& spec = find_schedule(name);
   check_bounds(spec, params);
   spec.check(params);
-  return spec.generate(params);
+}
+
+auto build_schedule(std::string_view name, const ScheduleParams& params) -> Schedule {
+  check_schedule(name, params);
+  return find_schedule(name).generate(params);
+}
+
+auto accepted_values(std::string_view name, ScheduleParams params, SizeField field, int from, int to) -> std::vector<int> {
+  const ScheduleSpec& spec = find_schedule(name);  // an unknown name is refused, not answered with nothing
+  std::vector<int> out;
+  if (spec.parse) return out;  // a schedule given as text has the sizes of its text
+  int& varied = field == SizeField::ranks            ? params.ranks
+                : field == SizeField::micro_batches ? params.micro_batches
+                                                    : params.virtual_stages;
+  for (int v = std::max(from, 1); v <= to; ++v) {
+    varied = v;
+    try {
+      check_schedule(name, params);
+      out.push_back(v);
+    } catch (const Error&) {
+      // refused: not a value to offer
+    }
+  }
+  return out;
 }
 
 auto build_schedule_with_comm(std::string_view name, const ScheduleParams& params) -> Schedule {

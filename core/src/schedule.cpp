@@ -56,8 +56,10 @@ void check_op_count(const Schedule& s, unsigned long long ops) {
   const ScheduleParams& p = s.params;
   std::string size = std::to_string(p.ranks) + " ranks x " + std::to_string(p.micro_batches) + " micro-batches";
   if (p.virtual_stages != 1) size += " x " + std::to_string(p.virtual_stages) + " virtual stages";
-  throw Error(ErrorCode::limit_exceeded, s.name + " at " + size + " would have " + std::to_string(ops) + " ops, over the " +
-                                             std::to_string(limits::max_ops) + " ops one run may have");
+  throw Error(ErrorCode::limit_exceeded,
+              s.name + " at " + size + " would have " + std::to_string(ops) + " ops, over the " + std::to_string(limits::max_ops) +
+                  " ops one run may have",
+              {"size.ops", {{"schedule", s.name}, {"size", size}, {"ops", std::to_string(ops)}, {"max", std::to_string(limits::max_ops)}}});
 }
 
 }  // namespace

@@ -79,7 +79,7 @@ test('the offline single file works from a file:// URL', async () => {
   await page.goto(pathToFileURL(join(DIST, 'pipesim-offline.html')).href + '?view=planner');
   await page.waitForSelector('[data-testid=planner-recommendation]', { timeout: 20000 });
   await page.click('[data-testid=tab-exercises]');
-  await page.waitForSelector('#panel-exercises [data-testid=exercise-1-answer]', { timeout: 20000 });
+  await page.waitForSelector('#panel-exercises [data-testid=exercise-1-answer]', { state: 'attached', timeout: 20000 }); // its solution opens after an answer
   assert.deepEqual(problems, []);
   await chromium.close();
 });

@@ -33,14 +33,36 @@ test('answering right and wrong updates the score, and progress survives a reloa
   await page.click('[data-testid=quiz-next]');
   const wrong = ((await correctIndex(page)) + 1) % 4;
   await page.locator('[data-testid=quiz-option]').nth(wrong).click();
-  assert.match(await page.textContent('[data-testid=quiz-feedback]'), /^Not quite\./);
+  assert.match(await page.textContent('[data-testid=quiz-feedback]'), /^Not quite\. Try again, or show the answer\./);
+  assert.equal(await page.locator('.quiz-option.is-correct').count(), 0, 'a wrong answer does not give the right one away');
+  await page.click('[data-testid=quiz-reveal]');
   assert.match(await page.textContent('[data-testid=quiz-feedback]'), /Source: /);
+  assert.equal(await page.locator('.quiz-option.is-correct').count(), 1);
   assert.equal(await score(), 'Score: 1 right of 2 answered (28 questions)');
   await page.reload();
   await page.waitForSelector('[data-testid=quiz-score]');
   assert.equal(await score(), 'Score: 1 right of 2 answered (28 questions)');
   await page.click('[data-testid=quiz-reset]');
   assert.equal(await score(), 'Score: 0 right of 0 answered (28 questions)');
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('a retried question never counts as right, even after a reload', async () => {
+  const { page, problems } = await browser.page('?view=quiz');
+  const score = () => page.textContent('[data-testid=quiz-score]');
+  const right = await correctIndex(page);
+  await page.locator('[data-testid=quiz-option]').nth((right + 1) % 4).click();
+  assert.equal(await score(), 'Score: 0 right of 1 answered (28 questions)');
+  await page.click('[data-testid=quiz-retry]');
+  assert.equal(await score(), 'Score: 0 right of 1 answered (28 questions)', 'a retry does not forget the miss');
+  await page.locator('[data-testid=quiz-option]').nth(right).click();
+  assert.match(await page.textContent('[data-testid=quiz-feedback]'), /^Right, on a second try: the score keeps your first answer\./);
+  assert.equal(await score(), 'Score: 0 right of 1 answered (28 questions)');
+  await page.reload();
+  await page.waitForSelector('[data-testid=quiz-score]');
+  assert.equal(await score(), 'Score: 0 right of 1 answered (28 questions)');
+  await page.click('[data-testid=quiz-reset]');
   assert.deepEqual(problems, []);
   await page.close();
 });

@@ -43,7 +43,8 @@ test('the Charts sweeps run in the background worker and show their progress poi
   assert.equal(Math.max(...counts), total);
   assert.match(seen.find((s) => s.done > 0 && s.done < total).text.trim(), /^Simulating: \d+ of 489 points$/);
   assert.equal(await page.isHidden('[data-testid=sweep-progress]'), true, 'the bar goes away when the charts are drawn');
-  assert.equal(await page.locator('#panel-charts .chart-card').count(), 4);
+  // Bubble fraction and largest rank bubble against micro-batches and ranks, the trade-off, utilisation.
+  assert.equal(await page.locator('#panel-charts .chart-card').count(), 6);
   assert.deepEqual(problems, []);
   await page.close();
 });
@@ -71,7 +72,7 @@ test('a new setting stops the sweep still running: only the newest charts are dr
   await page.waitForSelector('#panel-charts[data-swept-in] .chart-card', { timeout: 60000 });
   assert.equal(await page.inputValue('[data-testid=ranks]'), '8');
   const titles = await page.evaluate(() => window.chartTitles);
-  assert.deepEqual(titles.filter((title) => /ranks\)$/.test(title)), ['Bubble fraction vs micro-batches (8 ranks)'], 'the charts of 32 ranks were never drawn');
+  assert.deepEqual(titles.filter((title) => /ranks\)$/.test(title)), ['Bubble fraction vs micro-batches (8 ranks)', 'Largest rank bubble vs micro-batches (8 ranks)'], 'the charts of 32 ranks were never drawn');
   assert.deepEqual(problems, []);
   await page.close();
 });

@@ -7,6 +7,8 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 namespace pipesim {
 
@@ -42,11 +44,21 @@ inline constexpr int error_code_count = 10;
   return "internal";
 }
 
+/// A refusal in a form any language can word: a stable key naming the rule ("dualpipe.even_ranks")
+/// and the values the message quotes ({"ranks", "7"}). The English message stays the CLI's text; a
+/// page words the same refusal from its own catalogue by the key. Empty for errors without one.
+struct Wording {
+  std::string key;
+  std::vector<std::pair<std::string, std::string>> params;
+};
+
 class Error : public std::runtime_error {
  public:
-  Error(ErrorCode code, const std::string& message) : std::runtime_error(printable(message)), code_(code) {}
+  Error(ErrorCode code, const std::string& message, Wording wording = {})
+      : std::runtime_error(printable(message)), code_(code), wording_(std::move(wording)) {}
 
   [[nodiscard]] auto code() const -> ErrorCode { return code_; }
+  [[nodiscard]] auto wording() const -> const Wording& { return wording_; }
 
  private:
   // Messages quote what users typed (file names, tokens, options): control characters are written
@@ -122,6 +134,7 @@ class Error : public std::runtime_error {
   }
 
   ErrorCode code_;
+  Wording wording_;
 };
 
 }  // namespace pipesim

@@ -4,6 +4,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "pipesim/costs.h"
 #include "pipesim/schedule.h"
@@ -48,5 +49,15 @@ struct ScheduleSpec {
 /// build_schedule() with Schedule::comm filled for reference timing: the schedule's own runtime's
 /// program (generate_with_comm), else torch's lowering of its ops (lower_send_recv in reference.h).
 [[nodiscard]] auto build_schedule_with_comm(std::string_view name, const ScheduleParams& params) -> Schedule;
+
+/// The checks of build_schedule() without generating anything: throws the same Error it would.
+void check_schedule(std::string_view name, const ScheduleParams& params);
+
+/// A size a control can vary.
+enum class SizeField { ranks, micro_batches, virtual_stages };
+/// The values of `field` in [from, to] that `name` accepts with the other sizes as in `params`, in
+/// increasing order: what a slider may offer so that no position is refused.
+[[nodiscard]] auto accepted_values(std::string_view name, ScheduleParams params, SizeField field, int from, int to)
+    -> std::vector<int>;
 
 }  // namespace pipesim

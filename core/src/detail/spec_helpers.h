@@ -6,12 +6,18 @@
 #include "pipesim/costs.h"
 #include "pipesim/error.h"
 #include "pipesim/schedule.h"
+#include "detail/short_number.h"
 
 namespace pipesim::detail {
 
-/// Throws "NAME: RULE (got ...)" unless `ok`.
-inline void require(bool ok, std::string_view schedule, std::string_view rule, const std::string& got) {
-  if (!ok) throw Error(ErrorCode::schedule_rule, std::string(schedule) + " " + std::string(rule) + " (got " + got + ")");
+/// Throws "NAME: RULE (got ...)" unless `ok`, with the rule's key and values for other languages.
+inline void require(bool ok, std::string_view schedule, std::string_view rule, const std::string& got, Wording wording = {}) {
+  if (!ok) throw Error(ErrorCode::schedule_rule, std::string(schedule) + " " + std::string(rule) + " (got " + got + ")", std::move(wording));
+}
+
+/// The sizes a schedule rule quotes, as a refusal's parameters.
+inline auto size_params(const ScheduleParams& p) -> std::vector<std::pair<std::string, std::string>> {
+  return {{"ranks", std::to_string(p.ranks)}, {"micro_batches", std::to_string(p.micro_batches)}, {"virtual_stages", std::to_string(p.virtual_stages)}};
 }
 
 /// The check of schedules that run at any size: the registry's bounds (at least 1 rank and 1
@@ -23,8 +29,9 @@ inline auto micro_batches_text(const ScheduleParams& p) -> std::string {
   return std::to_string(p.micro_batches) + " micro-batches with " + std::to_string(p.ranks) + " ranks";
 }
 
-/// `format_number` under a shorter name for formula text.
-inline auto num(double v) -> std::string { return format_number(v); }
+/// Numbers in formula text as a person writes them: 6 significant digits, so a sum of costs such as
+/// 3 x 1.673 reads 5.019, not 5.018999999999998 (the formula's `value` keeps every bit).
+inline auto num(double v) -> std::string { return short_number(v); }
 
 inline auto exact_when_no_comm(const Costs& c) -> bool { return c.comm == 0; }
 

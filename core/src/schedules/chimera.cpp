@@ -21,11 +21,12 @@ namespace {
 
 void check(const ScheduleParams& p) {
   require(p.ranks >= 2 && p.ranks % 2 == 0, "chimera",
-          "needs an even number of ranks (stages), at least 2: the two pipelines meet in the middle", ranks_text(p));
+          "needs an even number of ranks (stages), at least 2: the two pipelines meet in the middle", ranks_text(p),
+          {"chimera.even_ranks", size_params(p)});
   require(p.micro_batches % p.ranks == 0, "chimera",
           "needs micro-batches to be a multiple of the stage count = " + std::to_string(p.ranks) +
               ": each basic unit is one micro-batch per stage, half entering at each end",
-          micro_batches_text(p));
+          micro_batches_text(p), {"chimera.micro_batches", size_params(p)});
 }
 
 /// One rank's program. The "primary" pipeline is the one whose first half of stages this rank holds

@@ -12,11 +12,12 @@ namespace {
 
 void check(const ScheduleParams& p) {
   require(p.ranks >= 2 && p.ranks % 2 == 0, "dualpipe",
-          "needs an even number of ranks, at least 2: rank r is paired with rank N-1-r", ranks_text(p));
+          "needs an even number of ranks, at least 2: rank r is paired with rank N-1-r", ranks_text(p),
+          {"dualpipe.even_ranks", size_params(p)});
   require(p.micro_batches % 2 == 0 && p.micro_batches >= 2 * p.ranks, "dualpipe",
           "needs an even number of micro-batches (half enter at each end), at least 2 x ranks = " +
               std::to_string(2 * p.ranks),
-          micro_batches_text(p));
+          micro_batches_text(p), {"dualpipe.micro_batches", size_params(p)});
 }
 
 // With `with_comm`, also the communication program of dualpipe.py's step() (reference timing).

@@ -13,7 +13,7 @@ namespace {
 void check(const ScheduleParams& p) {
   require(p.micro_batches >= 2 * p.ranks, "dualpipev",
           "needs at least 2 x ranks = " + std::to_string(2 * p.ranks) + " micro-batches (as many as stages)",
-          micro_batches_text(p));
+          micro_batches_text(p), {"dualpipev.micro_batches", size_params(p)});
 }
 
 // With `with_comm`, also the communication program of dualpipev.py's step() (reference timing).

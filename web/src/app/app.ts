@@ -8,14 +8,16 @@
 // `pipesim:first-timeline` (timeline_view.ts). scripts/bench-page.mjs reads them.
 import { byId, clear, el } from '../base/dom';
 import { BACKGROUND_ABOVE_OPS, estimatedOps, Lane, sharedBackground, SUPERSEDED, type LaneRequest } from '../engine/background';
-import { EngineError, type Engine, type RunRequest, type SimulateValue } from '../engine/engine';
+import { EngineError, KINDS, type Wording, type Engine, type RunRequest, type SimulateValue } from '../engine/engine';
 import type { Outcome } from '../engine/tasks';
-import { store } from '../base/storage';
+import { load, store } from '../base/storage';
 import { applyTranslations, lang, LANGS, t, type Key, type Lang } from '../i18n';
+import { wordRefusal } from '../i18n/refusals';
 import { ChartsPanel } from '../views/charts_panel';
 import { ChunkPanel } from '../views/chunk_panel';
 import { ExercisesPanel } from '../views/exercises_panel';
 import { MeasuredPipelinePanel } from '../views/measured_pipeline_panel';
+import { LearnPanel, stepFromUrl } from '../views/learn_panel';
 import { PlannerPanel } from '../views/planner_panel';
 import { QuizPanel } from '../views/quiz_panel';
 import { ComparePanel, type CompareEntry } from '../views/compare_panel';
@@ -29,7 +31,14 @@ import { readState, VIEWS, writeState, type AppState, type ViewName } from './st
 import { UrlWriter } from './url_writer';
 import type { BasisShown } from '../views/basis';
 
-const OWN_PARAMS = ['schedule', 'ranks', 'micro-batches', 'virtual-stages', 'cost', 'rank-speed', 'compare', 'basis', 'view', 'custom', 'timing', 'sends'];
+/** The kinds of op a run has (F, B, I, W, FB): which costs it reads. */
+function opKinds(run: RunView): Set<string> {
+  const seen = new Set<string>();
+  for (const k of run.result.ops.kind) seen.add(KINDS[k]);
+  return seen;
+}
+
+const OWN_PARAMS = ['schedule', 'ranks', 'micro-batches', 'virtual-stages', 'cost', 'rank-speed', 'compare', 'basis', 'view', 'custom', 'timing', 'sends', 'step'];
 
 /** One run a view needs: the schedule, the key of its run, and whether it is on the same-model basis. */
 interface Needed {
@@ -39,7 +48,7 @@ interface Needed {
 }
 
 /** A schedule's run at the current settings, or the engine's refusal of it (its message and code). */
-type RunOutcome = { run: RunView } | { error: string; code: string };
+type RunOutcome = { run: RunView } | { error: string; code: string; wording?: Wording };
 
 export class App {
   private state: AppState;
@@ -53,6 +62,7 @@ export class App {
   private readonly exercises: ExercisesPanel;
   private readonly quiz: QuizPanel;
   private readonly planner: PlannerPanel;
+  private readonly learn: LearnPanel;
   private primary: RunView | null = null;
   private dirty = new Set<ViewName>(VIEWS);
   private chartTimer = 0;
@@ -70,6 +80,8 @@ export class App {
     private readonly engine: Engine,
   ) {
     this.state = readState(location.search);
+    // A lesson step is a URL: it opens with the step's settings.
+    if (this.state.view === 'learn') this.state = { ...this.state, ...App.stepState(stepFromUrl(this.state.step)) };
     const background = sharedBackground(engine);
     background.onRestart(() => {
       this.restarted.hidden = false;
@@ -91,7 +103,13 @@ export class App {
       (view) => this.set({ view: (VIEWS as string[]).includes(view) ? (view as ViewName) : view === 'placement' ? 'memory' : 'timeline' }),
     );
     this.planner = new PlannerPanel(background);
+    this.learn = new LearnPanel(
+      engine,
+      (step) => this.set({ ...App.stepState(step), view: 'learn' }),
+      () => this.set({ view: 'timeline' }),
+    );
     this.panels = {
+      learn: this.learn,
       timeline: this.timeline,
       compare: this.compare,
       charts: this.charts,
@@ -105,7 +123,9 @@ export class App {
 
   start(): void {
     this.controls = new Controls(byId('controls', this.root), this.engine, (patch) => this.set(patch));
+    this.buildDrawer();
     this.buildTabs();
+    this.offerLesson();
     const panels = byId('panels', this.root);
     panels.before(this.busy);
     panels.before(this.restarted);
@@ -137,6 +157,12 @@ export class App {
       this.charts.stop(); // its sweep is of the old settings
     }
     this.update();
+  }
+
+  /** The page's settings at lesson step `step`. */
+  private static stepState(step: number): Partial<AppState> {
+    const r = LearnPanel.requestOf(step);
+    return { step: String(step), schedule: r.schedule, ranks: String(r.ranks), microBatches: String(r.microBatches), virtualStages: '1', cost: r.cost ?? '' };
   }
 
   /** A custom schedule starts as the schedule on screen, so there is something to edit. */
@@ -220,7 +246,7 @@ export class App {
       return { run: this.runView(schedule, request, this.engine.simulate(request)) }; // unknown names are refused too
     } catch (e) {
       if (!(e instanceof EngineError)) throw e;
-      return { error: e.message, code: e.code };
+      return { error: e.message, code: e.code, wording: e.wording };
     }
   }
 
@@ -274,7 +300,9 @@ export class App {
   }
 
   private outcome(schedule: string, request: RunRequest, outcome: Outcome<SimulateValue>): RunOutcome {
-    return 'value' in outcome ? { run: this.runView(schedule, request, outcome.value) } : { error: outcome.error.message, code: outcome.error.code };
+    return 'value' in outcome
+      ? { run: this.runView(schedule, request, outcome.value) }
+      : { error: outcome.error.message, code: outcome.error.code, wording: outcome.error.wording };
   }
 
   private showBusy(ops: number | null): void {
@@ -293,9 +321,10 @@ export class App {
       this.primary = primary.run;
       this.showError(null);
       renderReadouts(byId('readouts', this.root), this.primary);
+      this.controls.showApplicable(opKinds(this.primary));
       this.setStale(false);
     } else {
-      this.showError(primary.error, primary.code);
+      this.showError(primary.error, primary.code, primary.wording);
       // Every view keeps showing the last accepted configuration, greyed out, as the message says.
       this.setStale(true);
     }
@@ -320,6 +349,7 @@ export class App {
     if (view === 'exercises') this.exercises.update(this.state.cost);
     if (view === 'quiz') this.quiz.update();
     if (view === 'planner') this.planner.update();
+    if (view === 'learn') this.learn.update(stepFromUrl(this.state.step));
     if (view === 'compare') this.compare.update(this.state.schedule, this.state.compare, this.compareEntries(), this.basisShown());
     if (view === 'charts') {
       // Sweeps run hundreds of simulations: coalesce a burst of slider moves into one.
@@ -335,7 +365,7 @@ export class App {
       const outcome = this.runs.get(this.comparedKey(name));
       if (!outcome) return [];
       const title = scheduleTitle(this.engine.schedule(name), name);
-      return ['run' in outcome ? { name, title, run: outcome.run } : { name, title, error: outcome.error }];
+      return ['run' in outcome ? { name, title, run: outcome.run } : { name, title, error: wordRefusal(outcome.error, outcome.wording) }];
     });
   }
 
@@ -351,9 +381,11 @@ export class App {
 
   /** The engine's refusal in the error readout; its code (bad_argument, deadlock, ...) goes to
    *  data-code, for tools and tests, since the message already says what is wrong in words. */
-  private showError(message: string | null, code = ''): void {
+  private showError(english: string | null, code = '', wording?: Wording): void {
     const box = byId('error', this.root);
-    this.controls.markInvalid(message);
+    // The engine's English names the field; the reader gets it in the page's language.
+    const message = english === null ? null : wordRefusal(english, wording);
+    this.controls.markInvalid(english, message);
     box.dataset.code = code;
     // An alert is announced when it changes: rewriting the same text on every keystroke would repeat it.
     if (box.dataset.message === (message ?? '')) return;
@@ -381,26 +413,92 @@ export class App {
         'data-testid': `tab-${view}`,
         text: t(`tab.${view}` as Key),
       });
-      button.addEventListener('click', () => this.set({ view }));
+      // The lesson tab opens at the step the URL or the student was at (the step's settings with it).
+      button.addEventListener('click', () => this.set(view === 'learn' ? { ...App.stepState(stepFromUrl(this.state.step)), view } : { view }));
       button.addEventListener('keydown', (e) => {
         const moves: Record<string, number> = { ArrowRight: 1, ArrowLeft: VIEWS.length - 1, Home: -VIEWS.indexOf(view), End: VIEWS.length - 1 - VIEWS.indexOf(view) };
         if (!(e.key in moves)) return;
         e.preventDefault();
         const next = VIEWS[(VIEWS.indexOf(view) + moves[e.key] + VIEWS.length) % VIEWS.length];
-        this.set({ view: next });
+        this.set(next === 'learn' ? { ...App.stepState(stepFromUrl(this.state.step)), view: next } : { view: next });
         byId(`tab-${next}`, this.root).focus();
       });
       tabs.append(button);
     });
+    const hint = el('p', { class: 'hint tabs-hint', id: 'tabs-hint', 'data-testid': 'tabs-hint', 'aria-hidden': 'true', text: t('ui.tabsHint') });
+    tabs.after(hint);
+    this.watchTabsOverflow(tabs, hint);
+  }
+
+  /** On a narrow screen the controls are a drawer over the bottom of the view they change, opened
+   *  and closed by a button that stays in reach of the thumb (styles.css hides both on wide screens). */
+  private buildDrawer(): void {
+    const layout = this.root.querySelector<HTMLElement>('.layout')!;
+    const controls = byId('controls', this.root);
+    const toggle = el('button', { type: 'button', class: 'drawer-toggle', id: 'controls-toggle', 'data-testid': 'controls-toggle', 'aria-controls': 'controls', 'aria-expanded': 'false' });
+    const show = (open: boolean) => {
+      layout.classList.toggle('drawer-open', open);
+      toggle.setAttribute('aria-expanded', String(open));
+      toggle.textContent = t(open ? 'ui.controlsClose' : 'ui.controlsOpen');
+    };
+    toggle.addEventListener('click', () => {
+      const open = !layout.classList.contains('drawer-open');
+      show(open);
+      if (open) controls.querySelector<HTMLElement>('select, input')?.focus();
+    });
+    controls.addEventListener('keydown', (e) => {
+      if (e.key === 'Escape' && layout.classList.contains('drawer-open')) {
+        show(false);
+        toggle.focus();
+      }
+    });
+    show(false);
+    layout.append(toggle);
+  }
+
+  /** A newcomer is offered the guided lesson first; it is skippable, and once dismissed or started
+   *  the offer does not come back. */
+  private offerLesson(): void {
+    const embedded = document.documentElement.classList.contains('embed');
+    if (embedded || this.state.view === 'learn' || LearnPanel.started() || load('pipesim:learn:offer') === 'dismissed') return;
+    const start = el('button', { type: 'button', 'data-testid': 'learn-offer-start', text: t('learn.offerStart') });
+    const dismiss = el('button', { type: 'button', class: 'ghost', 'data-testid': 'learn-offer-dismiss', text: t('learn.offerDismiss') });
+    const offer = el('div', { class: 'learn-offer', 'data-testid': 'learn-offer', role: 'region', 'aria-label': t('tab.learn') }, [el('span', { text: t('learn.offer') }), start, dismiss]);
+    const close = () => {
+      store('pipesim:learn:offer', 'dismissed');
+      offer.remove();
+    };
+    start.addEventListener('click', () => {
+      close();
+      this.set({ ...App.stepState(1), view: 'learn' });
+    });
+    dismiss.addEventListener('click', close);
+    byId('tabs', this.root).before(offer);
+  }
+
+  /** Tabs that do not fit scroll sideways; a hint says so while some are out of sight. */
+  private watchTabsOverflow(tabs: HTMLElement, hint: HTMLElement): void {
+    const check = () => {
+      const hiddenRight = tabs.scrollLeft + tabs.clientWidth < tabs.scrollWidth - 1;
+      const hiddenLeft = tabs.scrollLeft > 1;
+      hint.hidden = !(hiddenLeft || hiddenRight);
+      tabs.dataset.more = hiddenLeft && hiddenRight ? 'both' : hiddenRight ? 'right' : hiddenLeft ? 'left' : 'none';
+    };
+    tabs.addEventListener('scroll', check, { passive: true });
+    new ResizeObserver(check).observe(tabs);
+    check();
   }
 
   private selectTab(view: ViewName, render = true): void {
+    // The readouts would give a lesson's predictions away: they stay hidden while it is open.
+    this.root.dataset.view = view;
     for (const v of VIEWS) {
       const selected = v === view;
       const tab = byId(`tab-${v}`, this.root);
       tab.setAttribute('aria-selected', String(selected));
       tab.tabIndex = selected ? 0 : -1;
       this.panels[v].element.hidden = !selected;
+      if (selected && tab.scrollIntoView && tab.parentElement!.scrollWidth > tab.parentElement!.clientWidth) tab.scrollIntoView({ block: 'nearest', inline: 'nearest' });
     }
     if (view !== 'chunk') this.chunk.hide();
     if (render) this.refresh();

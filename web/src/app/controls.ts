@@ -1,5 +1,8 @@
 // The control panel: preset, schedule, sizes and costs, each a slider plus a number field.
 // Every edit reports at once; values go to the engine as typed, so it can say what it refuses.
+// Sliders offer only what runs: a size slider steps through the values the schedule accepts (the
+// engine's own checks), cost sliders move in tenths, and a cost the schedule has no op for is disabled
+// with the reason. A refusal is shown at the field it is about, over the layout rather than in it.
 import { clear, el } from '../base/dom';
 import type { Engine, ScheduleInfo } from '../engine/engine';
 import { num } from '../base/format';
@@ -19,19 +22,45 @@ interface SliderField {
   range: HTMLInputElement;
   input: HTMLInputElement;
   note?: HTMLElement;
+  /** The engine's refusal of this field, over the layout under the input (it moves nothing). */
+  refusal: HTMLElement;
+  /** Why the field is disabled, when it does not apply to the schedule. */
+  reason: HTMLElement;
 }
 
-function sliderField(id: string, labelKey: Key, min: number, max: number, step: number | 'any', hintKey?: Key): SliderField {
+/** Cost sliders move in tenths: the values a person would type. */
+const COST_STEP = 0.1;
+
+function sliderField(id: string, labelKey: Key, min: number, max: number, step: number, hintKey?: Key): SliderField {
   const range = el('input', { type: 'range', min, max, step, 'aria-labelledby': `${id}-label`, 'data-testid': `${id}-range` });
-  const input = el('input', { type: 'number', id, min, step, 'data-testid': id, inputmode: 'decimal' });
+  const input = el('input', { type: 'number', id, min, step: 'any', 'data-testid': id, inputmode: 'decimal', 'aria-describedby': `${id}-refusal` });
   const note = el('div', { class: 'note', hidden: true });
+  const refusal = el('div', { class: 'refusal', id: `${id}-refusal`, 'data-testid': `${id}-refusal`, hidden: true });
+  const reason = el('div', { class: 'hint reason', 'data-testid': `${id}-reason`, hidden: true });
   const root = el('div', { class: 'field' }, [
     el('label', { for: id, id: `${id}-label`, 'data-i18n': labelKey, text: t(labelKey) }),
     el('div', { class: 'row' }, [range, input]),
     hintKey ? el('div', { class: 'hint', 'data-i18n': hintKey, text: t(hintKey) }) : null,
+    reason,
     note,
+    refusal,
   ]);
-  return { root, range, input, note };
+  return { root, range, input, note, refusal, reason };
+}
+
+/** The whole number `text` stands for, or `fallback` while it is half-typed or refused. */
+function whole(text: string, fallback: number): number {
+  const v = Number(text);
+  return text.trim() !== '' && Number.isInteger(v) && v >= 1 ? v : fallback;
+}
+
+/** The index of the offered value nearest `value` (the first of two as near). */
+function nearestIndex(values: number[], value: number): number {
+  let best = 0;
+  values.forEach((v, k) => {
+    if (Math.abs(v - value) < Math.abs(values[best] - value)) best = k;
+  });
+  return best;
 }
 
 function setIfIdle(input: HTMLInputElement, value: string): void {
@@ -59,11 +88,19 @@ export class Controls {
   ]);
   private readonly virtualStages = sliderField('virtual-stages', 'control.virtualStages', 1, 8, 1, 'control.virtualStagesHint');
   private readonly costs: Record<keyof CostValues, SliderField> = {
-    F: sliderField('cost-f', 'control.costF', 0, 6, 'any'),
-    B: sliderField('cost-b', 'control.costB', 0, 12, 'any'),
-    W: sliderField('cost-w', 'control.costW', 0, 6, 'any'),
-    FB: sliderField('cost-fb', 'control.costFB', 0, 18, 'any', 'control.costFBHint'),
-    comm: sliderField('cost-comm', 'control.costComm', 0, 4, 'any'),
+    F: sliderField('cost-f', 'control.costF', 0, 6, COST_STEP),
+    B: sliderField('cost-b', 'control.costB', 0, 12, COST_STEP),
+    W: sliderField('cost-w', 'control.costW', 0, 6, COST_STEP),
+    FB: sliderField('cost-fb', 'control.costFB', 0, 18, COST_STEP, 'control.costFBHint'),
+    comm: sliderField('cost-comm', 'control.costComm', 0, 4, COST_STEP),
+  };
+  /** The largest value each size slider offers. */
+  private static readonly SIZE_LIMITS = { ranks: 32, microBatches: 128, virtualStages: 8 } as const;
+  /** The values each size slider steps through now, from the engine, and the settings they are for. */
+  private readonly offered: Record<'ranks' | 'microBatches' | 'virtualStages', { key: string; values: number[] }> = {
+    ranks: { key: '', values: [] },
+    microBatches: { key: '', values: [] },
+    virtualStages: { key: '', values: [] },
   };
   private readonly rankSpeed = el('input', { type: 'text', id: 'rank-speed', 'data-testid': 'rank-speed', spellcheck: 'false', placeholder: '3:0.5' });
   private readonly timing = el('select', { id: 'timing', 'data-testid': 'timing' });
@@ -157,15 +194,67 @@ export class Controls {
       this.sends.append(el('option', { value, text: t(key) }));
   }
 
+  /** A size slider offers the values the schedule accepts (offerSizes): as its own min, max and step
+   *  when they are evenly spaced (they are for every catalogued schedule), else by index. */
   private bindInteger(field: SliderField, key: 'ranks' | 'microBatches' | 'virtualStages'): void {
     field.range.addEventListener('input', () => {
-      field.input.value = field.range.value;
-      this.onChange({ [key]: field.range.value });
+      const values = this.offered[key].values;
+      const value = field.range.dataset.mode === 'index' ? values[Number(field.range.value)] : Number(field.range.value);
+      if (value === undefined) return;
+      field.input.value = String(value);
+      this.onChange({ [key]: String(value) });
     });
-    field.input.addEventListener('input', () => {
-      if (field.input.value !== '' && Number(field.input.value) >= Number(field.range.min)) field.range.value = field.input.value;
-      this.onChange({ [key]: field.input.value.trim() });
-    });
+    field.input.addEventListener('input', () => this.onChange({ [key]: field.input.value.trim() }));
+  }
+
+  /** Points the size slider `key` at the values the schedule accepts with the other sizes as set. */
+  private offerSizes(key: 'ranks' | 'microBatches' | 'virtualStages', field: SliderField, state: AppState, info: ScheduleInfo | undefined): void {
+    const request = {
+      schedule: state.schedule,
+      ranks: whole(state.ranks, 8),
+      microBatches: whole(state.microBatches, 20),
+      virtualStages: info?.uses_virtual_stages ? whole(state.virtualStages, 2) : 1,
+      cost: 'F=1,B=2,W=1,FB=3', // sizes do not depend on costs
+    };
+    const cacheKey = JSON.stringify({ ...request, [key]: 0 });
+    const offer = this.offered[key];
+    if (offer.key !== cacheKey) {
+      offer.key = cacheKey;
+      try {
+        offer.values = this.engine.acceptedValues(request, key, Controls.SIZE_LIMITS[key]);
+      } catch {
+        offer.values = []; // an unknown schedule: the error box says which are known
+      }
+    }
+    const values = offer.values;
+    field.range.disabled = values.length === 0;
+    if (values.length === 0) return;
+    const at = nearestIndex(values, whole(state[key], values[0]));
+    const gap = values.length > 1 ? values[1] - values[0] : 1;
+    const even = values.every((v, k) => v === values[0] + k * gap);
+    // Bounds before the value: a range input clamps a value to the bounds it has when it is set.
+    field.range.dataset.mode = even ? 'value' : 'index';
+    field.range.min = String(even ? values[0] : 0);
+    field.range.max = String(even ? values.at(-1)! : values.length - 1);
+    field.range.step = String(even ? gap : 1);
+    field.range.value = String(even ? values[at] : at);
+    field.range.setAttribute('aria-valuetext', String(values[at]));
+  }
+
+  /** Disables each cost the schedule on screen has no op for, saying why: a schedule that never splits
+   *  its backward ignores W, and one that never overlaps a pair ignores F&B. */
+  showApplicable(kinds: ReadonlySet<string>): void {
+    const rules: [keyof CostValues, boolean, Key][] = [
+      ['W', kinds.has('W'), 'control.noW'],
+      ['FB', kinds.has('FB'), 'control.noFB'],
+    ];
+    for (const [key, applies, reasonKey] of rules) {
+      const field = this.costs[key];
+      field.range.disabled = !applies;
+      field.input.disabled = !applies;
+      field.reason.hidden = applies;
+      field.reason.textContent = applies ? '' : t(reasonKey);
+    }
   }
 
   /** F&B must stay within [max(F,B), F+B]: when a slider moves F or B, F&B follows and says so.
@@ -230,13 +319,13 @@ export class Controls {
     this.customNotShown.hidden = !isCustom || shown === state.custom;
     if (!this.customNotShown.hidden) this.customNotShown.textContent = t('control.customNotShown', { size: Math.ceil(state.custom.length / 1024) });
     this.customTooLong.hidden = !isCustom || state.custom.length <= CUSTOM_IN_URL_LIMIT;
-    for (const [field, value] of [
-      [this.ranks, state.ranks],
-      [this.microBatches, state.microBatches],
-      [this.virtualStages, state.virtualStages],
-    ] as [SliderField, string][]) {
-      setIfIdle(field.input, value);
-      if (value !== '' && Number.isFinite(Number(value))) field.range.value = value;
+    for (const [field, key] of [
+      [this.ranks, 'ranks'],
+      [this.microBatches, 'microBatches'],
+      [this.virtualStages, 'virtualStages'],
+    ] as [SliderField, 'ranks' | 'microBatches' | 'virtualStages'][]) {
+      setIfIdle(field.input, state[key]);
+      if (!isCustom && !field.root.hidden) this.offerSizes(key, field, state, info);
     }
     const c = parseCostLoose(state.cost);
     // Bounds before values: a range input clamps a value to the bounds it has when it is set.
@@ -269,18 +358,23 @@ export class Controls {
     this.about.append(el('div', { text: summary }), el('div', { class: 'rules', text: t('control.rules', { rules }) }));
   }
 
-  /** Marks the field the engine's message is about, for screen readers and the eye. */
-  markInvalid(message: string | null): void {
+  /** Marks the field the engine's (English) message is about, for screen readers and the eye, and
+   *  shows the message at that field as `worded` in the page's language. */
+  markInvalid(message: string | null, worded: string | null = message): void {
     const m = (message ?? '').toLowerCase();
-    const flag = (input: HTMLInputElement, bad: boolean) => input.setAttribute('aria-invalid', String(bad));
+    const flag = (field: SliderField, bad: boolean) => {
+      field.input.setAttribute('aria-invalid', String(bad));
+      field.refusal.hidden = !bad;
+      field.refusal.textContent = bad ? worded : '';
+    };
     const aboutSpeed = m.startsWith('--rank-speed');
-    flag(this.ranks.input, !!message && m.includes('rank') && !m.includes('micro-batch') && !aboutSpeed);
-    flag(this.rankSpeed, !!message && aboutSpeed);
-    flag(this.microBatches.input, !!message && m.includes('micro-batch'));
-    flag(this.virtualStages.input, !!message && m.includes('virtual'));
+    flag(this.ranks, !!message && m.includes('rank') && !m.includes('micro-batch') && !aboutSpeed);
+    this.rankSpeed.setAttribute('aria-invalid', String(!!message && aboutSpeed));
+    flag(this.microBatches, !!message && m.includes('micro-batch'));
+    flag(this.virtualStages, !!message && m.includes('virtual'));
     this.custom.setAttribute('aria-invalid', String(!!message && this.state?.schedule === 'custom'));
     for (const key of Object.keys(this.costs) as (keyof CostValues)[])
-      flag(this.costs[key].input, !!message && new RegExp(`^cost ${key}\\b`).test(message));
+      flag(this.costs[key], !!message && new RegExp(`^cost ${key}\\b`).test(message));
   }
 
 

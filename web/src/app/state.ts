@@ -1,8 +1,9 @@
 // The page's whole state, and its URL form: any view can be shared by copying the address.
 // Values stay as the user typed them; the engine validates them and explains what it refuses.
 
-export type ViewName = 'timeline' | 'compare' | 'charts' | 'memory' | 'chunk' | 'exercises' | 'quiz' | 'planner';
-export const VIEWS: ViewName[] = ['timeline', 'compare', 'charts', 'memory', 'chunk', 'exercises', 'quiz', 'planner'];
+export type ViewName = 'learn' | 'timeline' | 'compare' | 'charts' | 'memory' | 'chunk' | 'exercises' | 'quiz' | 'planner';
+/** In tab order: the guided lesson first, for a newcomer. */
+export const VIEWS: ViewName[] = ['learn', 'timeline', 'compare', 'charts', 'memory', 'chunk', 'exercises', 'quiz', 'planner'];
 
 /** How Compare and Charts give every schedule its costs: "model", the same model on the same GPUs
  *  (the costs are one rank's share of the model, and each schedule cuts it into its own stages), or
@@ -27,6 +28,8 @@ export interface AppState {
   timing: string;
   /** With timing 'reference': 'rendezvous', 'eager' or 'async'. */
   sends: string;
+  /** The guided lesson's step (1-based), in the URL while the Learn view is open. */
+  step: string;
 }
 
 export const DEFAULT_STATE: AppState = {
@@ -42,6 +45,7 @@ export const DEFAULT_STATE: AppState = {
   custom: '',
   timing: 'dataflow',
   sends: 'rendezvous',
+  step: '1',
 };
 
 /** Longest pasted schedule kept in the URL, in characters. */
@@ -100,6 +104,7 @@ export function readState(search: string): AppState {
     custom: get('custom', ''),
     timing: get('timing', DEFAULT_STATE.timing),
     sends: get('sends', DEFAULT_STATE.sends),
+    step: get('step', DEFAULT_STATE.step),
   };
 }
 
@@ -117,6 +122,7 @@ export function writeState(state: AppState, usesVirtualStages: boolean, extra: U
   if (state.view !== 'timeline') q.set('view', state.view);
   if (state.timing !== DEFAULT_STATE.timing) q.set('timing', state.timing);
   if (state.timing !== DEFAULT_STATE.timing && state.sends !== DEFAULT_STATE.sends) q.set('sends', state.sends);
+  if (state.view === 'learn') q.set('step', state.step);
   // A pasted schedule rides in the address only while a link stays shareable (servers refuse ~8 KB).
   if (state.schedule === 'custom' && state.custom.length <= CUSTOM_IN_URL_LIMIT) q.set('custom', state.custom);
   for (const [k, v] of extra) if (!q.has(k)) q.set(k, v);

@@ -11,12 +11,19 @@ export type { OpColumns, SimulateValue, SweepValue, ActivationCurve } from './ge
 
 /** A refusal by the engine: `message` is the CLI's text, `code` a short name of the kind of refusal
  *  ('bad_argument', 'limit_exceeded', 'deadlock', ...; 'error' when the engine gave none). */
+/** A refusal's rule and the values it quotes, for wording it in the page's language (refusals.ts). */
+export interface Wording {
+  key: string;
+  params: Record<string, string>;
+}
+
 export class EngineError extends Error {
   constructor(
     message: string,
     readonly code = 'error',
     /** The engine stopped after a failure inside WebAssembly and must be loaded again. */
     readonly broken = false,
+    readonly wording?: Wording,
   ) {
     super(message);
     this.name = 'EngineError';
@@ -153,7 +160,9 @@ function isThrownRefusal(e: unknown): e is { message: string; code: string } {
 
 /** A thrown PipesimError as an EngineError; anything else as it is. */
 function asEngineError(e: unknown): unknown {
-  return isThrownRefusal(e) ? new EngineError(e.message, e.code, (e as { broken?: unknown }).broken === true) : e;
+  return isThrownRefusal(e)
+    ? new EngineError(e.message, e.code, (e as { broken?: unknown }).broken === true, (e as { wording?: Wording }).wording)
+    : e;
 }
 
 /** Calls the module, turning its thrown PipesimError into an EngineError, so callers handle one kind
@@ -270,6 +279,12 @@ export class Engine {
    *  simulate --measured FILES --format json` (after courseData()). */
   measuredPipeline(texts: string[], align: 'profiler' | 'first-ops' = 'profiler'): MeasuredPipelineResult {
     return unwrap(() => this.courseModule().measuredPipeline(texts, align)) as MeasuredPipelineResult;
+  }
+
+  /** The values 1..to of one size that the request's schedule accepts, its other sizes as given:
+   *  the positions a slider offers (the schedules' own checks, run without simulating). */
+  acceptedValues(request: RunRequest, field: 'ranks' | 'microBatches' | 'virtualStages', to: number): number[] {
+    return Array.from(unwrap(() => this.module.acceptedValues(toJs(request), field, to)).values);
   }
 
   defaultWorkload(): Record<string, number> {

@@ -1,16 +1,16 @@
 // What the background worker does for the page, as functions of an Engine. The worker runs them on
 // its own instance of the engine; when no worker can start, the page runs the very same functions.
-import { EngineError, type Engine, type ExportFormat, type RunRequest } from './engine';
+import { EngineError, type Engine, type ExportFormat, type RunRequest, type Wording } from './engine';
 
 /** One run's result or the engine's refusal of it, so that one refused schedule does not fail the
  *  others of a comparison. */
-export type Outcome<T> = { value: T } | { error: { message: string; code: string } };
+export type Outcome<T> = { value: T } | { error: { message: string; code: string; wording?: Wording } };
 
 function outcome<T>(call: () => T): Outcome<T> {
   try {
     return { value: call() };
   } catch (e) {
-    if (e instanceof EngineError) return { error: { message: e.message, code: e.code } };
+    if (e instanceof EngineError) return { error: { message: e.message, code: e.code, wording: e.wording } };
     throw e;
   }
 }
@@ -75,15 +75,16 @@ export interface ErrorData {
   message: string;
   code?: string;
   broken?: boolean;
+  wording?: Wording;
 }
 
 export function errorData(e: unknown): ErrorData {
-  if (e instanceof EngineError) return { message: e.message, code: e.code, broken: e.broken };
+  if (e instanceof EngineError) return { message: e.message, code: e.code, broken: e.broken, wording: e.wording };
   return { message: e instanceof Error ? e.message : String(e) };
 }
 
 /** The error as the page handles it: always an EngineError, so every view shows it as a message (an
  *  unexpected one as 'internal') rather than leaving it uncaught. */
 export function errorFrom(data: ErrorData): Error {
-  return new EngineError(data.message, data.code ?? 'internal', data.broken === true);
+  return new EngineError(data.message, data.code ?? 'internal', data.broken === true, data.wording);
 }

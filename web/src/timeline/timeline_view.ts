@@ -106,6 +106,9 @@ export class TimelineView {
   private focus: CellRef | null = null;
   private frame = 0;
   private drag: { x: number; window: [number, number]; moved: boolean } | null = null;
+  /** Fingers on the canvas (pointer id -> x), and the spread of two of them while pinching. */
+  private readonly touches = new Map<number, number>();
+  private pinchSpread = 0;
   /** Canvas calls issued for ops in the last paint, and how each group was drawn. */
   private drawCalls = 0;
   private modes: RenderMode[] = [];
@@ -538,6 +541,8 @@ export class TimelineView {
   private bindEvents(): void {
     const c = this.canvas;
     c.addEventListener('pointermove', (e) => {
+      if (this.touches.has(e.pointerId)) this.touches.set(e.pointerId, e.clientX);
+      if (this.touches.size === 2) return this.pinch();
       if (this.drag) {
         const dx = e.clientX - this.drag.x;
         if (Math.abs(dx) > 3) this.drag.moved = true;
@@ -563,14 +568,27 @@ export class TimelineView {
     });
     c.addEventListener('pointerleave', () => (this.tooltip.hidden = true));
     c.addEventListener('pointerdown', (e) => {
-      this.drag = { x: e.clientX, window: this.currentWindow(), moved: false };
+      if (e.pointerType === 'touch') this.touches.set(e.pointerId, e.clientX);
+      this.drag = this.touches.size > 1 ? null : { x: e.clientX, window: this.currentWindow(), moved: false };
+      this.pinchSpread = 0;
       c.setPointerCapture(e.pointerId);
     });
+    c.addEventListener('pointercancel', (e) => this.touches.delete(e.pointerId));
     c.addEventListener('pointerup', (e) => {
-      const wasDrag = this.drag?.moved;
+      const pinched = this.touches.size > 1 || this.pinchSpread > 0;
+      this.touches.delete(e.pointerId);
+      if (this.touches.size === 0) this.pinchSpread = 0;
+      const wasDrag = this.drag?.moved || pinched;
       this.drag = null;
       if (wasDrag) return;
       const hit = this.hit(e.clientX, e.clientY);
+      // A tap is a touch screen's hover: it shows what the pointer would.
+      if (hit && e.pointerType !== 'mouse')
+        this.showTooltip(
+          hit.cell ? this.options.describeOp(this.groups[hit.cell.group], hit.cell.op) : this.options.describeIdle(this.groups[hit.idle!.group], hit.idle!),
+          e.clientX,
+          e.clientY,
+        );
       if (hit?.cell) {
         this.focus = hit.cell;
         this.requestRender();
@@ -601,6 +619,18 @@ export class TimelineView {
       { passive: false },
     );
     c.addEventListener('keydown', (e) => this.onKey(e));
+  }
+
+  /** Two fingers moving apart zoom in around their midpoint, and together zoom out. */
+  private pinch(): void {
+    const [a, b] = [...this.touches.values()];
+    const spread = Math.abs(a - b);
+    if (this.pinchSpread > 8 && spread > 8) {
+      const rect = this.canvas.getBoundingClientRect();
+      this.zoom(spread / this.pinchSpread, this.scale(rect.width).pxToTime((a + b) / 2 - rect.left));
+    }
+    this.pinchSpread = spread;
+    this.tooltip.hidden = true;
   }
 
   /** Arrow keys move between cells (left/right along a rank, up/down to the nearest op of the next

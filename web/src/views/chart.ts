@@ -17,6 +17,8 @@ export interface ChartSpec {
   marker?: number; // a vertical line at this x (the current setting)
   yFormat?: (v: number) => string;
   xFormat?: (v: number) => string;
+  /** A point's exact value, for hover and the data table (the axis's ticks round, this does not). */
+  valueFormat?: (v: number) => string;
   yMin?: number;
 }
 
@@ -51,6 +53,13 @@ function axes(root: SVGSVGElement, spec: ChartSpec, x0: number, x1: number, y0: 
   return { sx, sy };
 }
 
+/** Shows the exact value of the point under the pointer (or finger) at the chart's top right. */
+function hoverReadout(root: SVGSVGElement): (text: string | null) => void {
+  const readout = svg('text', { class: 'chart-hover', x: W - M.right, y: M.top + 2, 'text-anchor': 'end', 'dominant-baseline': 'hanging', 'data-testid': 'chart-hover' });
+  root.append(readout);
+  return (text) => (readout.textContent = text ?? '');
+}
+
 export function lineChart(spec: ChartSpec): SVGSVGElement {
   const root = svg('svg', { class: 'chart', viewBox: `0 0 ${W} ${H}`, role: 'img', 'aria-label': spec.label });
   root.append(svg('title', { text: spec.label }));
@@ -69,11 +78,64 @@ export function lineChart(spec: ChartSpec): SVGSVGElement {
       const y = s.y[i];
       if (!Number.isFinite(y)) continue;
       d += `${d ? 'L' : 'M'}${sx(s.x[i]).toFixed(1)},${sy(y).toFixed(1)}`;
-      dots.append(svg('circle', { cx: sx(s.x[i]).toFixed(1), cy: sy(y).toFixed(1), r: 2.2 }, [svg('title', { text: `${s.name}: ${(spec.xFormat ?? String)(s.x[i])} → ${(spec.yFormat ?? String)(y)}` })]));
+      const exact = `${s.name}: ${spec.xLabel} ${(spec.xFormat ?? String)(s.x[i])} → ${(spec.valueFormat ?? spec.yFormat ?? String)(y)}`;
+      dots.append(svg('circle', { cx: sx(s.x[i]).toFixed(1), cy: sy(y).toFixed(1), r: 2.2, 'data-value': exact }, [svg('title', { text: exact })]));
     }
     root.append(svg('path', { class: 'series', d, stroke: s.color, 'data-series': s.name }), dots);
   }
+  // Hover (or tap) anywhere on the plot: the nearest point's exact value, not a rounded tooltip.
+  const show = hoverReadout(root);
+  const nearest = (e: PointerEvent) => {
+    const box = root.getBoundingClientRect();
+    const px = ((e.clientX - box.left) / box.width) * W;
+    const py = ((e.clientY - box.top) / box.height) * H;
+    let best: SVGCircleElement | null = null;
+    let bestD = Infinity;
+    root.querySelectorAll<SVGCircleElement>('circle[data-value]').forEach((c) => {
+      const d = Math.hypot(Number(c.getAttribute('cx')) - px, Number(c.getAttribute('cy')) - py);
+      if (d < bestD) [best, bestD] = [c, d];
+    });
+    root.querySelectorAll('circle.is-hovered').forEach((c) => c.classList.remove('is-hovered'));
+    if (best && bestD < 30) {
+      (best as SVGCircleElement).classList.add('is-hovered');
+      show((best as SVGCircleElement).dataset.value!);
+    } else show(null);
+  };
+  root.addEventListener('pointermove', nearest);
+  root.addEventListener('pointerdown', nearest);
+  root.addEventListener('pointerleave', () => show(null));
   return root;
+}
+
+/** The chart's numbers as a table: one row per x, one column per series, exact values. */
+export function dataTable(spec: ChartSpec, caption: string): HTMLElement {
+  const xs = [...new Set(spec.series.flatMap((s) => Array.from(s.x)))].sort((a, b) => a - b);
+  const value = spec.valueFormat ?? spec.yFormat ?? String;
+  const cell = (s: Series, x: number) => {
+    for (let i = 0; i < s.x.length; i++) if (s.x[i] === x) return Number.isFinite(s.y[i]) ? value(s.y[i]) : '–';
+    return '–';
+  };
+  const table = document.createElement('table');
+  table.className = 'data';
+  const cap = table.createCaption();
+  cap.textContent = caption;
+  const head = table.createTHead().insertRow();
+  for (const text of [spec.xLabel, ...spec.series.map((s) => s.name)]) {
+    const th = document.createElement('th');
+    th.scope = 'col';
+    th.textContent = text;
+    head.append(th);
+  }
+  const body = table.createTBody();
+  for (const x of xs) {
+    const row = body.insertRow();
+    row.insertCell().textContent = (spec.xFormat ?? String)(x);
+    for (const s of spec.series) row.insertCell().textContent = cell(s, x);
+  }
+  const scroll = document.createElement('div');
+  scroll.className = 'table-scroll chart-data';
+  scroll.append(table);
+  return scroll;
 }
 
 export function barChart(spec: ChartSpec): SVGSVGElement {

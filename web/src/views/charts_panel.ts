@@ -12,7 +12,7 @@ import type { CostBasis } from '../app/state';
 import { basisBlock, type BasisShown } from './basis';
 import type { ResolvedRequest, RunView } from '../app/run';
 import { scheduleTitle } from '../app/describe';
-import { barChart, lineChart, scatterChart, type ScatterPoint, type Series } from './chart';
+import { barChart, dataTable, lineChart, scatterChart, type ChartSpec, type ScatterPoint, type Series } from './chart';
 
 const range = (from: number, to: number) => Array.from({ length: Math.max(0, to - from + 1) }, (_, i) => from + i);
 
@@ -124,32 +124,50 @@ export class ChartsPanel {
     const tradeOffRequests = this.tradeOffRequests(primary);
     this.progress.start(plans.reduce((n, p) => n + p.values.length, 0) + tradeOffRequests.length);
     const curves: Series[] = [];
+    const absolute: Series[] = [];
     for (const plan of plans) {
       const curve = await this.curve(plan, sweep);
       if (curve === SUPERSEDED) return;
-      curves.push(curve);
+      curves.push(curve.fraction);
+      absolute.push(curve.largest);
     }
     const tradeOff = await this.tradeOff(tradeOffRequests, sweep);
     if (tradeOff === SUPERSEDED) return;
     this.progress.finish();
     this.element.dataset.sweptIn = this.sweeps.background.lastPlace ?? '';
     this.draw(runs, curves.slice(0, requests.length), curves.slice(requests.length), tradeOff);
+    this.drawAbsolute(runs, absolute.slice(0, requests.length), absolute.slice(requests.length));
   }
 
-  /** One curve, piece by piece. */
-  private async curve(plan: CurvePlan, sweep: LaneRequest): Promise<Series | typeof SUPERSEDED> {
+  /** One curve, piece by piece: the bubble fraction, and the largest rank's bubble in time units. */
+  private async curve(plan: CurvePlan, sweep: LaneRequest): Promise<{ fraction: Series; largest: Series } | typeof SUPERSEDED> {
     const x: number[] = [];
     const y: number[] = [];
+    const largest: number[] = [];
     for (let at = 0; at < plan.values.length; at += PIECE) {
       const values = plan.values.slice(at, at + PIECE);
       const piece = await sweep.run('sweep', { request: plan.request, axis: plan.axis, values });
       if (piece === SUPERSEDED) return SUPERSEDED;
       x.push(...piece.value);
       y.push(...piece.bubbleFraction);
+      // A refused size has no point (NaN), as in the fraction.
+      piece.maxBubble.forEach((v: number, k: number) => largest.push(piece.valid[k] ? v : NaN));
       this.progress.advance(values.length);
     }
     const name = scheduleTitle(this.engine.schedule(plan.request.schedule), plan.request.schedule);
-    return { name, color: seriesColor(plan.request.schedule), x, y };
+    const color = seriesColor(plan.request.schedule);
+    return { fraction: { name, color, x, y }, largest: { name, color, x, y: largest } };
+  }
+
+  /** The bubble in time units, not as a share: DualPipe's stays flat as micro-batches grow, while a
+   *  fraction falls for every schedule just because there is more work. */
+  private drawAbsolute(runs: RunView[], byMicro: Series[], byRanks: Series[]): void {
+    const { ranks, microBatches: micro } = runs[0].request;
+    const specs: [string, string, ChartSpec][] = [
+      [t('charts.absVsMicroBatches', { ranks }), t('charts.absVsMicroBatchesHint'), { label: t('charts.absVsMicroBatches', { ranks }), xLabel: t('charts.microBatches'), yLabel: t('charts.largestBubble'), series: byMicro, marker: micro, yFormat: num, valueFormat: num }],
+      [t('charts.absVsRanks', { micro }), t('charts.absVsRanksHint'), { label: t('charts.absVsRanks', { micro }), xLabel: t('charts.ranks'), yLabel: t('charts.largestBubble'), series: byRanks, marker: ranks, yFormat: num, valueFormat: num }],
+    ];
+    for (const [title, hint, spec] of specs) this.grid.append(chartCard(title, hint, lineChart(spec), spec));
   }
 
   private draw(runs: RunView[], byMicro: Series[], byRanks: Series[], tradeOff: ScatterPoint[]): void {
@@ -173,18 +191,20 @@ export class ChartsPanel {
       card(
         t('charts.vsMicroBatches', { ranks }),
         t('charts.vsMicroBatchesHint'),
-        lineChart({ label: t('charts.vsMicroBatches', { ranks }), xLabel: t('charts.microBatches'), yLabel: t('readout.bubbleFraction'), series: byMicro, marker: micro, yFormat: (v) => percent(v, 0) }),
+        lineChart({ label: t('charts.vsMicroBatches', { ranks }), xLabel: t('charts.microBatches'), yLabel: t('readout.bubbleFraction'), series: byMicro, marker: micro, yFormat: (v) => percent(v, 0), valueFormat: (v) => percent(v, 2) }),
         byMicro,
       ),
     );
+    this.grid.lastElementChild!.append(dataDetails({ label: '', xLabel: t('charts.microBatches'), yLabel: '', series: byMicro, valueFormat: (v) => percent(v, 2) }));
     this.grid.append(
       card(
         t('charts.vsRanks', { micro }),
         t('charts.vsRanksHint'),
-        lineChart({ label: t('charts.vsRanks', { micro }), xLabel: t('charts.ranks'), yLabel: t('readout.bubbleFraction'), series: byRanks, marker: ranks, yFormat: (v) => percent(v, 0) }),
+        lineChart({ label: t('charts.vsRanks', { micro }), xLabel: t('charts.ranks'), yLabel: t('readout.bubbleFraction'), series: byRanks, marker: ranks, yFormat: (v) => percent(v, 0), valueFormat: (v) => percent(v, 2) }),
         byRanks,
       ),
     );
+    this.grid.lastElementChild!.append(dataDetails({ label: '', xLabel: t('charts.ranks'), yLabel: '', series: byRanks, valueFormat: (v) => percent(v, 2) }));
     this.grid.append(
       card(
         t('charts.pareto', { ranks, micro }),
@@ -214,6 +234,7 @@ export class ChartsPanel {
         utilisation,
       ),
     );
+    this.grid.lastElementChild!.append(dataDetails({ label: '', xLabel: t('charts.rank'), yLabel: '', series: utilisation, valueFormat: (v) => percent(v, 2) }));
   }
 
   /** Every schedule at these sizes, for the trade-off chart (those that refuse them have no point). */
@@ -237,4 +258,18 @@ export class ChartsPanel {
       return [{ label: scheduleTitle(this.engine.schedule(name)), color: seriesColor(name), x: s.peak_activations / s.stages, y: s.bubble_fraction }];
     });
   }
+}
+
+/** The numbers of a chart, under it, folded: exact values for reading and for screen readers. */
+function dataDetails(spec: ChartSpec): HTMLElement {
+  return el('details', { class: 'chart-data-details' }, [el('summary', { text: t('charts.data') }), dataTable(spec, t('charts.data'))]);
+}
+
+function chartCard(title: string, hint: string, chart: SVGSVGElement, spec: ChartSpec): HTMLElement {
+  const legend = el('div', { class: 'legend' }, spec.series.map((s) => {
+    const sw = el('span', { class: 'cell' });
+    sw.style.background = s.color;
+    return el('span', { class: 'item' }, [sw, s.name]);
+  }));
+  return el('div', { class: 'chart-card', 'data-testid': 'chart-absolute' }, [el('h4', { text: title }), chart, legend, el('div', { class: 'hint', text: hint }), dataDetails(spec)]);
 }

@@ -1,14 +1,45 @@
 // The lesson's four exercises, worked by the engine in the page's language: every step is data from
-// `pipesim lesson`, so changing a cost in the side panel changes the answers.
+// `pipesim lesson`, so changing a cost in the side panel changes the answers. Each exercise asks for
+// the student's answer first and checks it against the engine's number; the worked solution opens
+// once the answer is right, or when the student asks for it after a try.
 import { clear, el } from '../base/dom';
 import { num } from '../base/format';
 import { EngineError, type Engine } from '../engine/engine';
-import { lang, t } from '../i18n';
+import { lang, t, type Key } from '../i18n';
+import { wordRefusal } from '../i18n/refusals';
 import { describeIdle, describeOp } from '../app/describe';
 import { forwardShareOf } from '../app/run';
 import { TimelineView } from '../timeline/timeline_view';
 
+/** What an exercise asks the student for, read from the engine's worked result. */
+interface Ask {
+  label: Key;
+  /** A number to type, right within `tolerance`, or options of which `correct` is right. */
+  value?: number;
+  tolerance?: number;
+  options?: Key[];
+  correct?: number;
+}
+
+function askFor(x: any): Ask | null {
+  if (x.exercise === 1) return { label: 'exercises.ask1', value: 100 * x.result.utilisation_dualpipe, tolerance: 0.5 };
+  if (x.exercise === 2) return x.first_two_directions ? { label: 'exercises.ask2', value: x.first_two_directions.start, tolerance: 1e-6 } : null;
+  if (x.exercise === 3) return { label: 'exercises.ask3', value: x.result.ratio, tolerance: 0.1 };
+  if (x.exercise === 4) return { label: 'exercises.ask4', options: ['exercises.ask4a', 'exercises.ask4b', 'exercises.ask4c'], correct: 0 };
+  return null;
+}
+
+/** A typed number in either decimal mark ("71,4" in pt-BR), or NaN. */
+function typedNumber(text: string): number {
+  const cleaned = text.trim().replace('%', '').replace(',', '.');
+  return cleaned === '' ? NaN : Number(cleaned);
+}
+
 export class ExercisesPanel {
+  /** Per exercise: whether its solution is open (answered right, or asked for). Kept across redraws. */
+  private readonly opened = new Map<number, 'solved' | 'shown'>();
+  /** Per exercise: the student's last attempt, kept across redraws, and whether it was checked. */
+  private readonly attempts = new Map<number, { text: string; checked: boolean }>();
   readonly element: HTMLElement;
   private readonly list = el('div', { class: 'exercises' });
   private readonly bytes = el('input', { type: 'number', min: 0.5, step: 0.5, value: 2, id: 'ex3-bytes', 'data-testid': 'ex3-bytes' });
@@ -54,7 +85,7 @@ export class ExercisesPanel {
         this.list.append(this.card(this.engine.lesson(request)));
       } catch (e) {
         if (!(e instanceof EngineError)) throw e;
-        this.list.append(el('article', { class: 'exercise', 'data-testid': `exercise-${exercise}` }, [el('div', { class: 'error', role: 'alert', text: `${t('error.refused')} ${e.message}` })]));
+        this.list.append(el('article', { class: 'exercise', 'data-testid': `exercise-${exercise}` }, [el('div', { class: 'error', role: 'alert', text: `${t('error.refused')} ${wordRefusal(e.message, e.wording)}` })]));
       }
     }
     // Rebuilding moved the input being typed in, which blurs it: keep typing where the user was.
@@ -75,17 +106,79 @@ export class ExercisesPanel {
           this.memory,
         ]),
       );
+    const ask = askFor(x);
+    const solution = el('div', { class: 'exercise-solution', 'data-testid': `exercise-${x.exercise}-solution` });
+    if (ask) {
+      card.append(this.tryBlock(x.exercise, ask, solution));
+      solution.hidden = !this.opened.has(x.exercise);
+    }
+    card.append(solution);
+    this.fillSolution(x, solution);
+    return card;
+  }
+
+  /** The student's answer, its check, and the way to the solution. */
+  private tryBlock(exercise: number, ask: Ask, solution: HTMLElement): HTMLElement {
+    const id = `exercise-${exercise}-try`;
+    const attempt = this.attempts.get(exercise) ?? { text: '', checked: false };
+    const feedback = el('p', { class: 'exercise-feedback', role: 'status', 'data-testid': `exercise-${exercise}-feedback` });
+    const reveal = el('button', { type: 'button', class: 'ghost', 'data-testid': `exercise-${exercise}-reveal`, text: t('exercises.showSolution'), hidden: true });
+    let field: HTMLInputElement | HTMLSelectElement;
+    if (ask.options) {
+      field = el('select', { id, 'data-testid': id }, [el('option', { value: '', text: t('exercises.choose') }), ...ask.options.map((key, k) => el('option', { value: String(k), text: t(key) }))]);
+    } else {
+      field = el('input', { type: 'text', id, 'data-testid': id, inputmode: 'decimal', autocomplete: 'off', size: 10 });
+    }
+    field.value = attempt.text;
+    const check = el('button', { type: 'button', 'data-testid': `exercise-${exercise}-check`, text: t('exercises.check') });
+    const verdict = () => {
+      const text = field.value;
+      if (ask.options) return text === '' ? null : Number(text) === ask.correct;
+      const v = typedNumber(text);
+      return Number.isFinite(v) ? Math.abs(v - ask.value!) <= ask.tolerance! + 1e-9 : null;
+    };
+    const showVerdict = () => {
+      const right = verdict();
+      const opened = this.opened.get(exercise);
+      feedback.className = `exercise-feedback ${right ? 'is-right' : right === false ? 'is-wrong' : ''}`;
+      feedback.textContent = right === null ? t('exercises.notANumber') : right ? t('exercises.right') : opened === 'shown' ? t('exercises.wrongShown') : t('exercises.wrong');
+      if (right) this.opened.set(exercise, opened ?? 'solved');
+      reveal.hidden = right !== false || this.opened.has(exercise);
+      solution.hidden = !this.opened.has(exercise);
+    };
+    check.addEventListener('click', () => {
+      this.attempts.set(exercise, { text: field.value, checked: true });
+      showVerdict();
+    });
+    field.addEventListener('keydown', (e) => {
+      if ((e as KeyboardEvent).key === 'Enter') check.click();
+    });
+    field.addEventListener('input', () => this.attempts.set(exercise, { text: field.value, checked: false }));
+    reveal.addEventListener('click', () => {
+      this.opened.set(exercise, 'shown');
+      reveal.hidden = true;
+      solution.hidden = false;
+      solution.querySelector<HTMLElement>('.exercise-answer')?.focus();
+    });
+    if (attempt.checked) queueMicrotask(showVerdict);
+    return el('div', { class: 'exercise-try' }, [
+      el('label', { for: id, text: t(ask.label) }),
+      el('div', { class: 'toolbar' }, [field, check, reveal]),
+      feedback,
+    ]);
+  }
+
+  private fillSolution(x: any, card: HTMLElement): void {
     if (x.quote) card.append(el('blockquote', { text: x.quote }));
     if (Array.isArray(x.steps) && x.steps.length) card.append(stepsTable(x.steps));
     if (x.exercise === 2) card.append(...this.slotTable(x));
     if (Array.isArray(x.statements)) card.append(el('ul', { class: 'statements' }, x.statements.map((s: any) => el('li', {}, [s.text, el('span', { class: 'hint', text: ` (${s.source})` })]))));
     if (Array.isArray(x.engine_text)) card.append(el('div', { class: 'engine-lines' }, x.engine_text.map((line: string) => el('p', { text: line }))));
-    card.append(el('p', { class: 'exercise-answer', 'data-testid': `exercise-${x.exercise}-answer`, text: x.answer }));
+    card.append(el('p', { class: 'exercise-answer', 'data-testid': `exercise-${x.exercise}-answer`, tabindex: -1, text: x.answer }));
     const details: HTMLElement[] = [];
     if (x.assumptions?.length) details.push(el('h5', { text: t('exercises.assumptions') }), el('ul', {}, x.assumptions.map((a: string) => el('li', { text: a }))));
     if (x.sources?.length) details.push(el('h5', { text: t('exercises.sources') }), el('ul', {}, x.sources.map((s: string) => el('li', { text: s }))));
     if (details.length) card.append(el('details', {}, [el('summary', { text: t('exercises.more') }), ...details]));
-    return card;
   }
 
   /** Exercise 2: the DualPipe timeline with the first slot running both directions outlined. */

@@ -40,7 +40,9 @@ interface Shown {
 
 interface Progress {
   seed: number;
-  answers: Record<string, { choice: number; correct: boolean }>;
+  answers: Record<string, { choice: number; correct: boolean; revealed?: boolean }>;
+  /** Questions answered wrong at least once: a retry may find the answer, but it never scores. */
+  missed?: Record<string, true>;
 }
 
 export interface QuizOptions {
@@ -344,9 +346,10 @@ export class QuizCard {
     let answered = 0;
     for (const q of all) {
       const a = this.progress.answers[q.key];
-      if (!a) continue;
+      const missed = !!this.progress.missed?.[q.key];
+      if (!a && !missed) continue;
       answered++;
-      if (a.correct) right++;
+      if (a?.correct && !missed) right++;
     }
     return { right, answered };
   }
@@ -379,18 +382,20 @@ export class QuizCard {
       el('div', { class: 'quiz-count', text: t('quiz.count', { n: this.index + 1, total }) }),
       el('h4', { class: 'quiz-question', 'data-testid': 'quiz-question', tabindex: -1, text: q.text }),
     );
+    // A wrong answer shows that it is wrong, not which one is right: the student may try again first.
+    const shown = answer && (answer.correct || answer.revealed);
     if (q.timeline) card.append(this.renderTimelineAnswer(q, answer));
     else {
       const list = el('div', { class: 'quiz-options', role: 'group', 'aria-label': q.text });
       q.options.forEach((text, i) => {
-        const state = !answer ? '' : i === q.correct ? 'is-correct' : i === answer.choice ? 'is-wrong' : '';
+        const state = !answer ? '' : i === q.correct && shown ? 'is-correct' : i === answer.choice ? 'is-wrong' : '';
         const button = el('button', { type: 'button', class: `quiz-option ${state}`, 'data-testid': 'quiz-option', 'data-index': i, disabled: !!answer, text });
         button.addEventListener('click', () => this.answer(q, i));
         list.append(button);
       });
       card.append(list);
     }
-    if (answer) card.append(this.renderFeedback(q, answer.correct));
+    if (answer) card.append(this.renderFeedback(q, answer, !!this.progress.missed?.[q.key]));
     const prev = el('button', { type: 'button', class: 'ghost', disabled: this.index === 0, text: t('quiz.previous') });
     const next = el('button', { type: 'button', class: 'ghost', disabled: this.index >= total - 1, 'data-testid': 'quiz-next', text: t('quiz.next') });
     const retry = el('button', { type: 'button', class: 'ghost', hidden: !answer, 'data-testid': 'quiz-retry', text: t('quiz.retry') });
@@ -406,12 +411,25 @@ export class QuizCard {
     return card;
   }
 
-  private renderFeedback(q: Shown, correct: boolean): HTMLElement {
+  private renderFeedback(q: Shown, answer: { choice: number; correct: boolean; revealed?: boolean }, missed: boolean): HTMLElement {
+    const correct = answer.correct;
+    const verdict = correct ? (missed ? 'quiz.rightRetried' : 'quiz.right') : answer.revealed ? 'quiz.wrongRevealed' : 'quiz.wrongTryAgain';
     const box = el('div', { class: `quiz-feedback ${correct ? 'is-correct' : 'is-wrong'}`, 'data-testid': 'quiz-feedback', role: 'status', tabindex: -1 }, [
-      el('strong', { text: t(correct ? 'quiz.right' : 'quiz.wrong') }),
-      el('p', { text: q.explanation }),
-      el('p', { class: 'hint', text: t('quiz.source', { source: q.source }) }),
+      el('strong', { text: t(verdict) }),
     ]);
+    if (!correct && !answer.revealed) {
+      // The explanation gives the answer away: it waits for the student to ask for it.
+      const reveal = el('button', { type: 'button', class: 'ghost', 'data-testid': 'quiz-reveal', text: t('quiz.reveal') });
+      reveal.addEventListener('click', () => {
+        this.progress.answers[q.key] = { ...answer, revealed: true };
+        this.save();
+        this.render();
+        this.body.querySelector<HTMLElement>('[data-testid=quiz-feedback]')?.focus();
+      });
+      box.append(el('div', { class: 'toolbar' }, [reveal]));
+      return box;
+    }
+    box.append(el('p', { text: q.explanation }), el('p', { class: 'hint', text: t('quiz.source', { source: q.source }) }));
     if (q.view && this.options.showView) {
       // The bank's "placement" (which stages a rank holds) is shown on the Memory tab.
       const view = q.view === 'placement' ? 'memory' : q.view;
@@ -422,7 +440,7 @@ export class QuizCard {
     return box;
   }
 
-  private renderTimelineAnswer(q: Shown, answer: { choice: number; correct: boolean } | undefined): HTMLElement {
+  private renderTimelineAnswer(q: Shown, answer: { choice: number; correct: boolean; revealed?: boolean } | undefined): HTMLElement {
     const r = this.engine.simulate(q.timeline!.request);
     const group = { key: 'quiz', title: '', result: r, forwardShare: forwardShareOf(r.summary) };
     const view = new TimelineView({
@@ -435,13 +453,14 @@ export class QuizCard {
       },
     });
     view.setGroups([group]);
-    if (answer) view.setHighlight((_, op) => op === q.correct || op === answer.choice);
+    if (answer) view.setHighlight((_, op) => ((answer.correct || !!answer.revealed) && op === q.correct) || op === answer.choice);
     return el('div', { class: 'quiz-timeline' }, [el('p', { class: 'hint', text: q.timeline!.prompt }), view.element]);
   }
 
   private answer(q: Shown, choice: number): void {
     const correct = q.timeline ? q.timeline.isAnswer(choice) : choice === q.correct;
     this.progress.answers[q.key] = { choice, correct };
+    if (!correct) this.progress.missed = { ...this.progress.missed, [q.key]: true };
     this.save();
     this.render();
     // The rebuilt card replaced the button that had focus: continue from the feedback.

@@ -8,6 +8,7 @@ import { KINDS, type Engine, type ExportFormat, type RunRequest } from '../engin
 import { lang, t } from '../i18n';
 import { describeIdle, describeOp, phaseLabel } from '../app/describe';
 import { forwardShare, type RunView } from '../app/run';
+import { SchedulePlayer } from '../timeline/schedule_player';
 import { TimelineView, type TimelineGroup } from '../timeline/timeline_view';
 import { legend } from './legend';
 
@@ -25,6 +26,8 @@ export class TimelinePanel {
   private readonly opsTable = el('div', { class: 'table-scroll ops-table', hidden: true });
   private group: TimelineGroup | null = null;
   private run: RunView | null = null;
+  /** Play, phases and a micro-batch's path (schedule_player.ts). */
+  private readonly player: SchedulePlayer;
   /** Downloads of large runs are written in the worker; a newer one supersedes one still there. */
   private readonly exports: Lane;
 
@@ -39,8 +42,12 @@ export class TimelinePanel {
       rankLabel: (r) => t('timeline.rank', { n: r }),
       ariaLabel: t('timeline.aria'),
       onIdleClick: (idle) => this.showExplanation(describeIdle(this.group!, idle)),
-      onCellClick: (cell) => this.showExplanation(describeOp(this.group!, cell.op)),
+      onCellClick: (cell) => {
+        this.showExplanation(describeOp(this.group!, cell.op));
+        this.player.showPath(cell.op);
+      },
     });
+    this.player = new SchedulePlayer(this.view);
     const zoomIn = el('button', { class: 'ghost', type: 'button', text: '+', 'aria-label': t('timeline.zoomIn') });
     const zoomOut = el('button', { class: 'ghost', type: 'button', text: '−', 'aria-label': t('timeline.zoomOut') });
     const fit = el('button', { class: 'ghost', type: 'button', text: t('timeline.fit') });
@@ -52,7 +59,9 @@ export class TimelinePanel {
     this.element = el('section', { class: 'panel', id: 'panel-timeline', role: 'tabpanel' }, [
       el('div', { class: 'toolbar' }, [this.legendHost, el('span', { class: 'spacer' }), zoomOut, zoomIn, fit]),
       this.view.element,
-      el('p', { class: 'hint', text: t('timeline.howTo') }),
+      this.player.element,
+      // A touch screen has no hover or wheel: its hint names the tap and the pinch.
+      el('p', { class: 'hint', 'data-testid': 'timeline-how-to', text: t(matchMedia('(pointer: coarse)').matches ? 'timeline.howToTouch' : 'timeline.howTo') }),
       this.explain,
       this.exportBar(),
       this.exportStatus,
@@ -167,6 +176,8 @@ export class TimelinePanel {
     if (!this.opsTable.hidden) this.fillOpsTable();
     this.group = { key: run.info.name, title: run.info.title, result: run.result, forwardShare: forwardShare(run) };
     this.view.setGroups([this.group]);
+    this.view.setHighlight(null);
+    this.player.update(this.group);
     this.explain.hidden = true;
     clear(this.legendHost);
     this.legendHost.append(legend(run.result.summary));
