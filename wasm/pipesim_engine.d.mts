@@ -97,6 +97,9 @@ export interface PipesimModule {
   // else must lie in [0.001, 1e9] as --us-per-unit does, else a PipesimError (checked for every format).
   exportText(request: RunRequestJs, format: 'chrome-trace' | 'csv' | 'svg' | 'actions' | 'json', usPerUnit: number): { text: string };
   defaultWorkload(): Record<string, number>;
+  // The bounds of core/include/pipesim/limits.h, in bytes, ops and counts.
+  limits(): { maxRanks: number; maxMicroBatches: number; maxVirtualStages: number; maxOps: number;
+              maxScheduleTextBytes: number; maxSmallJsonBytes: number; maxExportBytes: number };
   version(): string;
 }
 
