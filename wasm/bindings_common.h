@@ -98,10 +98,17 @@ inline auto text_arg(const val& v, const char* name) -> std::string {
   return v.as<std::string>();
 }
 
-inline auto text_field(const val& obj, const char* key) -> std::string {
+/// A string field. With `max_bytes`, a string longer than that is refused by its length before it is
+/// copied into the module's memory: a copy whose allocation failed would be written at address 0.
+inline auto text_field(const val& obj, const char* key, std::size_t max_bytes = 0) -> std::string {
   const val v = obj[key];
   if (v.isUndefined() || v.isNull()) return {};
   if (v.typeOf().as<std::string>() != "string") throw Error(ErrorCode::bad_value, std::string(key) + " must be a string");
+  // UTF-16 units: each is at least one byte of UTF-8, so more units than bytes allowed is too long.
+  const double units = v["length"].as<double>();
+  if (max_bytes != 0 && units > static_cast<double>(max_bytes))
+    throw Error(ErrorCode::limit_exceeded, std::string(key) + " may be at most " + std::to_string(max_bytes >> 20) + " MiB (got " +
+                                               std::to_string(static_cast<long long>(units)) + " characters)");
   return v.as<std::string>();
 }
 

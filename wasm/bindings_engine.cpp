@@ -68,7 +68,7 @@ auto request_from(const val& js) -> pipesim::RunRequest {
   r.params.virtual_stages = int_field(js, "virtualStages", "virtual stages", r.params.virtual_stages);
   if (const std::string cost = text_field(js, "cost"); !cost.empty()) r.costs = pipesim::parse_costs(cost);
   read_stage_costs(js, r);
-  r.custom_schedule = text_field(js, "customSchedule");
+    r.custom_schedule = text_field(js, "customSchedule", pipesim::limits::max_schedule_text_bytes);
   if (const std::string timing = text_field(js, "timing"); !timing.empty()) r.timing = pipesim::parse_timing(timing);
   if (const std::string sends = text_field(js, "sends"); !sends.empty()) r.sends = pipesim::parse_send_mode(sends);
   return r;
@@ -190,8 +190,16 @@ auto simulate_json(val request, val detail_arg) -> val {
 auto sweep_values(const val& values) -> std::vector<int> {
   if (!val::global("Array").call<bool>("isArray", values))
     throw Error(ErrorCode::bad_value, "sweep values must be an array of whole numbers like [16, 18, 20], got " + js_kind(values));
-  const auto n = static_cast<std::size_t>(values["length"].as<double>());
-  pipesim::check_sweep_size(n);
+  // Checked as a double before any conversion: an array-like's length may be -1, NaN or 1e10, for
+  // which a cast to size_t is undefined behaviour.
+  const double length = values["length"].as<double>();
+  if (!(length >= 0) || std::floor(length) != length)
+    throw Error(ErrorCode::bad_value, "sweep values must be an array of whole numbers like [16, 18, 20], its length is " +
+                                          js_text(values["length"]));
+  if (length > static_cast<double>(pipesim::max_sweep_points))
+    throw Error(ErrorCode::limit_exceeded, "a sweep takes at most " + std::to_string(pipesim::max_sweep_points) +
+                                               " points (got " + js_text(values["length"]) + ")");
+  const auto n = static_cast<std::size_t>(length);
   std::vector<int> xs;
   xs.reserve(n);
   for (std::size_t i = 0; i < n; ++i) xs.push_back(int_field(values, std::to_string(i).c_str(), "sweep value", 0));
@@ -276,6 +284,20 @@ auto default_workload() -> val { return from_json(pipesim::workload_json(pipesim
 
 auto schedules() -> val { return from_json(pipesim::schedules_json()); }
 
+/// The bounds of pipesim/limits.h the page checks before it hands anything over (a file's size).
+auto limits() -> val {
+  namespace lim = pipesim::limits;
+  val out = val::object();
+  out.set("maxRanks", lim::max_ranks);
+  out.set("maxMicroBatches", lim::max_micro_batches);
+  out.set("maxVirtualStages", lim::max_virtual_stages);
+  out.set("maxOps", static_cast<double>(lim::max_ops));
+  out.set("maxScheduleTextBytes", static_cast<double>(lim::max_schedule_text_bytes));
+  out.set("maxSmallJsonBytes", static_cast<double>(lim::max_small_json_bytes));
+  out.set("maxExportBytes", static_cast<double>(lim::max_export_bytes));
+  return out;
+}
+
 /// Any schedule in PyTorch's action notation (`0F1`, `(0F7;7B3)OVERLAP_F_B`), for export.
 auto actions(val request) -> val {
   return guarded([&] {
@@ -321,6 +343,7 @@ EMSCRIPTEN_BINDINGS(pipesim_engine) {
   emscripten::function("simulateJson", &simulate_json);
   emscripten::function("sweep", &sweep);
   emscripten::function("schedules", &schedules);
+  emscripten::function("limits", &limits);
   emscripten::function("overlap", &overlap);
   emscripten::function("actions", &actions);
   emscripten::function("exportText", &export_text);

@@ -38,9 +38,16 @@ function safeText(v) {
 
 /** A value nested in an argument: primitives as they are; objects and functions by a stand-in of the
  *  same type whose String() is fixed, since the C++ side only asks their type and their text. */
+/** A string with every lone surrogate replaced by U+FFFD: Emscripten's UTF-8 encoder would otherwise
+ *  pair a lone high surrogate with whatever follows it ('a\uD800b' would lose its b). */
+function wellFormed(s) {
+  return s.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');
+}
+
 function nestedCopy(v) {
+  if (typeof v === 'string') return wellFormed(v);
   if (v === null || (typeof v !== 'object' && typeof v !== 'function')) return v;
-  const text = safeText(v);
+  const text = wellFormed(safeText(v));
   const standIn = typeof v === 'function' ? function () {} : Array.isArray(v) ? [] : {};
   standIn.toString = () => text;
   return standIn;

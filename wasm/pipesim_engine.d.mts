@@ -123,6 +123,9 @@ export interface PipesimModule {
   defaultWorkload(): Record<string, number>;
   // The values 1..to of one size that the request's schedule accepts with its other sizes.
   acceptedValues(request: RunRequestJs, field: 'ranks' | 'microBatches' | 'virtualStages', to: number): { values: Int32Array };
+  // The bounds of core/include/pipesim/limits.h, in bytes, ops and counts.
+  limits(): { maxRanks: number; maxMicroBatches: number; maxVirtualStages: number; maxOps: number;
+              maxScheduleTextBytes: number; maxSmallJsonBytes: number; maxExportBytes: number };
   version(): string;
 }
 

@@ -252,7 +252,7 @@ test('a refusal is a PipesimError carrying the core error code, an instance of t
 test('a run over the op limit is refused before the module allocates it, and the module stays usable', () => {
   const e = refusal(() => engine.simulate({ schedule: 'gpipe', ranks: 4096, microBatches: 1048576 }));
   assert.equal(e.code, 'limit_exceeded');
-  assert.match(e.message, /^ranks x micro-batches x virtual stages must be at most 2097152/);
+  assert.match(e.message, /^gpipe at 4096 ranks x 1048576 micro-batches would have 8589934592 ops, over the 6291456 ops one run may have$/);
   const sweep = refusal(() => engine.sweep({ schedule: '1f1b', ranks: 64 }, 'micro_batches', new Array(300).fill(32768)));
   assert.equal(sweep.code, 'limit_exceeded');
   assert.match(sweep.message, /^a sweep may simulate at most 8388608 /);

@@ -90,3 +90,29 @@ test('a call with too few arguments is refused in the engine\'s words, with too 
   assert.equal(refusal(() => engine.sweep({}, 'ranks', [1], 2)).message, 'sweep takes 3 arguments, got 4');
   stillWorks();
 });
+
+test('C1 and bidi controls are escaped in messages, and a lone surrogate is U+FFFD, its neighbour kept', () => {
+  const csi = refusal(() => engine.simulate({ schedule: 'x\u009b31m' }));
+  assert.match(csi.message, /^unknown schedule 'x\\u009b31m'; /);
+  const bidi = refusal(() => engine.simulate({ schedule: 'evil\u202Etxt' }));
+  assert.match(bidi.message, /^unknown schedule 'evil\\u202etxt'; /);
+  const lone = refusal(() => engine.simulate({ schedule: 'a\uD800b' }));
+  assert.match(lone.message, /^unknown schedule 'a\uFFFDb'; /);
+  stillWorks();
+});
+
+test('a sweep whose values claim a length of -1, NaN, 2^32 or 1e10 is refused, never run as an empty sweep', () => {
+  const request = { schedule: '1f1b', ranks: 4 };
+  for (const length of [-1, NaN, 2 ** 32, 1e10, 2.5]) {
+    const claiming = new Proxy([16], { get: (target, key) => (key === 'length' ? length : target[key]) });
+    const e = refusal(() => engine.sweep(request, 'micro_batches', claiming));
+    assert.ok(['bad_value', 'limit_exceeded'].includes(e.code), `${length}: ${e.code} ${e.message}`);
+    stillWorks();
+  }
+  const long = [];
+  long.length = 2 ** 32 - 1;
+  const e = refusal(() => engine.sweep(request, 'micro_batches', long));
+  assert.equal(e.code, 'limit_exceeded');
+  assert.equal(e.message, 'a sweep takes at most 512 points (got 4294967295)');
+  stillWorks();
+});

@@ -129,9 +129,10 @@ test('requests over a limit are refused up front with the limit named', () => {
     [{ schedule: '1f1b', ranks: 4097, microBatches: 8 }, ['--schedule', '1f1b', '--ranks', '4097', '--micro-batches', '8'], /at most 4096/],
     [{ schedule: '1f1b', ranks: 8, microBatches: 1048577 }, ['--schedule', '1f1b', '--ranks', '8', '--micro-batches', '1048577'], /at most 1048576/],
     [{ schedule: 'interleaved-1f1b', ranks: 4, microBatches: 8, virtualStages: 17 }, ['--schedule', 'interleaved-1f1b', '--ranks', '4', '--micro-batches', '8', '--virtual-stages', '17'], /at most 16/],
-    [{ schedule: 'gpipe', ranks: 4096, microBatches: 1048576 }, ['--schedule', 'gpipe', '--ranks', '4096', '--micro-batches', '1048576'], /at most 2097152/],
-    [{ schedule: 'zb-v', ranks: 2048, microBatches: 2048 }, ['--schedule', 'zb-v', '--ranks', '2048', '--micro-batches', '2048'], /at most 2097152/],
-    [{ schedule: 'dualpipe', ranks: 4096, microBatches: 1024 }, ['--schedule', 'dualpipe', '--ranks', '4096', '--micro-batches', '1024'], /at most 2097152/],
+    [{ schedule: 'gpipe', ranks: 4096, microBatches: 1048576 }, ['--schedule', 'gpipe', '--ranks', '4096', '--micro-batches', '1048576'], /would have 8589934592 ops, over the 6291456 ops one run may have$/],
+    [{ schedule: 'zb-v', ranks: 2048, microBatches: 2048 }, ['--schedule', 'zb-v', '--ranks', '2048', '--micro-batches', '2048'], /would have 25165824 ops, over the 6291456 ops/],
+    [{ schedule: 'zb-v', ranks: 2048, microBatches: 1024 }, ['--schedule', 'zb-v', '--ranks', '2048', '--micro-batches', '1024'], /would have 12582912 ops, over the 6291456 ops/],
+    [{ schedule: 'dualpipe', ranks: 4096, microBatches: 8192 }, ['--schedule', 'dualpipe', '--ranks', '4096', '--micro-batches', '8192'], /over the 6291456 ops one run may have$/],
   ];
   for (const [req, args, limit] of cases) {
     const started = performance.now();

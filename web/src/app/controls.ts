@@ -6,7 +6,7 @@
 import { clear, el } from '../base/dom';
 import type { Engine, ScheduleInfo } from '../engine/engine';
 import { num } from '../base/format';
-import { t, type Key } from '../i18n';
+import { lang, t, type Key } from '../i18n';
 import { scheduleTitle } from './describe';
 import { matchingPreset, PRESETS } from './presets';
 import { CUSTOM_IN_URL_LIMIT, formatCost, parseCostLoose, type AppState, type CostValues } from './state';
@@ -76,6 +76,8 @@ export class Controls {
   private readonly custom = el('textarea', { id: 'custom-schedule', 'data-testid': 'custom-schedule', rows: 8, spellcheck: 'false' });
   private readonly customTooLong = el('div', { class: 'note', hidden: true, text: t('control.customTooLong') });
   private readonly customNotShown = el('div', { class: 'note', hidden: true, 'data-testid': 'custom-not-shown' });
+  /** A file refused before it is read: larger than a custom schedule may be, or unreadable. */
+  private readonly customFileError = el('div', { class: 'error', role: 'alert', hidden: true, 'data-testid': 'custom-file-error' });
   private readonly customFile = el('input', { type: 'file', accept: '.json,.txt,.csv,application/json,text/plain', 'data-testid': 'custom-file', id: 'custom-file' });
   private readonly customField = el('div', { class: 'field' }, [
     el('label', { for: 'custom-schedule', 'data-i18n': 'control.custom', text: t('control.custom') }),
@@ -85,6 +87,7 @@ export class Controls {
     this.customNotShown,
     el('label', { for: 'custom-file', class: 'hint', 'data-i18n': 'control.customFile', text: t('control.customFile') }),
     this.customFile,
+    this.customFileError,
   ]);
   private readonly virtualStages = sliderField('virtual-stages', 'control.virtualStages', 1, 8, 1, 'control.virtualStagesHint');
   private readonly costs: Record<keyof CostValues, SliderField> = {
@@ -160,10 +163,21 @@ export class Controls {
     this.sends.addEventListener('change', () => this.onChange({ sends: this.sends.value }));
     this.custom.addEventListener('input', () => this.onChange({ custom: this.custom.value }));
     // Import: a pipesim Chrome trace, the JSON contract or PyTorch actions, read as the custom schedule.
+    // Its size is checked before any of it is read: a file of gigabytes is refused at once.
     this.customFile.addEventListener('change', async () => {
       const file = this.customFile.files?.[0];
       if (!file) return;
-      const text = await file.text();
+      this.customFileError.hidden = true;
+      const limit = this.engine.limits().maxScheduleTextBytes;
+      let text: string;
+      try {
+        if (file.size > limit) throw new Error(t('control.fileTooLarge', { size: file.size.toLocaleString(lang()), limit: limit.toLocaleString(lang()) }));
+        text = await file.text();
+      } catch (e) {
+        this.customFileError.hidden = false;
+        this.customFileError.textContent = `${t('error.refused')} ${e instanceof Error ? e.message : String(e)}`;
+        return;
+      }
       this.custom.value = text.length <= CUSTOM_SHOWN_LIMIT ? text : '';
       this.onChange({ custom: text });
     });

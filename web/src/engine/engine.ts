@@ -287,6 +287,12 @@ export class Engine {
     return Array.from(unwrap(() => this.module.acceptedValues(toJs(request), field, to)).values);
   }
 
+  /** The engine's limits (core/include/pipesim/limits.h): the page checks a file's size against them
+   *  before reading it. */
+  limits(): ReturnType<PipesimModule['limits']> {
+    return this.module.limits();
+  }
+
   defaultWorkload(): Record<string, number> {
     return this.module.defaultWorkload();
   }

@@ -37,6 +37,7 @@ export const en = {
   'control.custom': 'Your schedule (JSON or PyTorch actions)',
   'control.customHint':
     'One line per rank of actions such as 0F1, 1I0, 1W0, 2B3, (0F7;7B3)OVERLAP_F_B — stage, kind, micro-batch — or the JSON that --format json writes. It starts as the schedule you were looking at.',
+  'control.fileTooLarge': 'the file has {size} bytes; a custom schedule may be at most {limit} bytes.',
   'control.customFile': 'Or load a file: a pipesim Chrome trace, the JSON, or actions',
   'control.customTooLong': 'Too long to keep in the address: download the JSON to share this schedule.',
   'control.customNotShown': 'The loaded file ({size} KiB) is too large to show here; it is simulated as loaded. Type or load another to replace it.',

@@ -43,6 +43,7 @@ export const ptBR = {
   'control.custom': 'Seu escalonamento (JSON ou ações do PyTorch)',
   'control.customHint':
     'Uma linha por rank, com ações como 0F1, 1I0, 1W0, 2B3, (0F7;7B3)OVERLAP_F_B — estágio, tipo, micro-batch — ou o JSON que --format json gera. Começa com o escalonamento que você estava vendo.',
+  'control.fileTooLarge': 'o arquivo tem {size} bytes; um escalonamento próprio pode ter no máximo {limit} bytes.',
   'control.customFile': 'Ou carregue um arquivo: um trace do Chrome gerado pelo pipesim, o JSON ou as ações',
   'control.customTooLong': 'Longo demais para ficar no endereço: baixe o JSON para compartilhar este escalonamento.',
   'control.customNotShown': 'O arquivo carregado ({size} KiB) é grande demais para ser mostrado aqui; ele é simulado como foi carregado. Digite ou carregue outro para substituí-lo.',

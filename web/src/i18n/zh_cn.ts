@@ -43,6 +43,7 @@ export const zhCN = {
   'control.custom': '自定义调度（JSON 或 PyTorch 动作列表）',
   'control.customHint':
     '每个 rank 一行，写出 0F1、1I0、1W0、2B3、(0F7;7B3)OVERLAP_F_B 这样的动作（阶段、类型、微批次），或者 --format json 输出的 JSON。初始内容是你刚才查看的调度。',
+  'control.fileTooLarge': '文件大小为 {size} 字节；自定义调度最多 {limit} 字节。',
   'control.customFile': '或加载文件：pipesim 导出的 Chrome trace、JSON 或动作列表',
   'control.customTooLong': '太长，无法放进网址：请下载 JSON 来分享这个调度。',
   'control.customNotShown': '已加载的文件（{size} KiB）太大，无法在此显示；仍按加载的内容模拟。输入或加载其他内容即可替换。',

@@ -1,0 +1,87 @@
+#!/usr/bin/env node
+// Measures every export format of the largest accepted run of each schedule through the CLI (time
+// and peak resident memory, from /usr/bin/time), and through the WebAssembly module (time, and what it
+// gives: the text or its refusal), and writes the table into docs/robustness.md between its markers
+// <!-- exports-at-limits --> and <!-- /exports-at-limits -->. Usage: node scripts/measure-exports.mjs
+// (needs build/pipesim and build-wasm/; takes several minutes: each run is up to 6.3 M ops).
+import { spawnSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { loadEngine } from '../tests/wasm/engine.mjs';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const CLI = `${root}build/pipesim`;
+const FORMATS = ['json', 'chrome-trace', 'csv', 'svg', 'actions'];
+
+/** The largest accepted run of each schedule: ZB-H1 2048 x 1024 is 6,291,456 ops, the op limit exactly. */
+const RUNS = [
+  ['gpipe', 2048, 1536, 1],
+  ['1f1b', 2048, 1536, 1],
+  ['interleaved-1f1b', 512, 3072, 2],
+  ['zb-h1', 2048, 1024, 1],
+  ['zb-h2', 2048, 1024, 1],
+  ['zb-v', 2048, 512, 1],
+  ['dualpipe', 1024, 2048, 1],
+  ['dualpipev', 512, 2048, 1],
+  ['chimera', 1024, 3072, 1],
+];
+
+const args = ([schedule, ranks, mb, vs]) => ['simulate', '--schedule', schedule, '--ranks', `${ranks}`, '--micro-batches', `${mb}`,
+  ...(vs > 1 ? ['--virtual-stages', `${vs}`] : [])];
+
+function cli(run, format) {
+  const r = spawnSync('/usr/bin/time', ['-f', '%e %M', CLI, ...args(run), '--format', format, '--output', '/dev/null'], { encoding: 'utf8' });
+  const [seconds, kib] = r.stderr.trim().split('\n').at(-1).split(' ').map(Number);
+  if (r.status !== 0) return { error: r.stderr.trim().split('\n')[0] };
+  return { seconds, mib: kib / 1024 };
+}
+
+function opCount(run) {
+  const r = spawnSync(CLI, [...args(run), '--format', 'summary'], { encoding: 'utf8', maxBuffer: 1 << 26 });
+  if (r.status !== 0) throw new Error(`${run[0]}: ${r.stderr}`);
+  return JSON.parse(r.stdout).op_count;
+}
+
+const engine = await loadEngine();
+function wasm(run, format) {
+  const [schedule, ranks, microBatches, virtualStages] = run;
+  const started = performance.now();
+  try {
+    const { text } = engine.exportText({ schedule, ranks, microBatches, virtualStages }, format, 0);
+    return { seconds: (performance.now() - started) / 1000, bytes: text.length };
+  } catch (e) {
+    return { seconds: (performance.now() - started) / 1000, refused: e.code === 'limit_exceeded', error: e.message };
+  }
+}
+
+const fmt = (n, d) => n.toFixed(d);
+const rows = [];
+// Schedules named on the command line measure only those (and leave the document as it is).
+const only = process.argv.slice(2);
+for (const run of RUNS.filter((r) => only.length === 0 || only.includes(r[0]))) {
+  const ops = opCount(run);
+  for (const format of FORMATS) {
+    const c = cli(run, format);
+    const w = wasm(run, format);
+    const cliCell = c.error ? `error: ${c.error}` : `${fmt(c.seconds, 1)} s, ${fmt(c.mib, 0)} MiB`;
+    const wasmCell = w.refused ? `refused in ${fmt(w.seconds, 2)} s (${/would take ([^,]+)/.exec(w.error)[1]})`
+      : w.error ? `error: ${w.error}` : `${fmt(w.seconds, 1)} s, ${fmt(w.bytes / 2 ** 20, 1)} MiB of text`;
+    rows.push(`| ${run[0]} ${run[1]} × ${run[2]}${run[3] > 1 ? ` × ${run[3]}` : ''} | ${ops.toLocaleString('en')} | ${format} | ${cliCell} | ${wasmCell} |`);
+    console.log(rows.at(-1));
+    if (engine.broken) throw new Error('the module broke');
+  }
+}
+
+const table = [
+  '| Run (largest accepted) | Ops | Format | CLI: time, peak resident memory | WebAssembly module (Node) |',
+  '|---|---|---|---|---|',
+  ...rows,
+].join('\n');
+if (only.length > 0) process.exit(0);
+const doc = `${root}docs/robustness.md`;
+const text = readFileSync(doc, 'utf8');
+const begin = '<!-- exports-at-limits -->';
+const end = '<!-- /exports-at-limits -->';
+if (!text.includes(begin)) throw new Error(`docs/robustness.md has no ${begin} marker`);
+writeFileSync(doc, text.replace(new RegExp(`${begin}[\\s\\S]*${end}`), `${begin}\n${table}\n${end}`));
+console.log('docs/robustness.md updated');
