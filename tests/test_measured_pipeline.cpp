@@ -145,6 +145,29 @@ TEST_CASE("a simulated run exported in the profiler's shape round-trips: fitted 
   }
 }
 
+TEST_CASE("a run whose stages cost differently round-trips: each stage is fitted and simulated with its own costs") {
+  // 1F1B 4 x 8 with a heavy last stage (an LM head and loss): one cost per kind could not give back its
+  // makespan; the model runs every stage with the medians measured at that stage.
+  RunRequest request;
+  request.schedule = "1f1b";
+  request.params = {4, 8, 1};
+  request.costs = parse_costs("F=1,B=2");
+  request.per_stage.overrides.push_back(parse_stage_cost("last:F=3,B=6"));
+  const Run original = run(request);
+  const MeasuredPipeline m = round_trip(original, 1000);
+  for (const FittedCost& f : m.fitted) {
+    INFO(kind_name(f.kind) << " stage " << f.stage);
+    CHECK(f.median_us == original.stage_costs.stages[static_cast<std::size_t>(f.stage)].duration(f.kind) * 1000);
+  }
+  REQUIRE(m.model.stage_costs.stages.size() == 4);
+  CHECK(m.model.stage_costs.stages[3].f == 3000);
+  CHECK(m.model.stage_costs.stages[3].b == 6000);
+  CHECK(m.model.stage_costs.stages[0].f == 1000);
+  CHECK(m.makespan_us == original.metrics.makespan * 1000);
+  CHECK(m.model.metrics.makespan == m.makespan_us);
+  CHECK(m.departures.empty());
+}
+
 TEST_CASE("a round trip of a run with transfer latency fits the same costs and shows the transfers as late ops") {
   const Run original = simulated("1f1b", 4, 8, "F=1,B=2,comm=0.25");
   const MeasuredPipeline m = round_trip(original, 1000);

@@ -136,6 +136,35 @@ auto fit(const std::vector<MeasuredRank>& ranks) -> std::vector<FittedCost> {
   return out;
 }
 
+/// One stage's costs from the fitted medians, each kind missing at that stage taken from `base`:
+/// B = I + W for a split backward, W at most B, FB within [max(F, B), F + B] (F + B when no pair of
+/// that stage was overlapped), comm 0 (transfers show up as late ops).
+auto stage_costs_of(const std::vector<FittedCost>& fitted, int stage, const Costs& base) -> Costs {
+  const auto cost = [&](OpKind k) -> std::optional<double> {
+    for (const FittedCost& f : fitted)
+      if (f.kind == k && f.stage == stage) return f.median_us;
+    return std::nullopt;
+  };
+  Costs c;
+  c.f = cost(OpKind::F).value_or(base.f);
+  c.w = cost(OpKind::W).value_or(base.w);
+  c.b = cost(OpKind::B) ? *cost(OpKind::B) : cost(OpKind::I) ? *cost(OpKind::I) + c.w : base.b;
+  c.w = std::min(c.w, c.b);
+  c.fb = std::clamp(cost(OpKind::FB).value_or(c.f + c.b), std::max(c.f, c.b), c.f + c.b);
+  c.comm = 0;
+  return c;
+}
+
+/// Every stage's costs as fitted, for the engine's per-stage table (stage_costs.h).
+auto fitted_stage_table(const std::vector<FittedCost>& fitted, int stages, const Costs& base) -> std::vector<PartialCosts> {
+  std::vector<PartialCosts> table;
+  for (int stage = 0; stage < stages; ++stage) {
+    const Costs c = stage_costs_of(fitted, stage, base);
+    table.push_back({c.f, c.b, c.w, c.fb, c.comm});
+  }
+  return table;
+}
+
 /// The engine's one cost per kind: the median over stages of the per-stage medians.
 auto uniform_costs(const std::vector<FittedCost>& fitted) -> Costs {
   std::map<OpKind, std::vector<double>> per_kind;
@@ -225,7 +254,9 @@ auto measure_pipeline(const std::vector<ProfileTrace>& traces, const OpNaming& n
   RunRequest request;
   request.schedule = "custom";
   request.custom_schedule = m.actions;
-  request.costs = m.costs;
+  request.costs = m.costs;  // the typical stage; each stage's own fitted costs replace it
+  const int stages = parse_custom_schedule(m.actions).layout.stages;
+  request.per_stage.table = fitted_stage_table(m.fitted, stages, m.costs);
   m.model = run(request);
   const auto model_start = [&](std::size_t r, std::size_t i) {
     return m.model.timeline.start[static_cast<std::size_t>(m.model.schedule.rank_begin[r]) + i];
@@ -294,7 +325,7 @@ auto measured_pipeline_json(const MeasuredPipeline& m) -> json {
           {"model_makespan_us", number(m.model.metrics.makespan)},
           {"sentence", sentence(m)},
           {"costs", {{"F", number(m.costs.f)}, {"B", number(m.costs.b)}, {"W", number(m.costs.w)}, {"FB", number(m.costs.fb)}, {"comm", 0}}},
-          {"costs_rule", "per kind, the median over stages of each stage's median (the engine takes one cost per kind)"},
+          {"costs_rule", "each stage at its own medians per kind (stage_costs in the model's run); costs is the median over stages, for kinds a stage lacks"},
           {"fitted", std::move(fitted)},
           {"per_rank", std::move(per_rank)},
           {"departure_tolerance_us", number(departure_tolerance_us)},
@@ -359,7 +390,7 @@ auto render_measured_pipeline_text(const MeasuredPipeline& m) -> std::string {
   }
   os << "fitted costs (median per stage and kind):";
   for (const FittedCost& f : m.fitted) os << " " << kind_name(f.kind) << f.stage << "=" << short_number(f.median_us);
-  os << "\nthe model runs with one cost per kind, the median over stages: F=" << short_number(m.costs.f) << ", B=" << short_number(m.costs.b)
+  os << "\nthe model runs each stage with its own fitted costs; a kind a stage lacks takes the median over stages: F=" << short_number(m.costs.f) << ", B=" << short_number(m.costs.b)
      << ", W=" << short_number(m.costs.w) << ", FB=" << short_number(m.costs.fb) << ", comm=0\n";
   os << sentence(m) << "\n";
   if (m.departures.empty()) os << "no op started more than " << short_number(departure_tolerance_us) << " us later than the model\n";
