@@ -53,21 +53,28 @@ function nestedCopy(v) {
   return standIn;
 }
 
-function argumentCopy(v) {
-  if (v === null || typeof v !== 'object') return nestedCopy(v);
+// Requests nest (a request's stageCost list, a stage cost table's objects): arrays and objects are
+// copied as such this many levels down, and below that by a stand-in, which the C++ side refuses.
+const MAX_COPIED_DEPTH = 3;
+
+function argumentCopy(v, depth = 0) {
+  if (v === null || typeof v !== 'object' || depth > MAX_COPIED_DEPTH) return nestedCopy(v);
   if (Array.isArray(v)) {
     const copy = new Array(v.length);  // sparse: a length of 2^32 - 1 costs nothing
-    for (let i = 0; i < Math.min(v.length, MAX_COPIED_ELEMENTS); i++) copy[i] = nestedCopy(v[i]);
+    for (let i = 0; i < Math.min(v.length, MAX_COPIED_ELEMENTS); i++) copy[i] = argumentCopy(v[i], depth + 1);
     return copy;
   }
   const copy = {};
-  for (const key in v) copy[key] = nestedCopy(v[key]);
+  for (const key in v) copy[key] = argumentCopy(v[key], depth + 1);
+  // An object where a value was expected is quoted by its text, fixed now as for a stand-in.
+  const text = wellFormed(safeText(v));
+  Object.defineProperty(copy, 'toString', { value: () => text, enumerable: false });
   return copy;
 }
 
 function copiedArguments(name, args) {
   try {
-    return args.map(argumentCopy);
+    return args.map((v) => argumentCopy(v));
   } catch (e) {
     const reason = safeText(e && e.message !== undefined ? e.message : e).split('\n')[0].slice(0, 200);
     throw new PipesimError(`${name}: reading its arguments raised a JavaScript error (${reason})`, 'bad_value');
