@@ -34,7 +34,7 @@ void read_custom_schedule(const Args& args, RunRequest& request) {
 }
 
 /// --cost or --model-cost (one micro-batch through the whole model, divided over each schedule's
-/// stages), then --stage-costs FILE, --stage-cost STAGE:KEY=V,... and --rank-speed RANK:FACTOR.
+/// stages), --model-stages N (--cost is one of N stages of the model, which each schedule re-cuts), then --stage-costs FILE, --stage-cost STAGE:KEY=V,... and --rank-speed RANK:FACTOR.
 void read_costs(const Args& args, RunRequest& request) {
   if (args.has("cost") && args.has("model-cost"))
     throw Error(ErrorCode::usage, "--cost and --model-cost cannot both be given: one is a stage's cost, the other the whole model's");
@@ -42,6 +42,11 @@ void read_costs(const Args& args, RunRequest& request) {
   if (const auto model = args.text("model-cost")) {
     request.costs = parse_costs(*model);
     request.per_stage.model_stages = 1;
+  }
+  if (args.has("model-stages")) {
+    if (args.has("model-cost"))
+      throw Error(ErrorCode::usage, "--model-stages applies to --cost: --model-cost is already the whole model's cost");
+    request.per_stage.model_stages = args.integer_or("model-stages", 0, 1, 2 * limits::max_ranks * limits::max_virtual_stages);
   }
   if (const auto path = args.text("stage-costs"))
     request.per_stage.table = parse_stage_cost_table(*path == "-" ? read_stdin() : read_file(*path));
@@ -54,7 +59,7 @@ void read_costs(const Args& args, RunRequest& request) {
 auto run_simulate(Argv argv) -> int {
   const Args args("simulate", argv,
                   {"schedule", "ranks", "micro-batches", "virtual-stages", "cost", "format", "color", "schedule-file",
-                   "us-per-unit", "model-cost", "stage-cost", "stage-costs", "rank-speed"},
+                   "us-per-unit", "model-cost", "model-stages", "stage-cost", "stage-costs", "rank-speed"},
                   {}, {"stage-cost", "rank-speed"});
   RunRequest request;
   request.schedule = args.text_or("schedule", args.has("schedule-file") ? "custom" : "dualpipe");
