@@ -28,7 +28,7 @@ import { readState, VIEWS, writeState, type AppState, type ViewName } from './st
 import { UrlWriter } from './url_writer';
 import type { BasisShown } from '../views/basis';
 
-const OWN_PARAMS = ['schedule', 'ranks', 'micro-batches', 'virtual-stages', 'cost', 'rank-speed', 'compare', 'basis', 'view', 'custom'];
+const OWN_PARAMS = ['schedule', 'ranks', 'micro-batches', 'virtual-stages', 'cost', 'stage-cost', 'rank-speed', 'compare', 'basis', 'view', 'custom'];
 
 /** One run a view needs: the schedule, the key of its run, and whether it is on the same-model basis. */
 interface Needed {
@@ -152,7 +152,9 @@ export class App {
     const info = this.engine.schedule(schedule);
     const ranks = Number(this.state.ranks);
     const modelStages = sameModel && schedule !== 'custom' && Number.isInteger(ranks) && ranks > 0 ? ranks : undefined;
-    const rankSpeed = this.state.rankSpeed.split(';').map((s) => s.trim()).filter(Boolean);
+    const list = (text: string) => text.split(';').map((s) => s.trim()).filter(Boolean);
+    const stageCost = list(this.state.stageCost);
+    const rankSpeed = list(this.state.rankSpeed);
     return {
       schedule,
       ranks: this.state.ranks,
@@ -160,6 +162,7 @@ export class App {
       virtualStages: info?.uses_virtual_stages ? this.state.virtualStages : 1,
       cost: this.state.cost,
       ...(modelStages ? { modelStages } : {}),
+      ...(stageCost.length ? { stageCost } : {}),
       ...(rankSpeed.length ? { rankSpeed } : {}),
       customSchedule: schedule === 'custom' ? this.state.custom : undefined,
     };

@@ -6,7 +6,13 @@ import { num } from '../base/format';
 import { t, type Key } from '../i18n';
 import { scheduleTitle } from './describe';
 import { matchingPreset, PRESETS } from './presets';
-import { CUSTOM_IN_URL_LIMIT, formatCost, parseCostLoose, type AppState, type CostValues } from './state';
+import { CUSTOM_IN_URL_LIMIT, formatCost, parseCostLoose, scaledStageCost, type AppState, type CostValues } from './state';
+
+/** Per-stage presets over the costs on screen: where a real model is heavier. */
+const STAGE_PRESETS: { id: string; name: Key; stages: string[]; factor: number }[] = [
+  { id: 'ends', name: 'control.stagePresetEnds', stages: ['first', 'last'], factor: 1.5 },
+  { id: 'head', name: 'control.stagePresetHead', stages: ['last'], factor: 2 },
+];
 
 type Change = (patch: Partial<AppState>) => void;
 
@@ -65,6 +71,8 @@ export class Controls {
     FB: sliderField('cost-fb', 'control.costFB', 0, 18, 'any', 'control.costFBHint'),
     comm: sliderField('cost-comm', 'control.costComm', 0, 4, 'any'),
   };
+  private readonly stageCost = el('input', { type: 'text', id: 'stage-cost', 'data-testid': 'stage-cost', spellcheck: 'false', placeholder: 'last:F=2,B=4' });
+  private readonly stagePreset = el('select', { id: 'stage-preset', 'data-testid': 'stage-preset', 'aria-label': t('control.stagePreset') });
   private readonly rankSpeed = el('input', { type: 'text', id: 'rank-speed', 'data-testid': 'rank-speed', spellcheck: 'false', placeholder: '3:0.5' });
   private state: AppState | null = null;
   /** The cost setting the F&B note was written for; any other change hides it. */
@@ -95,6 +103,12 @@ export class Controls {
       el('p', { class: 'hint', 'data-i18n': 'control.costsHint', text: t('control.costsHint') }),
       ...Object.values(this.costs).map((f) => f.root),
       el('div', { class: 'field' }, [
+        el('label', { for: 'stage-cost', 'data-i18n': 'control.stageCost', text: t('control.stageCost') }),
+        this.stagePreset,
+        this.stageCost,
+        el('div', { class: 'hint', 'data-i18n': 'control.stageCostHint', text: t('control.stageCostHint') }),
+      ]),
+      el('div', { class: 'field' }, [
         el('label', { for: 'rank-speed', 'data-i18n': 'control.rankSpeed', text: t('control.rankSpeed') }),
         this.rankSpeed,
         el('div', { class: 'hint', 'data-i18n': 'control.rankSpeedHint', text: t('control.rankSpeedHint') }),
@@ -121,12 +135,22 @@ export class Controls {
     this.bindInteger(this.virtualStages, 'virtualStages');
     for (const key of Object.keys(this.costs) as (keyof CostValues)[]) this.bindCost(key);
     this.rankSpeed.addEventListener('input', () => this.onChange({ rankSpeed: this.rankSpeed.value }));
+    this.stageCost.addEventListener('input', () => this.onChange({ stageCost: this.stageCost.value }));
+    this.stagePreset.addEventListener('change', () => {
+      const preset = STAGE_PRESETS.find((p) => p.id === this.stagePreset.value);
+      const cost = this.state?.cost ?? '';
+      this.onChange({ stageCost: preset ? scaledStageCost(cost, preset.stages, preset.factor) : '' });
+      this.stagePreset.value = '';
+    });
   }
 
   private fillSelects(): void {
     clear(this.preset);
     this.preset.append(el('option', { value: '', text: t('preset.custom') }));
     for (const p of PRESETS) this.preset.append(el('option', { value: p.id, text: t(p.name as Key) }));
+    clear(this.stagePreset);
+    this.stagePreset.append(el('option', { value: '', text: t('control.stagePreset') }));
+    for (const p of STAGE_PRESETS) this.stagePreset.append(el('option', { value: p.id, text: t(p.name) }));
     clear(this.schedule);
     for (const s of this.engine.schedules) this.schedule.append(el('option', { value: s.name, text: scheduleTitle(s) }));
   }
@@ -223,6 +247,7 @@ export class Controls {
     }
     if (state.cost !== this.noteFor) this.costs.FB.note!.hidden = true;
     setIfIdle(this.rankSpeed, state.rankSpeed);
+    setIfIdle(this.stageCost, state.stageCost);
   }
 
   /** The chosen schedule's summary and rules, rewritten only when the schedule changes (every slider
@@ -247,6 +272,7 @@ export class Controls {
     const aboutSpeed = m.startsWith('--rank-speed');
     flag(this.ranks.input, !!message && m.includes('rank') && !m.includes('micro-batch') && !aboutSpeed);
     flag(this.rankSpeed, !!message && aboutSpeed);
+    flag(this.stageCost, !!message && (m.startsWith('--stage-cost') || /^(model )?stage \d+:/.test(m)));
     flag(this.microBatches.input, !!message && m.includes('micro-batch'));
     flag(this.virtualStages.input, !!message && m.includes('virtual'));
     this.custom.setAttribute('aria-invalid', String(!!message && this.state?.schedule === 'custom'));
