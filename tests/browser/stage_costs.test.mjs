@@ -55,3 +55,13 @@ test('a per-stage cost the engine refuses marks the field', async () => {
   assert.equal(await page.getAttribute('[data-testid=stage-cost]', 'aria-invalid'), 'true');
   await page.close();
 });
+
+test('on the same-model basis the per-stage costs are the model\'s, re-cut by each schedule as the CLI does', async () => {
+  const { page, problems } = await browser.page('?view=compare&compare=dualpipev&stage-cost=first:F=2,B=4,W=2,FB=6');
+  // pipesim simulate --schedule dualpipev --model-stages 8 --stage-cost first:F=2,B=4,W=2,FB=6: 94.5
+  assert.equal(await text(page, 'compare-makespan-dualpipev'), '94.5');
+  // DualPipe cuts the model as the ranks do: as --stage-cost first:F=2,B=4,W=2,FB=6 alone, 91.
+  assert.equal(await text(page, 'compare-makespan-dualpipe'), '91');
+  assert.deepEqual(problems, []);
+  await page.close();
+});
