@@ -365,8 +365,9 @@ auto op_inputs(const Schedule& schedule) -> std::vector<OpInputs> {
 auto simulate(const Schedule& schedule, const Costs& costs) -> Timeline {
   validate_costs(costs);
   detail::check_shape(schedule);  // before the engine sizes anything from the schedule
-  const StageCosts uniform = uniform_stage_costs(costs, schedule.layout.stages, schedule.ranks());
-  return Engine(schedule, uniform).run();
+  // One engine for both overloads: a second Engine(...).run() would be a second copy of the whole
+  // inlined hot path (in WebAssembly, tens of KiB of the page's first download).
+  return simulate(schedule, uniform_stage_costs(costs, schedule.layout.stages, schedule.ranks()));
 }
 
 auto simulate(const Schedule& schedule, const StageCosts& costs) -> Timeline {
