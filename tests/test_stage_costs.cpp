@@ -355,7 +355,7 @@ TEST_CASE("on the same-model basis the model's own per-stage costs are re-cut by
   }
 }
 
-TEST_CASE("--model-stages takes --cost as one of N stages of the model") {
+TEST_CASE("the CLI option --model-stages takes --cost as one of N stages of the model") {
   const auto r = pipesim::test::run_cli("simulate --schedule dualpipev --model-stages 8 --stage-cost first:F=2,B=4,W=2,FB=6 --format summary");
   REQUIRE(r.status == 0);
   const auto json = nlohmann::json::parse(r.out);
