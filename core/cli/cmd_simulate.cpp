@@ -1,4 +1,5 @@
 #include <cstdio>
+#include <optional>
 #include <iostream>
 
 #include <unistd.h>
@@ -8,6 +9,9 @@
 #include "pipesim/custom.h"
 #include "pipesim/error.h"
 #include "pipesim/limits.h"
+#include "pipesim/model_stages.h"
+#include "pipesim/planner.h"
+#include "pipesim/registry.h"
 #include "pipesim/export.h"
 #include "pipesim/report.h"
 #include "pipesim/run.h"
@@ -54,12 +58,43 @@ void read_costs(const Args& args, RunRequest& request) {
   for (const std::string& text : args.texts("rank-speed")) request.per_stage.rank_speeds.push_back(parse_rank_speed(text));
 }
 
+/// --model FILE: the planner's model and cluster, divided into the stages of the chosen schedule
+/// (--layers-per-stage, else balanced) and priced with the planner's cost model, in milliseconds. The
+/// pipeline size is the file's model.pp; --micro-batches defaults to its model.micro_batches.
+auto read_model(const Args& args, RunRequest& request) -> std::optional<ModelDivision> {
+  const auto path = args.text("model");
+  if (!path) {
+    if (args.has("layers-per-stage")) throw Error(ErrorCode::usage, "--layers-per-stage applies only with --model FILE");
+    return std::nullopt;
+  }
+  for (const char* option : {"cost", "model-cost", "model-stages", "stage-costs"})
+    if (args.has(option))
+      throw Error(ErrorCode::usage, "--" + std::string(option) + " cannot be given with --model: the model file gives every stage's costs");
+  const PlanInput input = parse_plan_input(*path == "-" ? read_stdin() : read_file(*path));
+  if (args.has("ranks") && request.params.ranks != input.model.pp)
+    throw Error(ErrorCode::usage, "--ranks " + std::to_string(request.params.ranks) + " differs from the model file's model.pp (" +
+                std::to_string(input.model.pp) + "): with --model the pipeline size is the file's");
+  request.params.ranks = input.model.pp;
+  if (!args.has("micro-batches")) request.params.micro_batches = input.model.micro_batches;
+  const ScheduleSpec& spec = find_schedule(request.schedule);
+  const Schedule shape = spec.parse != nullptr ? spec.parse(request.custom_schedule) : build_schedule(request.schedule, request.params);
+  const std::string what = shape.name + " on " + std::to_string(shape.ranks()) + " ranks";
+  const std::vector<int> layers =
+      args.has("layers-per-stage") ? parse_layers_per_stage(*args.text("layers-per-stage")) : std::vector<int>{};
+  ModelDivision division = divide_model(input, shape.layout.stages, layers, what);
+  // The one Costs is the average stage's (what the closed forms are evaluated with); the table gives
+  // each stage its own.
+  request.costs = stage_op_costs(model_costs(input, division.parameters), shape.layout.stages, input.assumptions);
+  request.per_stage.table = stage_cost_table(division);
+  return division;
+}
+
 }  // namespace
 
 auto run_simulate(Argv argv) -> int {
   const Args args("simulate", argv,
                   {"schedule", "ranks", "micro-batches", "virtual-stages", "cost", "format", "color", "schedule-file",
-                   "us-per-unit", "model-cost", "model-stages", "stage-cost", "stage-costs", "rank-speed"},
+                   "us-per-unit", "model-cost", "model-stages", "stage-cost", "stage-costs", "rank-speed", "model", "layers-per-stage"},
                   {}, {"stage-cost", "rank-speed"});
   RunRequest request;
   request.schedule = args.text_or("schedule", args.has("schedule-file") ? "custom" : "dualpipe");
@@ -67,6 +102,7 @@ auto run_simulate(Argv argv) -> int {
   request.params.ranks = args.count_or("ranks", 8, limits::max_ranks);
   request.params.micro_batches = args.count_or("micro-batches", 20, limits::max_micro_batches);
   request.params.virtual_stages = args.count_or("virtual-stages", 1, limits::max_virtual_stages);
+  const std::optional<ModelDivision> model = read_model(args, request);
   read_costs(args, request);
   const std::string format =
       args.choice_or("format", "text", {"text", "json", "summary", "actions", "chrome-trace", "csv", "svg"});
@@ -88,7 +124,12 @@ auto run_simulate(Argv argv) -> int {
   } else if (format == "svg") {
     std::cout << to_svg(run);
   } else {
-    std::cout << to_json(run, format == "json" ? Detail::full : Detail::summary).dump(2) << "\n";
+    nlohmann::json out = to_json(run, format == "json" ? Detail::full : Detail::summary);
+    if (model) {
+      out["cost_basis"] = "model-file";
+      out["model"] = model_division_json(*model);
+    }
+    std::cout << out.dump(2) << "\n";
   }
   return 0;
 }
