@@ -34,7 +34,7 @@ auto layer_scale(double given, double embeddings, double from_shape, const char*
 void check_layer_list(const std::vector<int>& list, int stages, int layers, std::string_view what) {
   if (static_cast<int>(list.size()) != stages)
     throw Error(ErrorCode::bad_value, "--layers-per-stage lists " + std::to_string(list.size()) + " stage" +
-                (list.size() == 1 ? "" : "s") + " but " + std::string(what) + " has " + std::to_string(stages));
+                (list.size() == 1 ? "" : "s") + " but " + std::string(what) + " has " + std::to_string(stages) + " stages");
   const long long sum = std::accumulate(list.begin(), list.end(), 0LL);
   if (sum != layers)
     throw Error(ErrorCode::bad_value, "--layers-per-stage adds up to " + std::to_string(sum) +
