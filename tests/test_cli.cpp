@@ -110,10 +110,10 @@ TEST_CASE("bad input prints one line saying what is wrong and what is allowed, a
   check_refused("simulate --format xml", ErrorCode::unknown_name, "--format must be one of text|json|summary|actions|chrome-trace|csv|svg, got 'xml'");
   check_refused("simulate --ranks", ErrorCode::usage, "option --ranks needs a value");
   check_refused("simulate --rank 8", ErrorCode::usage, "unknown option --rank for 'simulate'; options are --schedule, --ranks, --micro-batches, "
-                                     "--virtual-stages, --cost, --format, --color, --schedule-file, --us-per-unit, --model-cost, --model-stages, --stage-cost, --stage-costs, --rank-speed");
+                                     "--virtual-stages, --cost, --format, --color, --schedule-file, --us-per-unit, --model-cost, --model-stages, --stage-cost, --stage-costs, --rank-speed, --model, --layers-per-stage");
   check_refused("simulate --ranks 8 --ranks 4", ErrorCode::usage, "option --ranks is given twice");
   check_refused("simulate extra", ErrorCode::usage, "unexpected argument 'extra' for 'simulate'; options are --schedule, --ranks, --micro-batches, "
-                                  "--virtual-stages, --cost, --format, --color, --schedule-file, --us-per-unit, --model-cost, --model-stages, --stage-cost, --stage-costs, --rank-speed");
+                                  "--virtual-stages, --cost, --format, --color, --schedule-file, --us-per-unit, --model-cost, --model-stages, --stage-cost, --stage-costs, --rank-speed, --model, --layers-per-stage");
   check_refused("simulat", ErrorCode::usage, "unknown command 'simulat'; commands are simulate, list, overlap, quiz, lesson, plan, help");
 }
 

@@ -193,3 +193,58 @@ TEST_CASE("given totals too small for the embeddings are refused, naming the fie
                        Refused(ErrorCode::bad_value, "model file: model.params_b (0.005B) leaves nothing for the layers once "
                                                      "the embeddings (2 x vocab x hidden = 0.01B) are taken out"));
 }
+
+TEST_CASE("bytes per rank: the stages it holds, and each live chunk weighed by its stage's activations", "[model_stages][memory]") {
+  // The tiny model on 1F1B, 4 micro-batches. A layer's activations: T x (8h + h + 3 x 3000) values x 2
+  // bytes = 1000 x 18000 x 2 = 36e6 bytes; stage 0 holds 1 layer (36e6 a chunk), stage 1 2 (72e6).
+  // Weights 2, gradients 4, optimizer 12 bytes a parameter; one replica (4 GPUs, pp 4), one copy.
+  const std::string path = pipesim::test::write_scratch("tiny_memory.json", tiny_model);
+  const auto r = pipesim::test::run_cli("simulate --schedule 1f1b --model " + path + " --micro-batches 4 --format json");
+  REQUIRE(r.status == 0);
+  const auto j = nlohmann::json::parse(r.out);
+  CHECK(j["memory"]["units"] == "bytes");
+  CHECK(j["memory"]["gpu_bytes"] == 80e9);
+  CHECK(j["memory"]["fits"] == true);
+  const auto& rank0 = j["per_rank"][0]["memory_bytes"];
+  CHECK(rank0["stages"] == nlohmann::json::array({0}));
+  CHECK(rank0["weights"] == 36e6);     // 18e6 parameters x 2
+  CHECK(rank0["gradients"] == 72e6);   // x 4
+  CHECK(rank0["optimizer"] == 216e6);  // x 12
+  // 1F1B's rank 0 holds 4 chunks once its fourth forward starts, at 3 x 38 ms.
+  CHECK(rank0["activations_peak"] == 4 * 36e6);
+  CHECK(rank0["activations_peak_time"] == 114);
+  CHECK(rank0["total"] == 36e6 + 72e6 + 216e6 + 144e6);
+  CHECK(rank0["activation_curve"][1] == nlohmann::json::array({38, 72e6}));
+  const auto& rank1 = j["per_rank"][1]["memory_bytes"];
+  CHECK(rank1["weights"] == 52e6);  // 2 layers: 26e6 parameters
+  CHECK(rank1["activations_peak"] == 3 * 72e6);  // 3 chunks of 2 layers
+  CHECK(j["per_rank"][1]["peak_activations"] == 3);
+}
+
+TEST_CASE("DualPipe holds every stage twice and shards the optimizer state over both copies", "[model_stages][memory]") {
+  const std::string path = pipesim::test::write_scratch("tiny_dualpipe.json", tiny_model);
+  const auto r = pipesim::test::run_cli("simulate --schedule dualpipe --model " + path + " --micro-batches 4 --format summary");
+  REQUIRE(r.status == 0);
+  const auto j = nlohmann::json::parse(r.out);
+  const auto& rank0 = j["per_rank"][0]["memory_bytes"];
+  // Rank 0 runs stage 0 one way and stage 3 the other: both ends, 18e6 parameters each.
+  CHECK(rank0["stages"] == nlohmann::json::array({0, 3}));
+  CHECK(rank0["weights"] == 2 * 18e6 * 2);
+  CHECK(rank0["gradients"] == 2 * 18e6 * 4);
+  CHECK(rank0["optimizer"] == 2 * 18e6 * 12 / 2);
+  CHECK_FALSE(rank0.contains("activation_curve"));  // the summary leaves the curve out
+}
+
+TEST_CASE("a rank over the GPU's memory makes the run not fit", "[model_stages][memory]") {
+  std::string text = tiny_model;
+  text.replace(text.find("\"memory_gb\": 80"), 15, "\"memory_gb\": 1");
+  text.replace(text.find("\"seq_len\": 1000"), 15, "\"seq_len\": 10000");
+  const std::string path = pipesim::test::write_scratch("tiny_small_gpu.json", text);
+  const auto r = pipesim::test::run_cli("simulate --schedule gpipe --model " + path + " --micro-batches 8 --format summary");
+  REQUIRE(r.status == 0);
+  const auto j = nlohmann::json::parse(r.out);
+  // GPipe's rank 1 keeps all 8 chunks of 2 layers: 8 x 10000 x 18000 x 2 x 2 = 5.76e9 bytes > 1e9.
+  CHECK(j["per_rank"][1]["memory_bytes"]["activations_peak"] == 5.76e9);
+  CHECK(j["per_rank"][1]["memory_bytes"]["fits"] == false);
+  CHECK(j["memory"]["fits"] == false);
+}

@@ -128,6 +128,10 @@ auto run_simulate(Argv argv) -> int {
     if (model) {
       out["cost_basis"] = "model-file";
       out["model"] = model_division_json(*model);
+      // Bytes per rank against the GPU's memory; the activation curve only in the full contract.
+      const nlohmann::json memory = memory_json(rank_memory(*model, run.schedule, run.timeline), format == "json");
+      out["memory"] = {{"units", "bytes"}, {"gpu_bytes", memory["gpu_bytes"]}, {"fits", memory["fits"]}};
+      for (std::size_t r = 0; r < out["per_rank"].size(); ++r) out["per_rank"][r]["memory_bytes"] = memory["per_rank"][r];
     }
     std::cout << out.dump(2) << "\n";
   }

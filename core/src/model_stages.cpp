@@ -3,6 +3,7 @@
 #include <numeric>
 #include <string>
 
+#include "detail/activation_steps.h"
 #include "detail/model_shape.h"
 #include "detail/text.h"
 #include "pipesim/error.h"
@@ -135,6 +136,76 @@ auto model_division_json(const ModelDivision& division) -> json {
           {"embedding_stage", 0},
           {"head_stage", division.stages.size() - 1},
           {"params_per_stage", params}};
+}
+
+auto MemoryBytes::fits() const -> bool {
+  for (const RankBytes& r : ranks)
+    if (r.total() > gpu_bytes) return false;
+  return true;
+}
+
+auto rank_memory(const ModelDivision& division, const Schedule& schedule, const Timeline& timeline) -> MemoryBytes {
+  const PlanInput& in = division.input;
+  const PlanAssumptions& a = in.assumptions;
+  const double ep = in.model.ep;
+  const double dp = static_cast<double>(in.cluster.gpus) / in.model.pp;
+  const double expert_dp = dp / ep;
+  const double copies = schedule.layout.directions;
+  MemoryBytes out;
+  out.gpu_bytes = in.cluster.gpu.memory_gb * 1e9;
+  out.ranks.resize(static_cast<std::size_t>(schedule.ranks()));
+  const auto& rank_of = schedule.layout.rank_of_stage;
+  for (std::size_t k = 0; k < rank_of.size(); ++k) {
+    const int stage = static_cast<int>(k) % schedule.layout.stages;
+    const ModelStage& st = division.stages[static_cast<std::size_t>(stage)];
+    RankBytes& r = out.ranks[static_cast<std::size_t>(rank_of[k])];
+    r.stages.push_back(stage);
+    const double unrouted = st.params - st.routed_params;  // on every GPU of the stage
+    const double routed = st.routed_params / ep;           // this GPU's experts
+    r.weights += (unrouted + routed) * a.weight_bytes;
+    r.gradients += (unrouted + routed) * a.grad_bytes;
+    r.optimizer += (unrouted / dp + routed / expert_dp) * a.optimizer_bytes / copies;
+  }
+  const auto chunk_bytes = [&](const Chunk& c) { return division.stages[static_cast<std::size_t>(c.stage)].part.activation_bytes; };
+  for (int rank = 0; rank < schedule.ranks(); ++rank) {
+    RankBytes& r = out.ranks[static_cast<std::size_t>(rank)];
+    r.curve.push_back({0, 0});
+    detail::for_each_activation_step(
+        schedule, timeline, rank, chunk_bytes,
+        [&](double time, double bytes) {
+          if (r.curve.back().time == time) r.curve.back().bytes = bytes;
+          else r.curve.push_back({time, bytes});
+          if (bytes > r.activations_peak) {
+            r.activations_peak = bytes;
+            r.peak_time = time;
+          }
+        },
+        [](double, double) {});
+  }
+  return out;
+}
+
+auto memory_json(const MemoryBytes& memory, bool with_curves) -> json {
+  json ranks = json::array();
+  for (std::size_t i = 0; i < memory.ranks.size(); ++i) {
+    const RankBytes& r = memory.ranks[i];
+    json rank = {{"rank", i},
+                 {"stages", r.stages},
+                 {"weights", r.weights},
+                 {"gradients", r.gradients},
+                 {"optimizer", r.optimizer},
+                 {"activations_peak", r.activations_peak},
+                 {"activations_peak_time", r.peak_time},
+                 {"total", r.total()},
+                 {"fits", r.total() <= memory.gpu_bytes}};
+    if (with_curves) {
+      json curve = json::array();
+      for (const ActivationBytesStep& s : r.curve) curve.push_back({s.time, s.bytes});
+      rank["activation_curve"] = std::move(curve);
+    }
+    ranks.push_back(std::move(rank));
+  }
+  return {{"gpu_bytes", memory.gpu_bytes}, {"fits", memory.fits()}, {"per_rank", std::move(ranks)}};
 }
 
 }  // namespace pipesim

@@ -22,6 +22,8 @@
 
 #include "pipesim/costs.h"
 #include "pipesim/planner.h"
+#include "pipesim/schedule.h"
+#include "pipesim/simulate.h"
 #include "pipesim/stage_costs.h"
 
 namespace pipesim {
@@ -65,5 +67,40 @@ struct ModelDivision {
 /// The JSON contract's "model": name, units, layers per stage, which stage holds the embedding and
 /// the head, and each stage's parameters.
 [[nodiscard]] auto model_division_json(const ModelDivision& division) -> nlohmann::json;
+
+/// The byte model, per rank (the planner's, stage by stage): each stage it holds (DualPipe's two
+/// directions each hold every stage once) brings its weights, gradients and optimizer state; routed
+/// experts are divided by expert parallelism, and the optimizer state by the data-parallel degree and
+/// the parameter copies (ZeRO-1: a copy is one more replica). Activations: a chunk holds its stage's
+/// activation bytes from the start of its forward until its backward has finished (measure.h's rule),
+/// so the curve over time weighs each live chunk by its own stage.
+struct ActivationBytesStep {
+  double time = 0;   ///< from this time on (the run's units)
+  double bytes = 0;  ///< held
+};
+
+struct RankBytes {
+  std::vector<int> stages;       ///< stages held, one entry per copy
+  double weights = 0, gradients = 0, optimizer = 0;
+  double activations_peak = 0;   ///< the curve's highest point
+  double peak_time = 0;          ///< when it is first reached
+  std::vector<ActivationBytesStep> curve;
+  [[nodiscard]] auto total() const -> double { return weights + gradients + optimizer + activations_peak; }
+};
+
+struct MemoryBytes {
+  double gpu_bytes = 0;  ///< one GPU's memory (cluster.gpu.memory_gb x 1e9)
+  std::vector<RankBytes> ranks;
+  [[nodiscard]] auto fits() const -> bool;
+};
+
+/// Bytes per rank of one simulated run of the schedule the division was made for.
+[[nodiscard]] auto rank_memory(const ModelDivision& division, const Schedule& schedule, const Timeline& timeline)
+    -> MemoryBytes;
+
+/// {"gpu_bytes", "fits", "per_rank": [{"rank", "stages", "weights", "gradients", "optimizer",
+/// "activations_peak", "activations_peak_time", "total", "fits"[, "activation_curve": [[time, bytes],
+/// ...]]}]}, bytes as plain numbers.
+[[nodiscard]] auto memory_json(const MemoryBytes& memory, bool with_curves) -> nlohmann::json;
 
 }  // namespace pipesim
