@@ -131,8 +131,9 @@ TEST_CASE("a model without embeddings cut evenly times every stage alike, as --c
   // Two layers a stage: F = 56, B = 112, W = 56, F&B = 168 ms, comm 2 ms.
   const auto cost = pipesim::test::run_cli("simulate --schedule dualpipe --ranks 4 --micro-batches 8 --cost F=56,B=112,W=56,FB=168,comm=2 --format summary");
   REQUIRE(cost.status == 0);
-  const auto a = nlohmann::json::parse(model.out);
+  auto a = nlohmann::json::parse(model.out);
   const auto b = nlohmann::json::parse(cost.out);
+  for (auto& rank : a["per_rank"]) rank.erase("memory_bytes");  // what --cost cannot know
   CHECK(a["makespan"] == b["makespan"]);
   CHECK(a["per_rank"] == b["per_rank"]);
   CHECK(a["formula"] == b["formula"]);  // the stages are uniform: the closed form is not marked as per-stage
@@ -223,7 +224,7 @@ TEST_CASE("bytes per rank: the stages it holds, and each live chunk weighed by i
 
 TEST_CASE("DualPipe holds every stage twice and shards the optimizer state over both copies", "[model_stages][memory]") {
   const std::string path = pipesim::test::write_scratch("tiny_dualpipe.json", tiny_model);
-  const auto r = pipesim::test::run_cli("simulate --schedule dualpipe --model " + path + " --micro-batches 4 --format summary");
+  const auto r = pipesim::test::run_cli("simulate --schedule dualpipe --model " + path + " --micro-batches 8 --format summary");
   REQUIRE(r.status == 0);
   const auto j = nlohmann::json::parse(r.out);
   const auto& rank0 = j["per_rank"][0]["memory_bytes"];
