@@ -182,6 +182,10 @@ TEST_CASE("simulate --model refuses, naming the field, layouts the model does no
   CHECK(zbv.err ==
         "pipesim: error[bad_value]: model file: model.layers (6) is fewer than the 8 stages of zb-v on 4 ranks: every stage "
         "needs a layer (fewer ranks, or a schedule with fewer stages per rank)\n");
+  const std::string two_ranks = pipesim::test::write_scratch("two_ranks.txt", "0F0,0F1,0B0,0B1\n1F0,1B0,1F1,1B1\n");
+  const auto custom = pipesim::test::run_cli("simulate --schedule-file " + two_ranks + " --model " + path);
+  CHECK(custom.status == 2);
+  CHECK(custom.err == "pipesim: error[usage]: the schedule file has 2 ranks but the model file's model.pp is 4\n");
   const auto no_model = pipesim::test::run_cli("simulate --layers-per-stage 1,2");
   CHECK(no_model.status == 2);
   CHECK(no_model.err == "pipesim: error[usage]: --layers-per-stage applies only with --model FILE\n");

@@ -78,6 +78,9 @@ auto read_model(const Args& args, RunRequest& request) -> std::optional<ModelDiv
   if (!args.has("micro-batches")) request.params.micro_batches = input.model.micro_batches;
   const ScheduleSpec& spec = find_schedule(request.schedule);
   const Schedule shape = spec.parse != nullptr ? spec.parse(request.custom_schedule) : build_schedule(request.schedule, request.params);
+  if (shape.ranks() != input.model.pp)  // a schedule file brings its own rank count
+    throw Error(ErrorCode::usage, "the schedule file has " + std::to_string(shape.ranks()) + " ranks but the model file's model.pp is " +
+                std::to_string(input.model.pp));
   const std::string what = shape.name + " on " + std::to_string(shape.ranks()) + " ranks";
   const std::vector<int> layers =
       args.has("layers-per-stage") ? parse_layers_per_stage(*args.text("layers-per-stage")) : std::vector<int>{};
