@@ -74,22 +74,10 @@ auto read_model(const Args& args, RunRequest& request) -> std::optional<ModelDiv
   if (args.has("ranks") && request.params.ranks != input.model.pp)
     throw Error(ErrorCode::usage, "--ranks " + std::to_string(request.params.ranks) + " differs from the model file's model.pp (" +
                 std::to_string(input.model.pp) + "): with --model the pipeline size is the file's");
-  request.params.ranks = input.model.pp;
   if (!args.has("micro-batches")) request.params.micro_batches = input.model.micro_batches;
-  const ScheduleSpec& spec = find_schedule(request.schedule);
-  const Schedule shape = spec.parse != nullptr ? spec.parse(request.custom_schedule) : build_schedule(request.schedule, request.params);
-  if (shape.ranks() != input.model.pp)  // a schedule file brings its own rank count
-    throw Error(ErrorCode::usage, "the schedule file has " + std::to_string(shape.ranks()) + " ranks but the model file's model.pp is " +
-                std::to_string(input.model.pp));
-  const std::string what = shape.name + " on " + std::to_string(shape.ranks()) + " ranks";
   const std::vector<int> layers =
       args.has("layers-per-stage") ? parse_layers_per_stage(*args.text("layers-per-stage")) : std::vector<int>{};
-  ModelDivision division = divide_model(input, shape.layout.stages, layers, what);
-  // The one Costs is the average stage's (what the closed forms are evaluated with); the table gives
-  // each stage its own.
-  request.costs = stage_op_costs(model_costs(input, division.parameters), shape.layout.stages, input.assumptions);
-  request.per_stage.table = stage_cost_table(division);
-  return division;
+  return model_request(input, request, layers);
 }
 
 }  // namespace
@@ -127,16 +115,8 @@ auto run_simulate(Argv argv) -> int {
   } else if (format == "svg") {
     std::cout << to_svg(run);
   } else {
-    nlohmann::json out = to_json(run, format == "json" ? Detail::full : Detail::summary);
-    if (model) {
-      out["cost_basis"] = "model-file";
-      out["model"] = model_division_json(*model);
-      // Bytes per rank against the GPU's memory; the activation curve only in the full contract.
-      const nlohmann::json memory = memory_json(rank_memory(*model, run.schedule, run.timeline), format == "json");
-      out["memory"] = {{"units", "bytes"}, {"gpu_bytes", memory["gpu_bytes"]}, {"fits", memory["fits"]}};
-      for (std::size_t r = 0; r < out["per_rank"].size(); ++r) out["per_rank"][r]["memory_bytes"] = memory["per_rank"][r];
-    }
-    std::cout << out.dump(2) << "\n";
+    const Detail detail = format == "json" ? Detail::full : Detail::summary;
+    std::cout << (model ? model_run_json(*model, run, detail) : to_json(run, detail)).dump(2) << "\n";
   }
   return 0;
 }

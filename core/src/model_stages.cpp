@@ -8,6 +8,7 @@
 #include "detail/text.h"
 #include "pipesim/error.h"
 #include "pipesim/parse.h"
+#include "pipesim/registry.h"
 
 namespace pipesim {
 
@@ -206,6 +207,30 @@ auto memory_json(const MemoryBytes& memory, bool with_curves) -> json {
     ranks.push_back(std::move(rank));
   }
   return {{"gpu_bytes", memory.gpu_bytes}, {"fits", memory.fits()}, {"per_rank", std::move(ranks)}};
+}
+
+auto model_request(const PlanInput& input, RunRequest& request, const std::vector<int>& layers_per_stage) -> ModelDivision {
+  request.params.ranks = input.model.pp;
+  const ScheduleSpec& spec = find_schedule(request.schedule);
+  const Schedule shape = spec.parse != nullptr ? spec.parse(request.custom_schedule) : build_schedule(request.schedule, request.params);
+  if (shape.ranks() != input.model.pp)  // a schedule given as text brings its own rank count
+    throw Error(ErrorCode::usage, "the schedule file has " + std::to_string(shape.ranks()) + " ranks but the model file's model.pp is " +
+                std::to_string(input.model.pp));
+  ModelDivision division =
+      divide_model(input, shape.layout.stages, layers_per_stage, shape.name + " on " + std::to_string(shape.ranks()) + " ranks");
+  request.costs = stage_op_costs(model_costs(input, division.parameters), shape.layout.stages, input.assumptions);
+  request.per_stage.table = stage_cost_table(division);
+  return division;
+}
+
+auto model_run_json(const ModelDivision& division, const Run& run, Detail detail) -> json {
+  json out = to_json(run, detail);
+  out["cost_basis"] = "model-file";
+  out["model"] = model_division_json(division);
+  const json memory = memory_json(rank_memory(division, run.schedule, run.timeline), detail == Detail::full);
+  out["memory"] = {{"units", "bytes"}, {"gpu_bytes", memory["gpu_bytes"]}, {"fits", memory["fits"]}};
+  for (std::size_t r = 0; r < out["per_rank"].size(); ++r) out["per_rank"][r]["memory_bytes"] = memory["per_rank"][r];
+  return out;
 }
 
 }  // namespace pipesim

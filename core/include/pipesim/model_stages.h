@@ -22,6 +22,8 @@
 
 #include "pipesim/costs.h"
 #include "pipesim/planner.h"
+#include "pipesim/report.h"
+#include "pipesim/run.h"
 #include "pipesim/schedule.h"
 #include "pipesim/simulate.h"
 #include "pipesim/stage_costs.h"
@@ -102,5 +104,17 @@ struct MemoryBytes {
 /// "activations_peak", "activations_peak_time", "total", "fits"[, "activation_curve": [[time, bytes],
 /// ...]]}]}, bytes as plain numbers.
 [[nodiscard]] auto memory_json(const MemoryBytes& memory, bool with_curves) -> nlohmann::json;
+
+/// Prices `request` with the model of `input`: the pipeline size is its model.pp (`request.params.ranks`
+/// is set to it; a schedule given as text must have as many ranks), the schedule's stages get the
+/// model's layers (`layers_per_stage`, else balanced), `request.costs` becomes the average stage's
+/// (what the closed forms are evaluated with) and `request.per_stage.table` every stage's own. Keeps
+/// the request's --stage-cost overrides and rank speeds. Throws Error naming the field.
+[[nodiscard]] auto model_request(const PlanInput& input, RunRequest& request, const std::vector<int>& layers_per_stage)
+    -> ModelDivision;
+
+/// to_json(run) with the model's basis: "cost_basis": "model-file", "model" (model_division_json),
+/// "memory" and per_rank[].memory_bytes (memory_json; the activation curve with Detail::full).
+[[nodiscard]] auto model_run_json(const ModelDivision& division, const Run& run, Detail detail) -> nlohmann::json;
 
 }  // namespace pipesim
