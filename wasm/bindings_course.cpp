@@ -6,7 +6,6 @@
 
 #include "bindings_common.h"
 #include "pipesim/lesson.h"
-#include "pipesim/model_stages.h"
 #include "pipesim/planner.h"
 #include "pipesim/quiz.h"
 #include "detail/embedded.h"  // provide_course_data: the module does not carry core/data/*.json
@@ -43,27 +42,6 @@ auto plan(val input, val lang) -> val {
   return guarded([&] { return from_json(pipesim::plan_from_json(text_arg(input, "plan input"), text_arg(lang, "lang"))); });
 }
 
-/// One schedule timed with a planner model's per-stage costs and bytes: `pipesim simulate --model FILE
-/// --format summary`. Request: {model: the file's JSON text, schedule, microBatches (default the
-/// file's model.micro_batches), virtualStages, layersPerStage ("7,9,9,7"; default balanced),
-/// customSchedule}. The pipeline size is the model's model.pp.
-auto simulate_model(val request) -> val {
-  return guarded([&] {
-    if (request.isUndefined() || request.isNull() || request.typeOf().as<std::string>() != "object")
-      throw pipesim::Error(pipesim::ErrorCode::usage, "a request must be an object like {model: '{...}', schedule: 'dualpipe'}");
-    const pipesim::PlanInput input = pipesim::parse_plan_input(text_arg(request["model"], "model"));
-    pipesim::RunRequest r;
-    if (const std::string name = text_field(request, "schedule"); !name.empty()) r.schedule = name;
-    r.params.micro_batches = int_field(request, "microBatches", "micro-batches", input.model.micro_batches);
-    r.params.virtual_stages = int_field(request, "virtualStages", "virtual stages", r.params.virtual_stages);
-    r.custom_schedule = text_field(request, "customSchedule");
-    const std::string layers = text_field(request, "layersPerStage");
-    const pipesim::ModelDivision division =
-        pipesim::model_request(input, r, layers.empty() ? std::vector<int>{} : pipesim::parse_layers_per_stage(layers));
-    return from_json(pipesim::model_run_json(division, pipesim::run(r), pipesim::Detail::summary));
-  });
-}
-
 /// Hands over core/data/NAME.json, which this module does not carry (detail/provided_data.cpp): the
 /// page loads it the first time a quiz, lesson or planner call needs it.
 auto provide_course_data(val name, val text) -> val {
@@ -79,7 +57,6 @@ EMSCRIPTEN_BINDINGS(pipesim_course) {
   emscripten::function("courseQuiz", &course_quiz);
   emscripten::function("lesson", &lesson);
   emscripten::function("plan", &plan);
-  emscripten::function("simulateModel", &simulate_model);
   emscripten::function("provideCourseData", &provide_course_data);
   emscripten::function("version", &version);
 }

@@ -31,7 +31,7 @@ Module['onRuntimeInitialized'] = (function (theirs) {
   return function () {
     // The functions that can refuse, of either module: each module wraps those it has.
     for (const name of ['simulate', 'simulateJson', 'sweep', 'overlap', 'actions', 'exportText', 'courseQuiz',
-                        'lesson', 'plan', 'simulateModel', 'provideCourseData']) {
+                        'lesson', 'plan', 'provideCourseData']) {
       if (typeof Module[name] === 'function') throwingRefusals(name);
     }
     if (theirs) theirs();

@@ -10,16 +10,6 @@ export interface PipesimCourseModule {
   courseQuiz(lang: string, seed: number): any;
   lesson(request: { exercise: number; lang?: string; cost?: string; bytesPerParam?: number; gpuMemoryGb?: number }): any;
   plan(input: string, lang: string): any; // `pipesim plan --format json --lang L`
-  // `pipesim simulate --model FILE --format summary`: model is the planner file's JSON text; the
-  // pipeline size is its model.pp. Bad input throws a PipesimError naming the field.
-  simulateModel(request: {
-    model: string;
-    schedule?: string;
-    microBatches?: number;
-    virtualStages?: number;
-    layersPerStage?: string; // "7,9,9,7"; default balanced
-    customSchedule?: string;
-  }): any;
   // The module does not carry the course data (core/data/NAME.json): hand each file's text over
   // before the first courseQuiz, lesson or plan call, which otherwise throws a PipesimError (code
   // 'usage') naming the missing file.
