@@ -191,6 +191,14 @@ TEST_CASE("simulate --model refuses, naming the field, layouts the model does no
   CHECK(no_model.err == "pipesim: error[usage]: --layers-per-stage applies only with --model FILE\n");
 }
 
+TEST_CASE("an end stage without layers needs embeddings to do any work", "[model_stages]") {
+  std::string text = tiny_model;
+  text.replace(text.find("\"vocab\": 5000"), 13, "\"vocab\": 0");
+  CHECK_THROWS_MATCHES(pipesim::divide_model(pipesim::parse_plan_input(text), 4, {0, 3, 3, 0}, "1f1b on 4 ranks"), Error,
+                       Refused(ErrorCode::bad_value, "--layers-per-stage gives stage 0 no layers, and the model has no "
+                                                     "embeddings (model.vocab is 0): the stage would do no work"));
+}
+
 TEST_CASE("given totals too small for the embeddings are refused, naming the field", "[model_stages]") {
   std::string text = tiny_model;
   text.replace(text.find("\"pp\": 4"), 7, "\"pp\": 4, \"params_b\": 0.005");

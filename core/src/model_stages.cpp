@@ -97,6 +97,9 @@ auto divide_model(const PlanInput& input, int stages, const std::vector<int>& la
       activation_values += dense ? detail::dense_layer_activation_values(m) : detail::moe_layer_activation_values(m);
     }
     const double own_embeddings = (st.embedding ? 1 : 0) * detail::embedding_params(m) + (st.head ? 1 : 0) * detail::embedding_params(m);
+    if (st.layers == 0 && m.vocab == 0)  // only a listed end stage can have no layers
+      throw Error(ErrorCode::bad_value, "--layers-per-stage gives stage " + std::to_string(s) +
+                  " no layers, and the model has no embeddings (model.vocab is 0): the stage would do no work");
     st.part = model_part_costs(input, {active * active_scale + own_embeddings, st.layers, st.moe_layers, activation_values});
     st.costs = stage_op_costs(st.part, 1, input.assumptions);
     st.routed_params = st.moe_layers * detail::routed_params_per_moe_layer(m);
