@@ -114,10 +114,10 @@ TEST_CASE("bad input prints one line saying what is wrong and what is allowed, a
   check_refused("simulate --timing reference --sends nccl", ErrorCode::unknown_name,
                 "--sends must be one of rendezvous|eager|async, got 'nccl'");
   check_refused("simulate --rank 8", ErrorCode::usage, "unknown option --rank for 'simulate'; options are --schedule, --ranks, --micro-batches, "
-                                     "--virtual-stages, --cost, --format, --color, --schedule-file, --us-per-unit, --model-cost, --stage-cost, --stage-costs, --rank-speed, --timing, --sends, --measured, --op-names, --align");
+                                     "--virtual-stages, --cost, --format, --color, --schedule-file, --us-per-unit, --model-cost, --model-stages, --stage-cost, --stage-costs, --rank-speed, --model, --layers-per-stage, --timing, --sends, --measured, --op-names, --align");
   check_refused("simulate --ranks 8 --ranks 4", ErrorCode::usage, "option --ranks is given twice");
   check_refused("simulate extra", ErrorCode::usage, "unexpected argument 'extra' for 'simulate'; options are --schedule, --ranks, --micro-batches, "
-                                  "--virtual-stages, --cost, --format, --color, --schedule-file, --us-per-unit, --model-cost, --stage-cost, --stage-costs, --rank-speed, --timing, --sends, --measured, --op-names, --align");
+                                  "--virtual-stages, --cost, --format, --color, --schedule-file, --us-per-unit, --model-cost, --model-stages, --stage-cost, --stage-costs, --rank-speed, --model, --layers-per-stage, --timing, --sends, --measured, --op-names, --align");
   check_refused("simulat", ErrorCode::usage, "unknown command 'simulat'; commands are simulate, list, overlap, quiz, lesson, plan, help, --version");
 }
 

@@ -317,3 +317,51 @@ TEST_CASE("the text view lines cells up with per-stage durations and says what d
   CHECK_THAT(text, Catch::Contains("one column pair = 0.5 time units"));
   CHECK_THAT(text, Catch::Contains("rank 1 |....F0------F1------"));
 }
+
+TEST_CASE("on the same-model basis the model's own per-stage costs are re-cut by each schedule") {
+  // The model: 8 stages of F=1 B=2 W=1 FB=3, its first (embedding) twice as heavy.
+  const auto run_at = [](const std::string& schedule, int ranks, int micro_batches, int model_stages,
+                         const std::vector<std::string>& overrides) {
+    RunRequest r = with_overrides(request_of(schedule, ranks, micro_batches), overrides);
+    r.per_stage.model_stages = model_stages;
+    return pipesim::run(r);
+  };
+  SECTION("a schedule with the model's own cut gets the model's stages as they are") {
+    const Run dualpipe = run_at("dualpipe", 8, 20, 8, {"first:F=2,B=4,W=2,FB=6"});
+    const Run direct = pipesim::run(with_overrides(request_of("dualpipe", 8, 20), {"first:F=2,B=4,W=2,FB=6"}));
+    CHECK(dualpipe.timeline.end == direct.timeline.end);
+  }
+  SECTION("a finer cut halves each model stage, the heavy one included") {
+    const Run v = run_at("dualpipev", 8, 20, 8, {"first:F=2,B=4,W=2,FB=6"});
+    REQUIRE(v.stage_costs.stages.size() == 16);
+    CHECK(pipesim::format_costs(v.stage_costs.stages[0]) == "F=1,B=2,W=1,FB=3,comm=0");
+    CHECK(pipesim::format_costs(v.stage_costs.stages[1]) == "F=1,B=2,W=1,FB=3,comm=0");
+    CHECK(pipesim::format_costs(v.stage_costs.stages[2]) == "F=0.5,B=1,W=0.5,FB=1.5,comm=0");
+    CHECK(pipesim::format_costs(v.stage_costs.stages[15]) == "F=0.5,B=1,W=0.5,FB=1.5,comm=0");
+  }
+  SECTION("a coarser cut that splits a model stage takes its share of each") {
+    // 3 model stages (the last F=2 B=4) on 2 ranks: stage 0 = model stage 0 + half of 1, stage 1 =
+    // half of 1 + model stage 2, so F = 1 + 0.5 = 1.5 and 0.5 + 2 = 2.5.
+    const Run r = run_at("1f1b", 2, 2, 3, {"last:F=2,B=4"});
+    CHECK(r.stage_costs.stages[0].f == 1.5);
+    CHECK(r.stage_costs.stages[0].b == 3);
+    CHECK(r.stage_costs.stages[1].f == 2.5);
+    CHECK(r.stage_costs.stages[1].b == 5);
+  }
+  SECTION("stage indices count the model's stages") {
+    CHECK_THROWS_MATCHES(run_at("dualpipev", 8, 20, 8, {"8:F=2"}), Error,
+                         Refused(ErrorCode::bad_value, "--stage-cost stage 8 is out of range: the model has 8 stages (its costs are "
+                                                       "given per stage of 8) (0 to 7, or first / last)"));
+  }
+}
+
+TEST_CASE("the CLI option --model-stages takes --cost as one of N stages of the model") {
+  const auto r = pipesim::test::run_cli("simulate --schedule dualpipev --model-stages 8 --stage-cost first:F=2,B=4,W=2,FB=6 --format summary");
+  REQUIRE(r.status == 0);
+  const auto json = nlohmann::json::parse(r.out);
+  CHECK(json["stage_costs"][1]["F"] == 1);
+  CHECK(json["stage_costs"][2]["F"] == 0.5);
+  CHECK(json["cost_basis"] == "same-model");
+  pipesim::test::check_refused("simulate --model-cost F=8 --model-stages 8", ErrorCode::usage,
+                               "--model-stages applies to --cost: --model-cost is already the whole model's cost");
+}

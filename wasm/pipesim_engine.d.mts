@@ -7,14 +7,12 @@ export interface RunRequestJs {
   microBatches?: number | string;
   virtualStages?: number | string;
   cost?: string;
-  // Beyond `cost` (see core/include/pipesim/stage_costs.h): the same-model basis (cost is one stage's
-  // of the model cut into modelStages stages; or modelCost, the whole model's), per-stage overrides as
-  // --stage-cost takes them ("last:F=2,B=4"), a per-stage table as --stage-costs (JSON text or a list of
-  // cost objects), per-rank speeds as --rank-speed ("3:0.5").
+  // Beyond `cost` (see core/include/pipesim/stage_costs.h), as the CLI's options: modelStages
+  // (--model-stages: cost is one of N stages of the model, which the schedule re-cuts; --model-cost X is
+  // cost X with modelStages 1), stageCost (--stage-cost entries, "last:F=2,B=4") and rankSpeed
+  // (--rank-speed entries, "3:0.5"). A --stage-costs table is the CLI's only.
   modelStages?: number | string;
-  modelCost?: string;
   stageCost?: string[];
-  stageCosts?: string | Record<string, number>[];
   rankSpeed?: string[];
   customSchedule?: string;
   /** 'dataflow' (default) or 'reference': the ops timed as the reference program communicates. */

@@ -1,6 +1,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
+#include <optional>
 #include <iostream>
 
 #include <unistd.h>
@@ -11,6 +12,9 @@
 #include "pipesim/custom.h"
 #include "pipesim/error.h"
 #include "pipesim/limits.h"
+#include "pipesim/model_stages.h"
+#include "pipesim/planner.h"
+#include "pipesim/registry.h"
 #include "pipesim/export.h"
 #include "pipesim/measured_pipeline.h"
 #include "pipesim/profile_trace.h"
@@ -49,7 +53,7 @@ class OstreamSink final : public TextSink {
 };
 
 /// --cost or --model-cost (one micro-batch through the whole model, divided over each schedule's
-/// stages), then --stage-costs FILE, --stage-cost STAGE:KEY=V,... and --rank-speed RANK:FACTOR.
+/// stages), --model-stages N (--cost is one of N stages of the model, which each schedule re-cuts), then --stage-costs FILE, --stage-cost STAGE:KEY=V,... and --rank-speed RANK:FACTOR.
 void read_costs(const Args& args, RunRequest& request) {
   if (args.has("cost") && args.has("model-cost"))
     throw Error(ErrorCode::usage, "--cost and --model-cost cannot both be given: one is a stage's cost, the other the whole model's");
@@ -58,10 +62,37 @@ void read_costs(const Args& args, RunRequest& request) {
     request.costs = parse_costs(*model);
     request.per_stage.model_stages = 1;
   }
+  if (args.has("model-stages")) {
+    if (args.has("model-cost"))
+      throw Error(ErrorCode::usage, "--model-stages applies to --cost: --model-cost is already the whole model's cost");
+    request.per_stage.model_stages = args.integer_or("model-stages", 0, 1, 2 * limits::max_ranks * limits::max_virtual_stages);
+  }
   if (const auto path = args.text("stage-costs"))
     request.per_stage.table = parse_stage_cost_table(read_input("stage-costs", *path, limits::max_small_json_bytes));
   for (const std::string& text : args.texts("stage-cost")) request.per_stage.overrides.push_back(parse_stage_cost(text));
   for (const std::string& text : args.texts("rank-speed")) request.per_stage.rank_speeds.push_back(parse_rank_speed(text));
+}
+
+/// --model FILE: the planner's model and cluster, divided into the stages of the chosen schedule
+/// (--layers-per-stage, else balanced) and priced with the planner's cost model, in milliseconds. The
+/// pipeline size is the file's model.pp; --micro-batches defaults to its model.micro_batches.
+auto read_model(const Args& args, RunRequest& request) -> std::optional<ModelDivision> {
+  const auto path = args.text("model");
+  if (!path) {
+    if (args.has("layers-per-stage")) throw Error(ErrorCode::usage, "--layers-per-stage applies only with --model FILE");
+    return std::nullopt;
+  }
+  for (const char* option : {"cost", "model-cost", "model-stages", "stage-costs"})
+    if (args.has(option))
+      throw Error(ErrorCode::usage, "--" + std::string(option) + " cannot be given with --model: the model file gives every stage's costs");
+  const PlanInput input = parse_plan_input(read_input("model", *path, limits::max_small_json_bytes));
+  if (args.has("ranks") && request.params.ranks != input.model.pp)
+    throw Error(ErrorCode::usage, "--ranks " + std::to_string(request.params.ranks) + " differs from the model file's model.pp (" +
+                std::to_string(input.model.pp) + "): with --model the pipeline size is the file's");
+  if (!args.has("micro-batches")) request.params.micro_batches = input.model.micro_batches;
+  const std::vector<int> layers =
+      args.has("layers-per-stage") ? parse_layers_per_stage(*args.text("layers-per-stage")) : std::vector<int>{};
+  return model_request(input, request, layers);
 }
 
 /// --measured PATH[,PATH...]: profiler trace files, a folder standing for its *.json files by name.
@@ -120,8 +151,8 @@ auto run_measured(const Args& args) -> int {
 auto run_simulate(Argv argv) -> int {
   const Args args("simulate", argv,
                   {"schedule", "ranks", "micro-batches", "virtual-stages", "cost", "format", "color", "schedule-file",
-                   "us-per-unit", "model-cost", "stage-cost", "stage-costs", "rank-speed", "timing", "sends", "measured",
-                   "op-names", "align"},
+                   "us-per-unit", "model-cost", "model-stages", "stage-cost", "stage-costs", "rank-speed", "model",
+                   "layers-per-stage", "timing", "sends", "measured", "op-names", "align"},
                   {}, {"stage-cost", "rank-speed"});
   if (args.has("measured")) return run_measured(args);
   for (const char* option : {"op-names", "align"})
@@ -132,6 +163,7 @@ auto run_simulate(Argv argv) -> int {
   request.params.ranks = args.count_or("ranks", 8, limits::max_ranks);
   request.params.micro_batches = args.count_or("micro-batches", 20, limits::max_micro_batches);
   request.params.virtual_stages = args.count_or("virtual-stages", 1, limits::max_virtual_stages);
+  const std::optional<ModelDivision> model = read_model(args, request);
   read_costs(args, request);
   request.timing = parse_timing(args.choice_or("timing", "dataflow", {"dataflow", "reference"}), "--timing");
   if (args.has("sends") && request.timing != Timing::reference)
@@ -147,6 +179,9 @@ auto run_simulate(Argv argv) -> int {
   const Run run = pipesim::run(request);
   if (format == "text") {
     std::cout << render_text(run, colour);
+  } else if (model && (format == "json" || format == "summary")) {
+    // The model's division beside the run (a model's runs are of a real cluster's size, not the limits').
+    std::cout << model_run_json(*model, run, format == "json" ? Detail::full : Detail::summary).dump(2) << "\n";
   } else if (format == "summary") {
     std::cout << to_json(run, Detail::summary).dump(2) << "\n";
   } else {

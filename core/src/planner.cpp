@@ -11,6 +11,7 @@
 #include "detail/json_text.h"
 #include "detail/embedded.h"
 #include "detail/i18n.h"
+#include "detail/model_shape.h"
 #include "pipesim/error.h"
 #include "pipesim/limits.h"
 #include "pipesim/registry.h"
@@ -21,6 +22,9 @@ namespace pipesim {
 namespace {
 
 using nlohmann::json;
+using detail::activation_values_per_token;
+using detail::estimated_total;
+using detail::moe_layers;
 
 // ---------------------------------------------------------------------------------------------------
 // Input: a strict reader, so that a typo in a key or a unit is an error, not a silent default.
@@ -192,30 +196,6 @@ void check_consistency(PlanInput& in) {
 // ---------------------------------------------------------------------------------------------------
 // The cost model (see planner.h).
 
-auto moe_layers(const ModelSpec& m) -> int { return m.experts > 0 ? m.layers - m.dense_layers : 0; }
-auto dense_ffn_layers(const ModelSpec& m) -> int { return m.experts > 0 ? m.dense_layers : m.layers; }
-auto ffn_width(const ModelSpec& m) -> double {
-  return m.ffn_hidden > 0 ? m.ffn_hidden : std::round(8.0 * m.hidden / 3.0);
-}
-
-/// Parameters from the shape: 4h^2 attention, a gated FFN (3 matrices), gated experts plus a router,
-/// untied input and output embeddings.
-auto estimated_total(const ModelSpec& m) -> double {
-  const double h = m.hidden;
-  const double attention = 4 * h * h;
-  const double dense_ffn = 3 * h * ffn_width(m);
-  const double moe = (m.experts + m.shared_experts) * 3 * h * m.expert_hidden + h * m.experts;
-  return m.layers * attention + dense_ffn_layers(m) * dense_ffn + moe_layers(m) * moe + 2.0 * m.vocab * h;
-}
-
-/// Activation values stored per token and layer (see planner.h).
-auto activation_values_per_token(const ModelSpec& m) -> double {
-  const double h = m.hidden;
-  const double dense = 8 * h + (h + 3 * ffn_width(m));
-  const double moe = 8 * h + (m.top_k + m.shared_experts) * (h + 3.0 * m.expert_hidden);
-  return dense_ffn_layers(m) * dense + moe_layers(m) * moe;
-}
-
 auto seconds_to_ms(double s) -> double { return s * 1000; }
 
 // ---------------------------------------------------------------------------------------------------
@@ -229,23 +209,7 @@ struct Context {
   int dp;
 };
 
-auto op_costs(const Context& ctx, int stages) -> Costs {
-  const double s = stages;
-  const ModelCosts& mc = ctx.mc;
-  const PlanAssumptions& a = ctx.in.assumptions;
-  Costs c;
-  c.f = (mc.forward_ms + mc.a2a_forward_ms) / s;
-  c.b = (mc.backward_ms + mc.a2a_backward_ms) / s;
-  c.w = mc.weight_ms / s;
-  // In an F&B the communication of one chunk runs under the computation of the other, on the SMs the
-  // communication kernels leave free (report §3.2.1 and §3.2.2).
-  const double slowdown = static_cast<double>(a.total_sms) / (a.total_sms - a.comm_sms);
-  const double compute = (mc.forward_ms + mc.backward_ms) / s * slowdown;
-  const double comm = (mc.a2a_forward_ms + mc.a2a_backward_ms) / s;
-  c.fb = std::clamp(std::max(compute, comm), std::max(c.f, c.b), c.f + c.b);
-  c.comm = mc.pp_send_ms;
-  return c;
-}
+auto op_costs(const Context& ctx, int stages) -> Costs { return stage_op_costs(ctx.mc, stages, ctx.in.assumptions); }
 
 void fill_memory(const Context& ctx, const Run& r, PlanCandidate& out) {
   const PlanAssumptions& a = ctx.in.assumptions;
@@ -558,13 +522,30 @@ auto parameter_split(const ModelSpec& m) -> ParameterSplit {
   return s;
 }
 
-auto model_costs(const PlanInput& in, const ParameterSplit& params) -> ModelCosts {
+auto stage_op_costs(const ModelCosts& part, double share, const PlanAssumptions& a) -> Costs {
+  const double s = share;
+  const ModelCosts& mc = part;
+  Costs c;
+  c.f = (mc.forward_ms + mc.a2a_forward_ms) / s;
+  c.b = (mc.backward_ms + mc.a2a_backward_ms) / s;
+  c.w = mc.weight_ms / s;
+  // In an F&B the communication of one chunk runs under the computation of the other, on the SMs the
+  // communication kernels leave free (report §3.2.1 and §3.2.2).
+  const double slowdown = static_cast<double>(a.total_sms) / (a.total_sms - a.comm_sms);
+  const double compute = (mc.forward_ms + mc.backward_ms) / s * slowdown;
+  const double comm = (mc.a2a_forward_ms + mc.a2a_backward_ms) / s;
+  c.fb = std::clamp(std::max(compute, comm), std::max(c.f, c.b), c.f + c.b);
+  c.comm = mc.pp_send_ms;
+  return c;
+}
+
+auto model_part_costs(const PlanInput& in, const ModelPart& part) -> ModelCosts {
   const ModelSpec& m = in.model;
   const ClusterSpec& c = in.cluster;
   const PlanAssumptions& a = in.assumptions;
   ModelCosts mc;
   mc.tokens = static_cast<double>(m.seq_len) * m.micro_batch_size;
-  mc.forward_flops = mc.tokens * (2 * params.active + 2.0 * m.layers * m.seq_len * m.hidden);
+  mc.forward_flops = mc.tokens * (2 * part.active_params + 2.0 * part.layers * m.seq_len * m.hidden);
   const double flops_per_s = c.gpu.tflops * 1e12 * a.mfu;
   mc.forward_ms = seconds_to_ms(mc.forward_flops / flops_per_s);
   mc.backward_ms = 2 * mc.forward_ms;
@@ -574,13 +555,17 @@ auto model_costs(const PlanInput& in, const ParameterSplit& params) -> ModelCost
     mc.a2a_link = crosses_nodes ? "InfiniBand" : "NVLink";
     const double link = (crosses_nodes ? c.ib_gb_s : c.nvlink_gb_s) * 1e9;
     const double bytes = mc.tokens * m.top_k * m.hidden * (a.dispatch_bytes + a.combine_bytes);
-    mc.a2a_forward_ms = seconds_to_ms(moe_layers(m) * bytes / link);
+    mc.a2a_forward_ms = seconds_to_ms(part.moe_layers * bytes / link);
     mc.a2a_backward_ms = mc.a2a_forward_ms;
   }
   const double pp_link = (c.gpus > c.gpus_per_node ? c.ib_gb_s : c.nvlink_gb_s) * 1e9;
   mc.pp_send_ms = seconds_to_ms(mc.tokens * m.hidden * 2 / pp_link);
-  mc.activation_bytes = mc.tokens * activation_values_per_token(m) * a.activation_bytes;
+  mc.activation_bytes = mc.tokens * part.activation_values_per_token * a.activation_bytes;
   return mc;
+}
+
+auto model_costs(const PlanInput& in, const ParameterSplit& params) -> ModelCosts {
+  return model_part_costs(in, {params.active, in.model.layers, moe_layers(in.model), activation_values_per_token(in.model)});
 }
 
 auto plan(const PlanInput& input) -> Plan {

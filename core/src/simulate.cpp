@@ -83,22 +83,21 @@ class Engine {
   // never looks a stage's costs up. A path's stage s uses stage s's costs whichever direction runs it.
   void build_duration_table() {
     const int slots = s_.layout.directions * s_.layout.stages;
-    durations_.resize(static_cast<std::size_t>(slots) * op_kind_count);
-    forward_comm_.assign(static_cast<std::size_t>(slots), 0);
-    backward_comm_.assign(static_cast<std::size_t>(slots), 0);
+    slot_table_.resize(static_cast<std::size_t>(slots));
     for (int slot = 0; slot < slots; ++slot) {
       const int stage = slot % s_.layout.stages;
       const Costs& c = costs_.stages[static_cast<std::size_t>(stage)];
       const double speed = costs_.rank_speed[static_cast<std::size_t>(s_.layout.rank_of_stage[static_cast<std::size_t>(slot)])];
-      for (int k = 0; k < op_kind_count; ++k)
-        durations_[static_cast<std::size_t>(slot * op_kind_count + k)] = c.duration(static_cast<OpKind>(k)) / speed;
-      if (stage > 0) forward_comm_[static_cast<std::size_t>(slot)] = costs_.stages[static_cast<std::size_t>(stage - 1)].comm;
-      backward_comm_[static_cast<std::size_t>(slot)] = c.comm;
+      SlotTiming& t = slot_table_[static_cast<std::size_t>(slot)];
+      for (int k = 0; k < op_kind_count; ++k) t.duration[k] = c.duration(static_cast<OpKind>(k)) / speed;
+      t.forward_comm = stage > 0 ? costs_.stages[static_cast<std::size_t>(stage - 1)].comm : 0;
+      t.backward_comm = c.comm;
     }
+    slots_ = slot_table_.data();
   }
 
   [[nodiscard]] auto duration(int slot, OpKind kind) const -> double {
-    return durations_[static_cast<std::size_t>(slot * op_kind_count + static_cast<int>(kind))];
+    return slots_[slot].duration[static_cast<int>(kind)];
   }
 
   // An F&B of the forward at `f` and the backward at `b` (both on rank r): the pairing rule of
@@ -163,7 +162,7 @@ class Engine {
     if (!detail::may_run_forward(chunk)) return Step::breaks_rule;
     Inputs in;
     if (!forward_input(r, at, in.first)) return Step::waits;
-    free_at = execute(i, r, duration(at.slot, OpKind::F), in, {forward_comm_[static_cast<std::size_t>(at.slot)], 0}, free_at);
+    free_at = execute(i, r, duration(at.slot, OpKind::F), in, {slots_[at.slot].forward_comm, 0}, free_at);
     detail::record_forward(chunk, i);
     ++forwards_;
     wake_downstream(at, ready);
@@ -175,7 +174,7 @@ class Engine {
     if (!detail::may_run_backward(chunk)) return Step::breaks_rule;
     Inputs in;
     if (!backward_input(r, at, in.first)) return Step::waits;
-    free_at = execute(i, r, duration(at.slot, kind), in, {backward_comm_[static_cast<std::size_t>(at.slot)], 0}, free_at);
+    free_at = execute(i, r, duration(at.slot, kind), in, {slots_[at.slot].backward_comm, 0}, free_at);
     detail::record_backward(chunk, i, kind == OpKind::I);
     ++backwards_;
     splits_ += kind == OpKind::I ? 1 : 0;
@@ -202,7 +201,7 @@ class Engine {
     if (!detail::may_run_forward(chunk) || !detail::may_run_backward(backward)) return Step::breaks_rule;
     Inputs in;
     if (!forward_input(r, at, in.first) || !backward_input(r, back, in.second)) return Step::waits;
-    free_at = execute(i, r, pair_time(r, at, back), in, {forward_comm_[static_cast<std::size_t>(at.slot)], backward_comm_[static_cast<std::size_t>(back.slot)]}, free_at);
+    free_at = execute(i, r, pair_time(r, at, back), in, {slots_[at.slot].forward_comm, slots_[back.slot].backward_comm}, free_at);
     detail::record_forward(chunk, i);
     detail::record_backward(backward, i, false);
     ++forwards_;
@@ -333,9 +332,15 @@ class Engine {
   const Schedule& s_;
   const StageCosts& costs_;
   bool uniform_;                                 // every stage alike, every rank at speed 1
-  std::vector<double> durations_;                // [slot * op_kind_count + kind], at the slot's rank's speed
-  std::vector<double> forward_comm_;             // [slot]: latency of the boundary before the slot's stage
-  std::vector<double> backward_comm_;            // [slot]: latency of the boundary after it
+  // What an op of one slot takes: its durations at the slot's rank's speed, and the latencies of the
+  // boundaries before and after its stage. One row per slot, read through a plain pointer.
+  struct SlotTiming {
+    double duration[op_kind_count];
+    double forward_comm;
+    double backward_comm;
+  };
+  std::vector<SlotTiming> slot_table_;
+  const SlotTiming* slots_ = nullptr;
   ChunkGrid grid_;
   OpColumn<ChunkProgress> progress_;             // per chunk, by grid_ row
   std::vector<int> next_op_;                     // per rank: index of its next op to run
@@ -365,8 +370,9 @@ auto op_inputs(const Schedule& schedule) -> std::vector<OpInputs> {
 auto simulate(const Schedule& schedule, const Costs& costs) -> Timeline {
   validate_costs(costs);
   detail::check_shape(schedule);  // before the engine sizes anything from the schedule
-  const StageCosts uniform = uniform_stage_costs(costs, schedule.layout.stages, schedule.ranks());
-  return Engine(schedule, uniform).run();
+  // One engine for both overloads: a second Engine(...).run() would be a second copy of the whole
+  // inlined hot path (in WebAssembly, tens of KiB of the page's first download).
+  return simulate(schedule, uniform_stage_costs(costs, schedule.layout.stages, schedule.ranks()));
 }
 
 auto simulate(const Schedule& schedule, const StageCosts& costs) -> Timeline {

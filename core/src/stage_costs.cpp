@@ -46,16 +46,51 @@ auto stage_count_text(const Schedule& s) -> std::string {
          (s.layout.stages == 1 ? "" : "s");
 }
 
-auto stage_index(const StageSelector& at, const Schedule& s) -> int {
+// The stages the table and the overrides index: the schedule's own, or on the same-model basis the
+// model's N stages, which each schedule then re-cuts.
+struct Indexed {
+  int count;
+  std::string described;  // "1f1b on 4 ranks has 4 stages", for messages
+};
+
+auto indexed_stages(const CostRequest& request, const Schedule& s) -> Indexed {
+  if (request.model_stages > 0)
+    return {request.model_stages, "the model has " + std::to_string(request.model_stages) + " stage" +
+                                      (request.model_stages == 1 ? "" : "s") + " (its costs are given per stage of " +
+                                      std::to_string(request.model_stages) + ")"};
+  return {s.layout.stages, stage_count_text(s)};
+}
+
+auto stage_index(const StageSelector& at, const Indexed& stages) -> int {
   switch (at.kind) {
     case StageSelector::Kind::first: return 0;
-    case StageSelector::Kind::last: return s.layout.stages - 1;
+    case StageSelector::Kind::last: return stages.count - 1;
     case StageSelector::Kind::index: break;
   }
-  if (at.index < 0 || at.index >= s.layout.stages)
+  if (at.index < 0 || at.index >= stages.count)
     throw Error(ErrorCode::bad_value, "--stage-cost stage " + std::to_string(at.index) + " is out of range: " +
-                stage_count_text(s) + " (0 to " + std::to_string(s.layout.stages - 1) + ", or first / last)");
+                stages.described + " (0 to " + std::to_string(stages.count - 1) + ", or first / last)");
   return at.index;
+}
+
+// `base` for each indexed stage, then the table, then the overrides in order.
+auto cost_profile(const Costs& base, const CostRequest& request, const Indexed& stages) -> std::vector<Costs> {
+  std::vector<Costs> out(static_cast<std::size_t>(stages.count), base);
+  if (!request.table.empty()) {
+    if (static_cast<int>(request.table.size()) != stages.count)
+      throw Error(ErrorCode::bad_value, "--stage-costs lists " + std::to_string(request.table.size()) + " stage" +
+                  (request.table.size() == 1 ? "" : "s") + " but " + stages.described);
+    for (std::size_t k = 0; k < out.size(); ++k) out[k] = request.table[k].apply(base);
+  }
+  for (const StageCostOverride& o : request.overrides) {
+    Costs& stage = out[static_cast<std::size_t>(stage_index(o.stage, stages))];
+    stage = o.costs.apply(stage);
+  }
+  return out;
+}
+
+auto same_costs(const Costs& a, const Costs& b) -> bool {
+  return a.f == b.f && a.b == b.b && a.w == b.w && a.fb == b.fb && a.comm == b.comm;
 }
 
 // One stage's share when a model cut into `model_stages` stages is cut into `stages` instead; a
@@ -71,12 +106,41 @@ auto per_stage_share(const Costs& c, int model_stages, int stages) -> Costs {
   return out;
 }
 
+// Stage j of S when a model of N stages with these costs is cut into S instead: the integral of the
+// model's costs over its share [j N / S, (j+1) N / S) of the model, and the latency of the model's
+// boundary it ends in. In units of 1/S of a model stage, model stage u spans [u S, (u+1) S) and stage j
+// spans [j N, (j+1) N), so every overlap is a whole number. Where the share lies within stages that
+// cost the same, it is per_stage_share() exactly (the uniform basis loses no precision).
+auto recut_stage(const std::vector<Costs>& model, int j, int stages) -> Costs {
+  const auto n = static_cast<long long>(model.size());
+  const long long s = stages;
+  const long long from = j * n;
+  const long long to = from + n;
+  const long long first = from / s;
+  const long long last = (to - 1) / s;
+  const auto at = [&](long long u) -> const Costs& { return model[static_cast<std::size_t>(u)]; };
+  bool alike = true;
+  for (long long u = first + 1; u <= last && alike; ++u) alike = same_costs(at(u), at(first));
+  if (alike) return per_stage_share(at(first), static_cast<int>(n), stages);
+  Costs out;
+  out.f = out.b = out.w = out.fb = 0;
+  for (long long u = first; u <= last; ++u) {
+    const double share = static_cast<double>(std::min(to, (u + 1) * s) - std::max(from, u * s)) / static_cast<double>(s);
+    out.f += at(u).f * share;
+    out.b += at(u).b * share;
+    out.w += at(u).w * share;
+    out.fb += at(u).fb * share;
+  }
+  out.comm = at(last).comm;
+  return out;
+}
+
 // Runs validate_costs on one stage, naming the stage in its message.
-void validate_stage(const Costs& c, int stage) {
+void validate_stage(const Costs& c, int stage, const char* which = "stage ") {
   try {
     validate_costs(c);
   } catch (const Error& e) {
-    throw Error(e.code(), "stage " + std::to_string(stage) + ": " + e.what());
+    throw Error(e.code(), which + std::to_string(stage) + ": " + e.what());
   }
 }
 
@@ -119,19 +183,15 @@ auto resolve_stage_costs(const Costs& costs, const CostRequest& request, const S
   if (request.model_stages < 0 || request.model_stages > most_stages)
     throw Error(ErrorCode::bad_value, "model stages must be a whole number from 1 to " + std::to_string(most_stages) + ", got " +
                 std::to_string(request.model_stages));
-  const Costs base = base_stage_costs(costs, request, stages);
-  StageCosts out = uniform_stage_costs(base, stages, schedule.ranks());
+  StageCosts out = uniform_stage_costs(costs, stages, schedule.ranks());
   out.model_stages = request.model_stages;
-  if (!request.table.empty()) {
-    if (static_cast<int>(request.table.size()) != stages)
-      throw Error(ErrorCode::bad_value, "--stage-costs lists " + std::to_string(request.table.size()) + " stage" +
-                  (request.table.size() == 1 ? "" : "s") + " but " + stage_count_text(schedule));
-    for (int s = 0; s < stages; ++s)
-      out.stages[static_cast<std::size_t>(s)] = request.table[static_cast<std::size_t>(s)].apply(base);
-  }
-  for (const StageCostOverride& o : request.overrides) {
-    Costs& stage = out.stages[static_cast<std::size_t>(stage_index(o.stage, schedule))];
-    stage = o.costs.apply(stage);
+  const Indexed indexed = indexed_stages(request, schedule);
+  std::vector<Costs> profile = cost_profile(costs, request, indexed);
+  if (request.model_stages > 0) {
+    for (std::size_t k = 0; k < profile.size(); ++k) validate_stage(profile[k], static_cast<int>(k), "model stage ");
+    for (int j = 0; j < stages; ++j) out.stages[static_cast<std::size_t>(j)] = recut_stage(profile, j, stages);
+  } else {
+    out.stages = std::move(profile);
   }
   for (const RankSpeed& speed : request.rank_speeds) {
     if (speed.rank < 0 || speed.rank >= schedule.ranks())

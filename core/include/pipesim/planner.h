@@ -157,8 +157,26 @@ struct Plan {
 /// routed, other, active and total parameters, estimated from the shape where not given.
 [[nodiscard]] auto parameter_split(const ModelSpec& model) -> ParameterSplit;
 
+/// A part of the model, what the cost model prices: the whole model, or the layers and embeddings of
+/// one stage (model_stages.h).
+struct ModelPart {
+  double active_params = 0;               ///< parameters one token uses in this part
+  int layers = 0;                         ///< transformer layers (attention scores)
+  int moe_layers = 0;                     ///< of which MoE (one all-to-all each way)
+  double activation_values_per_token = 0; ///< stored activation values per token, all its layers
+};
+
+/// The cost model above, for one part of the model (per micro-batch).
+[[nodiscard]] auto model_part_costs(const PlanInput& input, const ModelPart& part) -> ModelCosts;
+
 /// The cost model above, for the whole model.
 [[nodiscard]] auto model_costs(const PlanInput& input, const ParameterSplit& parameters) -> ModelCosts;
+
+/// Per-op costs of one stage that holds `1 / share` of `part` (share = 1: all of it): the op-cost
+/// rules above (F and B with their all-to-all, W without, F&B on the SMs communication leaves, comm a
+/// pipeline send). The planner passes the whole model and its stage count; a model divided into
+/// unequal stages (model_stages.h) passes each stage's own part and 1.
+[[nodiscard]] auto stage_op_costs(const ModelCosts& part, double share, const PlanAssumptions& assumptions) -> Costs;
 
 /// Runs every schedule of the registry (except those given as text) through pipesim::run() and writes
 /// the reasons in input.language. Throws Error on a language other than en, pt-BR or zh-CN.

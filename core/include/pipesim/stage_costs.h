@@ -59,14 +59,16 @@ struct RankSpeed {
 /// What a request says about costs beyond its one Costs.
 struct CostRequest {
   /// The same model on the same GPUs. 0: the one Costs is every stage's, whatever the schedule (the
-  /// basis of the DualPipe README's table). N > 0: it is one stage's of the model cut into N stages,
-  /// so the whole model costs N times it and each schedule divides that over its own stage count S:
-  /// F, B, W and FB times N / S (comm, a per-boundary latency, is kept). `--model-cost` is N = 1 (its
-  /// costs are the whole model's); the page's "same model" basis is N = ranks (the sliders are one
-  /// rank's share).
+  /// basis of the DualPipe README's table). N > 0: the model is cut into N stages of the one Costs
+  /// (the table and the overrides then index these N model stages), and each schedule re-cuts it into
+  /// its own S stages: stage j gets the integral of the model's costs over its share
+  /// [j N / S, (j+1) N / S) of the model (F, B, W and FB; comm, a boundary's latency, is that of the
+  /// model boundary the stage ends in). Uniform costs become exactly N / S times the one Costs.
+  /// `--model-cost` is N = 1 (its costs are the whole model's); `--model-stages N` and the page's
+  /// "same model" basis (N = ranks) take the costs on screen as one of N stages.
   int model_stages = 0;
   /// One entry per stage (`--stage-costs`), each over the one Costs; empty = none. Its length must be
-  /// the schedule's stage count.
+  /// the schedule's stage count (the model's N on the same-model basis).
   std::vector<PartialCosts> table;
   std::vector<StageCostOverride> overrides;  ///< applied in order, after the table
   std::vector<RankSpeed> rank_speeds;
@@ -91,7 +93,7 @@ struct StageCosts {
 [[nodiscard]] auto uniform_stage_costs(const Costs& costs, int stages, int ranks) -> StageCosts;
 
 /// The one Costs every stage of a schedule with `stages` stages starts from: `costs`, or on the
-/// same-model basis its share of the model (F, B, W and FB times model_stages / stages).
+/// same-model basis its share of the uniform model (F, B, W and FB times model_stages / stages).
 [[nodiscard]] auto base_stage_costs(const Costs& costs, const CostRequest& request, int stages) -> Costs;
 
 /// Resolves a request's costs for a built schedule. Throws Error naming the field: a stage index or

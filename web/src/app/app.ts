@@ -38,7 +38,7 @@ function opKinds(run: RunView): Set<string> {
   return seen;
 }
 
-const OWN_PARAMS = ['schedule', 'ranks', 'micro-batches', 'virtual-stages', 'cost', 'rank-speed', 'compare', 'basis', 'view', 'custom', 'timing', 'sends', 'step'];
+const OWN_PARAMS = ['schedule', 'ranks', 'micro-batches', 'virtual-stages', 'cost', 'stage-cost', 'rank-speed', 'compare', 'basis', 'view', 'custom', 'timing', 'sends', 'step'];
 
 /** One run a view needs: the schedule, the key of its run, and whether it is on the same-model basis. */
 interface Needed {
@@ -187,7 +187,9 @@ export class App {
     const info = this.engine.schedule(schedule);
     const ranks = Number(this.state.ranks);
     const modelStages = sameModel && schedule !== 'custom' && Number.isInteger(ranks) && ranks > 0 ? ranks : undefined;
-    const rankSpeed = this.state.rankSpeed.split(';').map((s) => s.trim()).filter(Boolean);
+    const list = (text: string) => text.split(';').map((s) => s.trim()).filter(Boolean);
+    const stageCost = list(this.state.stageCost);
+    const rankSpeed = list(this.state.rankSpeed);
     return {
       schedule,
       ranks: this.state.ranks,
@@ -195,6 +197,7 @@ export class App {
       virtualStages: info?.uses_virtual_stages ? this.state.virtualStages : 1,
       cost: this.state.cost,
       ...(modelStages ? { modelStages } : {}),
+      ...(stageCost.length ? { stageCost } : {}),
       ...(rankSpeed.length ? { rankSpeed } : {}),
       customSchedule: schedule === 'custom' ? this.state.custom : undefined,
       timing: this.state.timing,

@@ -9,7 +9,13 @@ import { num } from '../base/format';
 import { lang, t, type Key } from '../i18n';
 import { scheduleTitle } from './describe';
 import { matchingPreset, PRESETS } from './presets';
-import { CUSTOM_IN_URL_LIMIT, formatCost, parseCostLoose, type AppState, type CostValues } from './state';
+import { CUSTOM_IN_URL_LIMIT, formatCost, parseCostLoose, scaledStageCost, type AppState, type CostValues } from './state';
+
+/** Per-stage presets over the costs on screen: where a real model is heavier. */
+const STAGE_PRESETS: { id: string; name: Key; stages: string[]; factor: number }[] = [
+  { id: 'ends', name: 'control.stagePresetEnds', stages: ['first', 'last'], factor: 1.5 },
+  { id: 'head', name: 'control.stagePresetHead', stages: ['last'], factor: 2 },
+];
 
 type Change = (patch: Partial<AppState>) => void;
 
@@ -105,6 +111,8 @@ export class Controls {
     microBatches: { key: '', values: [] },
     virtualStages: { key: '', values: [] },
   };
+  private readonly stageCost = el('input', { type: 'text', id: 'stage-cost', 'data-testid': 'stage-cost', spellcheck: 'false', placeholder: 'last:F=2,B=4' });
+  private readonly stagePreset = el('select', { id: 'stage-preset', 'data-testid': 'stage-preset', 'aria-label': t('control.stagePreset') });
   private readonly rankSpeed = el('input', { type: 'text', id: 'rank-speed', 'data-testid': 'rank-speed', spellcheck: 'false', placeholder: '3:0.5' });
   private readonly timing = el('select', { id: 'timing', 'data-testid': 'timing' });
   private readonly sends = el('select', { id: 'sends', 'data-testid': 'sends' });
@@ -140,6 +148,12 @@ export class Controls {
       heading('control.costs'),
       el('p', { class: 'hint', 'data-i18n': 'control.costsHint', text: t('control.costsHint') }),
       ...Object.values(this.costs).map((f) => f.root),
+      el('div', { class: 'field' }, [
+        el('label', { for: 'stage-cost', 'data-i18n': 'control.stageCost', text: t('control.stageCost') }),
+        this.stagePreset,
+        this.stageCost,
+        el('div', { class: 'hint', 'data-i18n': 'control.stageCostHint', text: t('control.stageCostHint') }),
+      ]),
       el('div', { class: 'field' }, [
         el('label', { for: 'rank-speed', 'data-i18n': 'control.rankSpeed', text: t('control.rankSpeed') }),
         this.rankSpeed,
@@ -186,12 +200,22 @@ export class Controls {
     this.bindInteger(this.virtualStages, 'virtualStages');
     for (const key of Object.keys(this.costs) as (keyof CostValues)[]) this.bindCost(key);
     this.rankSpeed.addEventListener('input', () => this.onChange({ rankSpeed: this.rankSpeed.value }));
+    this.stageCost.addEventListener('input', () => this.onChange({ stageCost: this.stageCost.value }));
+    this.stagePreset.addEventListener('change', () => {
+      const preset = STAGE_PRESETS.find((p) => p.id === this.stagePreset.value);
+      const cost = this.state?.cost ?? '';
+      this.onChange({ stageCost: preset ? scaledStageCost(cost, preset.stages, preset.factor) : '' });
+      this.stagePreset.value = '';
+    });
   }
 
   private fillSelects(): void {
     clear(this.preset);
     this.preset.append(el('option', { value: '', text: t('preset.custom') }));
     for (const p of PRESETS) this.preset.append(el('option', { value: p.id, text: t(p.name as Key) }));
+    clear(this.stagePreset);
+    this.stagePreset.append(el('option', { value: '', text: t('control.stagePreset') }));
+    for (const p of STAGE_PRESETS) this.stagePreset.append(el('option', { value: p.id, text: t(p.name) }));
     clear(this.schedule);
     for (const s of this.engine.schedules) this.schedule.append(el('option', { value: s.name, text: scheduleTitle(s) }));
     clear(this.timing);
@@ -355,6 +379,7 @@ export class Controls {
     this.timing.value = state.timing;
     this.sends.value = state.sends;
     this.sendsField.hidden = state.timing !== 'reference';
+    setIfIdle(this.stageCost, state.stageCost);
   }
 
   /** The chosen schedule's summary and rules, rewritten only when the schedule changes (every slider
@@ -384,6 +409,7 @@ export class Controls {
     const aboutSpeed = m.startsWith('--rank-speed');
     flag(this.ranks, !!message && m.includes('rank') && !m.includes('micro-batch') && !aboutSpeed);
     this.rankSpeed.setAttribute('aria-invalid', String(!!message && aboutSpeed));
+    this.stageCost.setAttribute('aria-invalid', String(!!message && (m.startsWith('--stage-cost') || /^(model )?stage \d+:/.test(m))));
     flag(this.microBatches, !!message && m.includes('micro-batch'));
     flag(this.virtualStages, !!message && m.includes('virtual'));
     this.custom.setAttribute('aria-invalid', String(!!message && this.state?.schedule === 'custom'));

@@ -19,6 +19,8 @@ export interface AppState {
   cost: string;
   compare: string[];
   basis: CostBasis;
+  /** Per-stage costs as --stage-cost takes them, separated by ';' ("first:F=2,B=4; last:F=2,B=4"). */
+  stageCost: string;
   /** Per-rank speeds as --rank-speed takes them, separated by ';' ("3:0.5" is rank 3 at half speed). */
   rankSpeed: string;
   view: ViewName;
@@ -40,6 +42,7 @@ export const DEFAULT_STATE: AppState = {
   cost: 'F=1,B=2,W=1,FB=3',
   compare: ['1f1b', 'zb-h1'],
   basis: 'model',
+  stageCost: '',
   rankSpeed: '',
   view: 'timeline',
   custom: '',
@@ -78,6 +81,13 @@ export function parseCostLoose(text: string): CostValues {
   return out;
 }
 
+/** The --stage-cost entries of a preset: `factor` times the costs on screen for the stages named. */
+export function scaledStageCost(cost: string, stages: string[], factor: number): string {
+  const c = parseCostLoose(cost);
+  const n = (v: number) => String(Number((v * factor).toFixed(6)));
+  return stages.map((s) => `${s}:F=${n(c.F)},B=${n(c.B)},W=${n(c.W)},FB=${n(c.FB)}`).join('; ');
+}
+
 export function formatCost(c: CostValues): string {
   const n = (v: number) => String(Number(v.toFixed(6)));
   const base = `F=${n(c.F)},B=${n(c.B)},W=${n(c.W)},FB=${n(c.FB)}`;
@@ -99,6 +109,7 @@ export function readState(search: string): AppState {
     cost: get('cost', DEFAULT_STATE.cost),
     compare: (compare === null ? [...DEFAULT_STATE.compare] : [...new Set(compare.split(',').filter(Boolean))]).filter((n) => n !== schedule),
     basis: BASES.includes(basis) ? basis : DEFAULT_STATE.basis,
+    stageCost: get('stage-cost', DEFAULT_STATE.stageCost),
     rankSpeed: get('rank-speed', DEFAULT_STATE.rankSpeed),
     view: VIEWS.includes(view) ? view : DEFAULT_STATE.view,
     custom: get('custom', ''),
@@ -118,6 +129,7 @@ export function writeState(state: AppState, usesVirtualStages: boolean, extra: U
   q.set('cost', state.cost);
   q.set('compare', state.compare.join(','));
   if (state.basis !== DEFAULT_STATE.basis) q.set('basis', state.basis);
+  if (state.stageCost.trim()) q.set('stage-cost', state.stageCost);
   if (state.rankSpeed.trim()) q.set('rank-speed', state.rankSpeed);
   if (state.view !== 'timeline') q.set('view', state.view);
   if (state.timing !== DEFAULT_STATE.timing) q.set('timing', state.timing);

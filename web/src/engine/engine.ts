@@ -131,6 +131,8 @@ export interface RunRequest {
   /** The same-model basis: `cost` is one stage's of the model cut into this many stages, and the
    *  schedule re-cuts it into its own (stage_costs.h). Absent: every stage costs `cost`. */
   modelStages?: number;
+  /** Per-stage costs, each as --stage-cost takes it: "last:F=2,B=4". */
+  stageCost?: string[];
   /** Per-rank speeds, each as --rank-speed takes it: "3:0.5" is rank 3 at half speed. */
   rankSpeed?: string[];
   customSchedule?: string;
@@ -183,6 +185,7 @@ function toJs(request: RunRequest): RunRequestJs {
     virtualStages: request.virtualStages ?? 1,
     cost: request.cost,
     modelStages: request.modelStages,
+    stageCost: request.stageCost,
     rankSpeed: request.rankSpeed,
     customSchedule: request.customSchedule,
     timing: request.timing,
