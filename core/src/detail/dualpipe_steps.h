@@ -3,6 +3,8 @@
 // with other counts (its half rank is the rank, its half rank count is the rank count).
 #include <array>
 #include <cstddef>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "pipesim/comm.h"
@@ -29,5 +31,30 @@ void dualpipe_steps(const DualPipeRank& rank, RankOps out, CommWriter* comm = nu
 /// How many ops dualpipe_steps appends for `rank`, from its step lengths, so a generator reserves
 /// exactly the memory it fills (most ops are F&B pairs: a third of the generic three per chunk).
 [[nodiscard]] auto dualpipe_op_count(const DualPipeRank& rank) -> std::size_t;
+
+/// A whole DualPipe-family schedule: every rank's program (`rank_program(r)`) run through
+/// dualpipe_steps into one exactly-sized list, with the communication program when `with_comm`
+/// (reference timing). DualPipe and DualPipeV differ only in their rank programs and layouts.
+template <typename RankProgram>
+auto dualpipe_schedule(std::string name, const ScheduleParams& p, Layout layout, RankProgram rank_program, bool with_comm)
+    -> Schedule {
+  std::size_t ops = 0;
+  for (int r = 0; r < p.ranks; ++r) ops += dualpipe_op_count(rank_program(r));
+  ScheduleBuilder builder(std::move(name), p, std::move(layout), ScheduleBuilder::ExactOps{ops});
+  CommProgram comm;
+  // Per op at most: two receives, a commit (post, wait_all), the compute and two sends.
+  if (with_comm) comm.steps.reserve(7 * ops);
+  CommWriter writer(comm);
+  for (int r = 0; r < p.ranks; ++r) {
+    if (with_comm) writer.begin_rank(r);
+    dualpipe_steps(rank_program(r), builder.rank(r), with_comm ? &writer : nullptr);
+  }
+  Schedule s = std::move(builder).build();
+  if (with_comm) {
+    writer.finish(p.ranks);
+    s.comm = std::move(comm);
+  }
+  return s;
+}
 
 }  // namespace pipesim::detail

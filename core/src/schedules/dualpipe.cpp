@@ -26,23 +26,7 @@ auto generate_dualpipe(const ScheduleParams& p, bool with_comm) -> Schedule {
   const auto rank_program = [&](int r) {
     return DualPipeRank{std::min(r, n - 1 - r), n / 2, p.micro_batches / 2, r >= n / 2, {r, n - 1 - r}, n, false, false};
   };
-  std::size_t ops = 0;
-  for (int r = 0; r < n; ++r) ops += dualpipe_op_count(rank_program(r));
-  ScheduleBuilder builder("dualpipe", p, two_way_layout(n), ScheduleBuilder::ExactOps{ops});
-  CommProgram comm;
-  // Per op at most: two receives, a commit (post, wait_all), the compute and two sends.
-  if (with_comm) comm.steps.reserve(7 * ops);
-  CommWriter writer(comm);
-  for (int r = 0; r < n; ++r) {
-    if (with_comm) writer.begin_rank(r);
-    dualpipe_steps(rank_program(r), builder.rank(r), with_comm ? &writer : nullptr);
-  }
-  Schedule s = std::move(builder).build();
-  if (with_comm) {
-    writer.finish(n);
-    s.comm = std::move(comm);
-  }
-  return s;
+  return dualpipe_schedule("dualpipe", p, two_way_layout(n), rank_program, with_comm);
 }
 
 auto generate(const ScheduleParams& p) -> Schedule { return generate_dualpipe(p, false); }

@@ -22,23 +22,7 @@ auto generate_dualpipev(const ScheduleParams& p, bool with_comm) -> Schedule {
   const auto rank_program = [&](int r) {
     return DualPipeRank{r, n, p.micro_batches, false, {r, 2 * n - 1 - r}, 2 * n, r == n - 1, true};
   };
-  std::size_t ops = 0;
-  for (int r = 0; r < n; ++r) ops += dualpipe_op_count(rank_program(r));
-  ScheduleBuilder builder("dualpipev", p, v_layout(n), ScheduleBuilder::ExactOps{ops});
-  CommProgram comm;
-  // Per op at most: two receives, a commit (post, wait_all), the compute and two sends.
-  if (with_comm) comm.steps.reserve(7 * ops);
-  CommWriter writer(comm);
-  for (int r = 0; r < n; ++r) {
-    if (with_comm) writer.begin_rank(r);
-    dualpipe_steps(rank_program(r), builder.rank(r), with_comm ? &writer : nullptr);
-  }
-  Schedule s = std::move(builder).build();
-  if (with_comm) {
-    writer.finish(n);
-    s.comm = std::move(comm);
-  }
-  return s;
+  return dualpipe_schedule("dualpipev", p, v_layout(n), rank_program, with_comm);
 }
 
 auto generate(const ScheduleParams& p) -> Schedule { return generate_dualpipev(p, false); }
