@@ -37,6 +37,8 @@ test('switching language mid-session keeps the settings and translates every vie
   assert.equal(url.searchParams.get('ranks'), '4');
   assert.equal(await page.textContent('#panel-planner h3'), 'Qual escalonamento para o meu cluster e o meu modelo?');
   assert.match(await page.textContent('[data-testid=planner-recommendation]'), /RECOMENDADO|Recomendado/i);
+  // The choice is saved for the next visit; the next tests of this browser are visits in English.
+  await page.evaluate(() => localStorage.clear());
   await page.close();
 });
 
