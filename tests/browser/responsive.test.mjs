@@ -187,6 +187,8 @@ test('a large comparison is drawn as aggregated pixel columns, in the figure col
   for (let k = 0; k < 16; k++) await page.keyboard.press('+');
   await page.waitForFunction((s) => document.querySelector(s).dataset.render !== 'aggregated', canvas);
   const d = await page.locator(canvas).evaluate((c) => ({ t0: Number(c.dataset.t0), t1: Number(c.dataset.t1) }));
+  // The figure is taller than the window: bring its first rows into view, as a reader would, to hover them.
+  await page.locator(canvas).evaluate((c) => c.scrollIntoView({ block: 'start' }));
   const where = await cellCentre(page, canvas, { rank: 0, start: d.t0 + (d.t1 - d.t0) * 0.3, end: d.t0 + (d.t1 - d.t0) * 0.3, groupOffset: 24 });
   await page.mouse.move(where.x, where.y);
   const tooltip = page.locator('#panel-compare .timeline-tooltip');
