@@ -24,7 +24,14 @@ usage:
                    [--cost F=1,B=2,W=1,FB=3,comm=0] [--color auto|always|never] [--schedule-file PATH]
                    [--format text|json|summary|actions|chrome-trace|csv|svg] [--us-per-unit 1000]
                    [--timing dataflow|reference [--sends rendezvous|eager|async]]
+                   [--model-cost F=..,B=..,W=..,FB=.. | --model-stages N] [--stage-cost STAGE:KEY=V,...]...
+                   [--stage-costs FILE] [--rank-speed RANK:FACTOR]... [--model FILE [--layers-per-stage L,L,...]]
       Without options: DualPipe with 8 ranks and 20 micro-batches (DeepSeek-V3 Fig. 5).
+      --cost is every stage's; --model-cost is one micro-batch through the whole model, which each
+      schedule divides over its own stages (--model-stages N: --cost is one of N model stages).
+      --stage-cost overrides one stage (an index, first or last), --stage-costs FILE every stage (a
+      JSON list), --rank-speed slows one rank (0.5: half speed). --model FILE divides a planner model
+      (core/data/plan_examples/) into the schedule's stages and adds memory in bytes per rank.
       --timing reference times the ops as the reference runtime issues its sends and receives
       (DualPipe/DualPipeV: DeepSeek's dualpipe.py; the others: torch's pipelining lowering);
       --sends says when a transfer starts and completes (default rendezvous). dataflow is the ideal.
