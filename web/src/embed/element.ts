@@ -26,6 +26,7 @@ import { TimelineView, type TimelineGroup } from '../timeline/timeline_view';
 import { ChunkPanel } from '../views/chunk_panel';
 import { legend } from '../views/legend';
 import { QuizCard } from '../views/quiz_card';
+import type { PipesimChangeDetail, PipesimErrorDetail } from './pipesim-timeline';
 
 let sheet: CSSStyleSheet | null = null;
 
@@ -59,25 +60,8 @@ const DEFAULT_REQUEST: RunRequest = { schedule: 'dualpipe', ranks: 8, microBatch
 const VIEWS = ['timeline', 'compare', 'chunk', 'quiz'] as const;
 type View = (typeof VIEWS)[number];
 
-/** What pipesim-change carries. */
-export interface PipesimChangeDetail {
-  view: View;
-  schedule: string;
-  ranks: number | null;
-  microBatches: number | null;
-  virtualStages: number | null;
-  cost: string;
-  compare: string[];
-  /** The engine's summary (`pipesim simulate --format summary`) of the first schedule drawn; null for
-   *  the chunk and quiz views. */
-  summary: unknown;
-}
-
-/** What pipesim-error carries: the engine's ErrorCode name and its one-line message. */
-export interface PipesimErrorDetail {
-  code: string;
-  message: string;
-}
+// The event details are declared once, in the published types beside this file.
+export type { PipesimChangeDetail, PipesimErrorDetail } from './pipesim-timeline';
 
 /** Events a framework listens to; they bubble out of the shadow root. */
 const EVENTS_SEEN_BY_VIEWS = ['click', 'input', 'change', 'keydown', 'pointerdown', 'pointermove', 'pointerup', 'pointerleave', 'wheel', 'focusin'];

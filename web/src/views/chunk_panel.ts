@@ -260,10 +260,7 @@ export class ChunkPanel {
       y += 18;
       (['compute', 'comm'] as const).forEach((lane, k) => {
         const top = y + k * LANE;
-        root.append(
-          svg('text', { x: LEFT - 8, y: top + LANE / 2, 'text-anchor': 'end', 'dominant-baseline': 'middle', text: t(lane === 'compute' ? 'chunk.laneCompute' : 'chunk.laneComm') }),
-          svg('rect', { x: LEFT, y: top + 2, width: sx(lanes.makespan) - LEFT, height: LANE - 4, fill: cssVar('pipesim-idle'), stroke: cssVar('rule-soft') }),
-        );
+        laneBackdrop(root, lane, top, sx(lanes.makespan));
         if (lane === 'compute' && lanes === r.pair) this.hatchIdle(root, lanes, top, sx);
         for (const slot of lanes.timeline.filter((s) => s.lane === lane)) this.drawSlot(root, slot, top, sx);
       });
@@ -275,10 +272,7 @@ export class ChunkPanel {
       y += 18;
       (['compute', 'comm'] as const).forEach((lane, k) => {
         const top = y + k * LANE;
-        root.append(
-          svg('text', { x: LEFT - 8, y: top + LANE / 2, 'text-anchor': 'end', 'dominant-baseline': 'middle', text: t(lane === 'compute' ? 'chunk.laneCompute' : 'chunk.laneComm') }),
-          svg('rect', { x: LEFT, y: top + 2, width: sx(measured.span_us) - LEFT, height: LANE - 4, fill: cssVar('pipesim-idle'), stroke: cssVar('rule-soft') }),
-        );
+        laneBackdrop(root, lane, top, sx(measured.span_us));
         const g = svg('g', { 'data-measured-lane': lane });
         root.append(g);
         for (const segment of measured.timeline.filter((s: MeasuredSegment) => s.lane === lane)) this.drawSlot(g as unknown as SVGSVGElement, segment, top, sx);
@@ -437,6 +431,14 @@ export class ChunkPanel {
 }
 
 /** " µs" for the engine's "us"; nothing for unitless durations. */
+/** One lane of a chunk figure, model or measured alike: its name and its idle backdrop up to `end` (px). */
+function laneBackdrop(root: SVGElement, lane: 'compute' | 'comm', top: number, end: number): void {
+  root.append(
+    svg('text', { x: LEFT - 8, y: top + LANE / 2, 'text-anchor': 'end', 'dominant-baseline': 'middle', text: t(lane === 'compute' ? 'chunk.laneCompute' : 'chunk.laneComm') }),
+    svg('rect', { x: LEFT, y: top + 2, width: end - LEFT, height: LANE - 4, fill: cssVar('pipesim-idle'), stroke: cssVar('rule-soft') }),
+  );
+}
+
 function unitLabel(unit: string): string {
   return unit ? ` ${unit === 'us' ? 'µs' : unit}` : '';
 }
