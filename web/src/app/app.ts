@@ -24,10 +24,10 @@ import { ComparePanel, type CompareEntry } from '../views/compare_panel';
 import { MemoryPanel } from '../views/memory_panel';
 import { TimelinePanel } from '../views/timeline_panel';
 import { Controls } from './controls';
-import { scheduleTitle } from './describe';
+import { scheduleTitle } from '../model/describe';
 import { renderReadouts } from './readouts';
-import type { RunView } from './run';
-import { readState, VIEWS, writeState, type AppState, type ViewName } from './state';
+import type { RunView } from '../model/run';
+import { readState, VIEWS, writeState, type AppState, type ViewName } from '../state/page_state';
 import { UrlWriter } from './url_writer';
 import type { BasisShown } from '../views/basis';
 

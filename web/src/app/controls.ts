@@ -7,9 +7,9 @@ import { clear, el } from '../base/dom';
 import type { Engine, ScheduleInfo } from '../engine/engine';
 import { num } from '../base/format';
 import { lang, t, type Key } from '../i18n';
-import { scheduleTitle } from './describe';
+import { scheduleTitle } from '../model/describe';
 import { matchingPreset, PRESETS } from './presets';
-import { CUSTOM_IN_URL_LIMIT, formatCost, parseCostLoose, scaledStageCost, type AppState, type CostValues } from './state';
+import { CUSTOM_IN_URL_LIMIT, formatCost, parseCostLoose, scaledStageCost, type AppState, type CostValues } from '../state/page_state';
 
 /** Per-stage presets over the costs on screen: where a real model is heavier. */
 const STAGE_PRESETS: { id: string; name: Key; stages: string[]; factor: number }[] = [

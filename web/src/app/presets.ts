@@ -1,5 +1,5 @@
 // Presets that reproduce published figures and the lesson's exercises.
-import type { AppState } from './state';
+import type { AppState } from '../state/page_state';
 
 export interface Preset {
   id: string;

@@ -2,7 +2,7 @@
 import { clear, el } from '../base/dom';
 import { num, percent } from '../base/format';
 import { t, type Key } from '../i18n';
-import type { RunView } from './run';
+import type { RunView } from '../model/run';
 
 function card(testid: string, labelKey: Key, value: string, meta: (Node | string)[] = [], extraClass = ''): HTMLElement {
   return el('div', { class: `readout ${extraClass}` }, [

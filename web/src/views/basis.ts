@@ -3,7 +3,7 @@
 // (every stage of every schedule costs what the sliders say, the DualPipe README table's basis).
 import { el } from '../base/dom';
 import { t } from '../i18n';
-import type { CostBasis } from '../app/state';
+import type { CostBasis } from '../state/page_state';
 
 export interface BasisShown {
   basis: CostBasis;

@@ -8,10 +8,10 @@ import { num, percent } from '../base/format';
 import { Lane, SUPERSEDED, type Background, type LaneRequest } from '../engine/background';
 import { EngineError, type Engine, type RunRequest } from '../engine/engine';
 import { t } from '../i18n';
-import type { CostBasis } from '../app/state';
+import type { CostBasis } from '../state/page_state';
 import { basisBlock, type BasisShown } from './basis';
-import type { ResolvedRequest, RunView } from '../app/run';
-import { scheduleTitle } from '../app/describe';
+import type { ResolvedRequest, RunView } from '../model/run';
+import { scheduleTitle } from '../model/describe';
 import { barChart, dataTable, lineChart, scatterChart, type ChartSpec, type ScatterPoint, type Series } from './chart';
 
 const range = (from: number, to: number) => Array.from({ length: Math.max(0, to - from + 1) }, (_, i) => from + i);

@@ -4,10 +4,10 @@ import { seriesColor } from '../base/colors';
 import { num, percent } from '../base/format';
 import type { Engine } from '../engine/engine';
 import { t } from '../i18n';
-import { describeIdle, describeOp, scheduleTitle } from '../app/describe';
-import { forwardShare, type RunView } from '../app/run';
+import { describeIdle, describeOp, scheduleTitle } from '../model/describe';
+import { forwardShare, type RunView } from '../model/run';
 import { TimelineView, type TimelineGroup } from '../timeline/timeline_view';
-import type { CostBasis } from '../app/state';
+import type { CostBasis } from '../state/page_state';
 import { basisBlock, type BasisShown } from './basis';
 
 export interface CompareEntry {

@@ -7,8 +7,8 @@ import { num } from '../base/format';
 import { EngineError, type Engine } from '../engine/engine';
 import { lang, t, type Key } from '../i18n';
 import { wordRefusal } from '../i18n/refusals';
-import { describeIdle, describeOp } from '../app/describe';
-import { forwardShareOf } from '../app/run';
+import { describeIdle, describeOp } from '../model/describe';
+import { forwardShareOf } from '../model/run';
 import { TimelineView } from '../timeline/timeline_view';
 
 /** What an exercise asks the student for, read from the engine's worked result. */

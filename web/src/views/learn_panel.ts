@@ -10,8 +10,8 @@ import { num, percent } from '../base/format';
 import { load, store } from '../base/storage';
 import type { Engine, RunRequest, SimulateValue } from '../engine/engine';
 import { t, type Key } from '../i18n';
-import { describeIdle, describeOp } from '../app/describe';
-import { forwardShareOf } from '../app/run';
+import { describeIdle, describeOp } from '../model/describe';
+import { forwardShareOf } from '../model/run';
 import { TimelineView } from '../timeline/timeline_view';
 
 const UNIT_COSTS = 'F=1,B=2,W=1,FB=3';

@@ -1,7 +1,7 @@
 // The colour key of the timeline, drawn with the same CSS variables as the canvas.
 import { el } from '../base/dom';
 import { t } from '../i18n';
-import { phaseMeaning } from '../app/run';
+import { phaseMeaning } from '../model/run';
 
 export function legend(summary: any): HTMLElement {
   const item = (cls: string, text: string) => el('span', { class: 'item' }, [el('span', { class: `cell ${cls}` }), text]);

@@ -4,8 +4,8 @@ import { clear, el, svg } from '../base/dom';
 import { cssVar } from '../base/tokens';
 import { num } from '../base/format';
 import { t } from '../i18n';
-import { phaseLabel } from '../app/describe';
-import type { RunView } from '../app/run';
+import { phaseLabel } from '../model/describe';
+import type { RunView } from '../model/run';
 
 const W = 900;
 const ROW = 36;

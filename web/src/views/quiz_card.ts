@@ -8,8 +8,8 @@ import { num, percent } from '../base/format';
 import { courseText } from '../engine/course_data';
 import { EngineError, type Engine, type RunRequest } from '../engine/engine';
 import { lang, t, type Key } from '../i18n';
-import { describeOp, scheduleTitle } from '../app/describe';
-import { forwardShareOf } from '../app/run';
+import { describeOp, scheduleTitle } from '../model/describe';
+import { forwardShareOf } from '../model/run';
 import { TimelineView } from '../timeline/timeline_view';
 
 type Localised = Record<string, string>;
