@@ -4,10 +4,22 @@ import { App } from './app/app';
 import { load } from './base/storage';
 import { loadEngine } from './engine/engine';
 import { detectLang, setLang, t } from './i18n';
+import { DEFAULT_INPUTS, DEFAULT_STATE, type PageState } from './state/page_state';
+import { storage } from './state/storage_adapter';
+import { Store } from './state/store';
 
+// The page's one state: the URL's part is read by the app (url_adapter.ts), the preferences here,
+// from localStorage, which keeps them as they change.
+const store = new Store<PageState>({
+  ...DEFAULT_STATE,
+  ...DEFAULT_INPUTS,
+  theme: matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light',
+  palette: 'default',
+});
+storage.connect(store, { theme: 'pipesim:theme', palette: 'pipesim:palette' });
 const html = document.documentElement;
-html.dataset.theme = load('pipesim:theme') ?? (matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light');
-html.dataset.palette = load('pipesim:palette') ?? 'default';
+html.dataset.theme = store.get().theme;
+html.dataset.palette = store.get().palette;
 
 // ?embed=1: the page without its chrome, for an iframe; it reports its height to the parent page.
 const embedded = new URLSearchParams(location.search).get('embed') === '1';
@@ -26,7 +38,7 @@ async function main(): Promise<void> {
   await setLang(detectLang(location.search, load('pipesim:lang'), navigator.languages));
   try {
     const engine = await loadEngine();
-    new App(root, engine).start();
+    new App(root, engine, store).start();
     if (embedded && parent !== window) reportHeight(root);
   } catch (e) {
     root.dataset.state = 'failed';

@@ -10,7 +10,7 @@ import { byId, clear, el } from '../base/dom';
 import { BACKGROUND_ABOVE_OPS, estimatedOps, Lane, sharedBackground, SUPERSEDED, type LaneRequest } from '../engine/background';
 import { EngineError, KINDS, type Wording, type Engine, type RunRequest, type SimulateValue } from '../engine/engine';
 import type { Outcome } from '../engine/tasks';
-import { load, store } from '../base/storage';
+import { load, store as save } from '../base/storage';
 import { applyTranslations, lang, LANGS, t, type Key, type Lang } from '../i18n';
 import { wordRefusal } from '../i18n/refusals';
 import { ChartsPanel } from '../views/charts_panel';
@@ -27,8 +27,9 @@ import { Controls } from './controls';
 import { scheduleTitle } from '../model/describe';
 import { renderReadouts } from './readouts';
 import type { RunView } from '../model/run';
-import { readState, VIEWS, writeState, type AppState, type ViewName } from '../state/page_state';
-import { UrlWriter } from './url_writer';
+import { APP_STATE_KEYS, completePatch, VIEWS, type AppState, type PageState, type ViewName } from '../state/page_state';
+import type { Store } from '../state/store';
+import { UrlAdapter } from '../state/url_adapter';
 import type { BasisShown } from '../views/basis';
 
 /** The kinds of op a run has (F, B, I, W, FB): which costs it reads. */
@@ -38,7 +39,8 @@ function opKinds(run: RunView): Set<string> {
   return seen;
 }
 
-const OWN_PARAMS = ['schedule', 'ranks', 'micro-batches', 'virtual-stages', 'cost', 'stage-cost', 'rank-speed', 'compare', 'basis', 'view', 'custom', 'timing', 'sends', 'step'];
+/** The fields whose change makes every run stale (all of the URL's state but the view). */
+const SIMULATED = new Set<keyof PageState>(APP_STATE_KEYS.filter((key) => key !== 'view'));
 
 /** One run a view needs: the schedule, the key of its run, and whether it is on the same-model basis. */
 interface Needed {
@@ -51,7 +53,6 @@ interface Needed {
 type RunOutcome = { run: RunView } | { error: string; code: string; wording?: Wording };
 
 export class App {
-  private state: AppState;
   private controls!: Controls;
   private readonly panels: Record<ViewName, { element: HTMLElement }>;
   private readonly timeline: TimelinePanel;
@@ -73,15 +74,18 @@ export class App {
   private readonly busy = el('p', { class: 'hint', role: 'status', 'data-testid': 'busy', hidden: true });
   /** Shown once a broken background engine was replaced (background.ts). */
   private readonly restarted = el('p', { class: 'hint', role: 'status', 'data-testid': 'engine-restarted', hidden: true });
-  private readonly address = new UrlWriter();
+  private readonly address: UrlAdapter;
 
   constructor(
     private readonly root: HTMLElement,
     private readonly engine: Engine,
+    /** The page's one state (state/store.ts); the URL adapter, the controls and the panels read and write it. */
+    private readonly store: Store<PageState>,
   ) {
-    this.state = readState(location.search);
+    this.address = new UrlAdapter(undefined, (name) => !!engine.schedule(name)?.uses_virtual_stages);
+    const opened = this.address.read();
     // A lesson step is a URL: it opens with the step's settings.
-    if (this.state.view === 'learn') this.state = { ...this.state, ...App.stepState(stepFromUrl(this.state.step)) };
+    store.set(opened.view === 'learn' ? { ...opened, ...App.stepState(stepFromUrl(opened.step)) } : opened);
     const background = sharedBackground(engine);
     background.onRestart(() => {
       this.restarted.hidden = false;
@@ -94,15 +98,15 @@ export class App {
     this.compare = new ComparePanel(engine, (names) => this.set({ compare: names }), onBasis);
     this.charts = new ChartsPanel(engine, background, onBasis);
     // "Derive F&B from the chunk model": its costs become the pipeline's, shown on the timeline.
-    this.chunk = new ChunkPanel(engine, (cost) => this.set({ cost, view: 'timeline' }));
-    this.exercises = new ExercisesPanel(engine);
+    this.chunk = new ChunkPanel(engine, (cost) => this.set({ cost, view: 'timeline' }), store.slice('chunk'));
+    this.exercises = new ExercisesPanel(engine, store.slice('exercises'));
     // Live quiz questions use the settings on screen; "show me" opens the view that answers one.
     this.quiz = new QuizPanel(
       engine,
       () => this.primary?.request ?? { schedule: 'dualpipe', ranks: 8, microBatches: 20, cost: 'F=1,B=2,W=1,FB=3' },
       (view) => this.set({ view: (VIEWS as string[]).includes(view) ? (view as ViewName) : view === 'placement' ? 'memory' : 'timeline' }),
     );
-    this.planner = new PlannerPanel(background);
+    this.planner = new PlannerPanel(background, store.slice('planner'));
     this.learn = new LearnPanel(
       engine,
       (step) => this.set({ ...App.stepState(step), view: 'learn' }),
@@ -121,6 +125,10 @@ export class App {
     };
   }
 
+  private get state(): Readonly<PageState> {
+    return this.store.get();
+  }
+
   start(): void {
     this.controls = new Controls(byId('controls', this.root), this.engine, (patch) => this.set(patch));
     this.buildDrawer();
@@ -137,21 +145,31 @@ export class App {
     byId('engine-version', this.root).textContent = t('app.engineVersion', { version: this.engine.version });
     applyTranslations(this.root);
     byId('theme-toggle', this.root).textContent = t(document.documentElement.dataset.theme === 'dark' ? 'ui.themeLight' : 'ui.theme');
+    this.address.write(this.state);
+    this.address.connect(this.store); // before the views: the address is written when they draw
+    this.store.subscribe((_state, keys) => this.changed(keys));
     this.update();
     this.root.dataset.state = 'ready';
     // No worker yet: it starts with the first task that needs it (background.ts), so that a page
     // that never runs a large task never downloads its script.
   }
 
-  /** Applies a change from any control and redraws. */
+  /** Applies a change from any control to the store (which redraws, in changed()). */
   set(patch: Partial<AppState>): void {
-    const next = { ...this.state, ...patch };
-    if (patch.schedule === 'custom' && !next.custom) next.custom = this.startingCustomText();
-    if (patch.schedule) next.compare = next.compare.filter((s) => s !== patch.schedule);
-    this.state = next;
+    const full: Partial<PageState> = { ...patch };
+    if (patch.schedule === 'custom' && !(patch.custom ?? this.state.custom)) full.custom = this.startingCustomText();
+    this.store.set(completePatch(this.state, full));
+  }
+
+  /** After each change of the store: a change of settings re-simulates and redraws, a change of view
+   *  redraws it, a change of theme or palette repaints; a panel's own inputs are the panel's affair. */
+  private changed(keys: ReadonlySet<keyof PageState>): void {
+    const settings = [...keys].some((key) => SIMULATED.has(key));
+    if (keys.has('theme') || keys.has('palette')) this.restyle();
+    if (!settings && !keys.has('view')) return;
     this.dirty = new Set(VIEWS);
     // Switching views keeps the runs (the settings have not changed); anything else re-simulates.
-    if (Object.keys(patch).some((key) => key !== 'view')) {
+    if (settings) {
       this.runs.clear();
       clearTimeout(this.chartTimer);
       this.charts.stop(); // its sweep is of the old settings
@@ -254,10 +272,6 @@ export class App {
   }
 
   private update(): void {
-    const info = this.engine.schedule(this.state.schedule);
-    const extra = new URLSearchParams(location.search);
-    for (const key of OWN_PARAMS) extra.delete(key);
-    this.address.write(writeState(this.state, !!info?.uses_virtual_stages, extra));
     this.controls.sync(this.state);
     this.selectTab(this.state.view, false);
     this.refresh();
@@ -468,7 +482,7 @@ export class App {
     const dismiss = el('button', { type: 'button', class: 'ghost', 'data-testid': 'learn-offer-dismiss', text: t('learn.offerDismiss') });
     const offer = el('div', { class: 'learn-offer', 'data-testid': 'learn-offer', role: 'region', 'aria-label': t('tab.learn') }, [el('span', { text: t('learn.offer') }), start, dismiss]);
     const close = () => {
-      store('pipesim:learn:offer', 'dismissed');
+      save('pipesim:learn:offer', 'dismissed');
       offer.remove();
     };
     start.addEventListener('click', () => {
@@ -507,41 +521,36 @@ export class App {
     if (render) this.refresh();
   }
 
+  /** The theme and palette on the document, and every view redrawn in them. */
+  private restyle(): void {
+    const html = document.documentElement;
+    html.dataset.theme = this.state.theme;
+    html.dataset.palette = this.state.palette;
+    byId('theme-toggle', this.root).textContent = t(this.state.theme === 'dark' ? 'ui.themeLight' : 'ui.theme');
+    this.dirty = new Set(VIEWS);
+    this.refresh();
+  }
+
   private bindHeader(): void {
     const theme = byId<HTMLButtonElement>('theme-toggle', this.root);
     const palette = byId<HTMLInputElement>('palette-toggle', this.root);
     const select = byId<HTMLSelectElement>('lang-select', this.root);
-    const html = document.documentElement;
-    const redraw = () => {
-      this.dirty = new Set(VIEWS);
-      this.refresh();
-      theme.textContent = t(html.dataset.theme === 'dark' ? 'ui.themeLight' : 'ui.theme');
-    };
-    theme.addEventListener('click', () => {
-      html.dataset.theme = html.dataset.theme === 'dark' ? 'light' : 'dark';
-      store('pipesim:theme', html.dataset.theme);
-      redraw();
-    });
-    palette.checked = html.dataset.palette === 'cb';
-    palette.addEventListener('change', () => {
-      html.dataset.palette = palette.checked ? 'cb' : 'default';
-      store('pipesim:palette', html.dataset.palette);
-      redraw();
-    });
+    theme.addEventListener('click', () => this.store.set({ theme: this.state.theme === 'dark' ? 'light' : 'dark' }));
+    palette.checked = this.state.palette === 'cb';
+    palette.addEventListener('change', () => this.store.set({ palette: palette.checked ? 'cb' : 'default' }));
     select.value = lang();
     // A new language reloads the page with ?lang=: the state is in the URL, and every view is then
     // built in the new language rather than patched string by string.
     select.addEventListener('change', () => {
       const next = select.value as Lang;
       if (!LANGS.includes(next)) return;
-      store('pipesim:lang', next);
+      save('pipesim:lang', next);
       this.address.flush();
       const q = new URLSearchParams(location.search);
       q.set('lang', next);
       location.replace('?' + q.toString().replace(/%2C/g, ',').replace(/%3D/g, '='));
     });
-    theme.textContent = t(html.dataset.theme === 'dark' ? 'ui.themeLight' : 'ui.theme');
+    theme.textContent = t(this.state.theme === 'dark' ? 'ui.themeLight' : 'ui.theme');
   }
-
 
 }

@@ -1,16 +1,10 @@
-// localStorage that never breaks the page: sandboxed frames and blocked cookies make it throw.
+// localStorage that never breaks the page: the page's storage adapter (state/storage_adapter.ts).
+import { storage } from '../state/storage_adapter';
+
 export function load(key: string): string | null {
-  try {
-    return localStorage.getItem(key);
-  } catch {
-    return null;
-  }
+  return storage.load(key);
 }
 
 export function store(key: string, value: string): void {
-  try {
-    localStorage.setItem(key, value);
-  } catch {
-    // Nothing to keep it in: the setting lasts for this visit only.
-  }
+  storage.save(key, value);
 }

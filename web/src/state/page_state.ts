@@ -1,4 +1,6 @@
-// The page's whole state, and its URL form: any view can be shared by copying the address.
+// The page's whole state: what the URL carries (AppState: any view can be shared by copying the
+// address), the preferences localStorage keeps, and the inputs of the panels that have their own.
+// It lives in one Store (store.ts); url_adapter.ts and storage_adapter.ts read and write it.
 // Values stay as the user typed them; the engine validates them and explains what it refuses.
 
 export type ViewName = 'learn' | 'timeline' | 'compare' | 'charts' | 'memory' | 'chunk' | 'exercises' | 'quiz' | 'planner';
@@ -94,50 +96,51 @@ export function formatCost(c: CostValues): string {
   return c.comm ? `${base},comm=${n(c.comm)}` : base;
 }
 
-export function readState(search: string): AppState {
-  const q = new URLSearchParams(search);
-  const get = (key: string, fallback: string) => q.get(key) ?? fallback;
-  const view = get('view', DEFAULT_STATE.view) as ViewName;
-  const basis = get('basis', DEFAULT_STATE.basis) as CostBasis;
-  const compare = q.get('compare');
-  const schedule = get('schedule', DEFAULT_STATE.schedule);
-  return {
-    schedule,
-    ranks: get('ranks', DEFAULT_STATE.ranks),
-    microBatches: get('micro-batches', DEFAULT_STATE.microBatches),
-    virtualStages: get('virtual-stages', DEFAULT_STATE.virtualStages),
-    cost: get('cost', DEFAULT_STATE.cost),
-    compare: (compare === null ? [...DEFAULT_STATE.compare] : [...new Set(compare.split(',').filter(Boolean))]).filter((n) => n !== schedule),
-    basis: BASES.includes(basis) ? basis : DEFAULT_STATE.basis,
-    stageCost: get('stage-cost', DEFAULT_STATE.stageCost),
-    rankSpeed: get('rank-speed', DEFAULT_STATE.rankSpeed),
-    view: VIEWS.includes(view) ? view : DEFAULT_STATE.view,
-    custom: get('custom', ''),
-    timing: get('timing', DEFAULT_STATE.timing),
-    sends: get('sends', DEFAULT_STATE.sends),
-    step: get('step', DEFAULT_STATE.step),
-  };
+/** A change with the fields the rules tying the state together derive from it: a schedule is never
+ *  compared with itself. */
+export function completePatch<T extends AppState>(state: Readonly<T>, patch: Partial<T>): Partial<T> {
+  if (!patch.schedule) return patch;
+  const compare = (patch.compare ?? state.compare).filter((s) => s !== patch.schedule);
+  return { ...patch, compare };
 }
 
-/** The query string of a state; `extra` keeps parameters owned by others (lang, embed, ...). */
-export function writeState(state: AppState, usesVirtualStages: boolean, extra: URLSearchParams): string {
-  const q = new URLSearchParams();
-  q.set('schedule', state.schedule);
-  q.set('ranks', state.ranks);
-  q.set('micro-batches', state.microBatches);
-  if (usesVirtualStages) q.set('virtual-stages', state.virtualStages);
-  q.set('cost', state.cost);
-  q.set('compare', state.compare.join(','));
-  if (state.basis !== DEFAULT_STATE.basis) q.set('basis', state.basis);
-  if (state.stageCost.trim()) q.set('stage-cost', state.stageCost);
-  if (state.rankSpeed.trim()) q.set('rank-speed', state.rankSpeed);
-  if (state.view !== 'timeline') q.set('view', state.view);
-  if (state.timing !== DEFAULT_STATE.timing) q.set('timing', state.timing);
-  if (state.timing !== DEFAULT_STATE.timing && state.sends !== DEFAULT_STATE.sends) q.set('sends', state.sends);
-  if (state.view === 'learn') q.set('step', state.step);
-  // A pasted schedule rides in the address only while a link stays shareable (servers refuse ~8 KB).
-  if (state.schedule === 'custom' && state.custom.length <= CUSTOM_IN_URL_LIMIT) q.set('custom', state.custom);
-  for (const [k, v] of extra) if (!q.has(k)) q.set(k, v);
-  // Keep commas, '=' and ':' (rank-speed=3:0.5) readable in shared links.
-  return '?' + q.toString().replace(/%2C/g, ',').replace(/%3D/g, '=').replace(/%3A/g, ':');
+/** What localStorage keeps between visits (storage_adapter.ts). */
+export interface Preferences {
+  theme: 'light' | 'dark';
+  palette: 'default' | 'cb';
 }
+
+/** The chunk model's inputs (Chunk view): workload fields as typed, the comm/compute ratio slider
+ *  (log2 of the scale) and the SMs given to communication. */
+export interface ChunkInputs {
+  workload: Record<string, string>;
+  ratio: string;
+  commSms: string;
+}
+
+/** Exercise 3's memory inputs (Exercises view). */
+export interface ExerciseInputs {
+  bytesPerParam: string;
+  gpuMemoryGb: string;
+}
+
+/** The planner's example and its JSON as edited (Planner view); input '' until the view first opens. */
+export interface PlannerInputs {
+  example: string;
+  input: string;
+}
+
+export interface PageState extends AppState, Preferences {
+  chunk: ChunkInputs;
+  exercises: ExerciseInputs;
+  planner: PlannerInputs;
+}
+
+export const DEFAULT_INPUTS: Pick<PageState, 'chunk' | 'exercises' | 'planner'> = {
+  chunk: { workload: {}, ratio: '0', commSms: '20' },
+  exercises: { bytesPerParam: '2', gpuMemoryGb: '80' },
+  planner: { example: '', input: '' },
+};
+
+/** The fields of AppState: a change of any of them but `view` makes every run stale. */
+export const APP_STATE_KEYS = Object.keys(DEFAULT_STATE) as (keyof AppState)[];

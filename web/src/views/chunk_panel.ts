@@ -11,6 +11,8 @@ import { num, percent } from '../base/format';
 import { EngineError, type Engine, type LaneSchedule, type MeasuredSegment, type OverlapResult, type OverlapSlot } from '../engine/engine';
 import { Lane, sharedBackground, SUPERSEDED } from '../engine/background';
 import { t, type Key } from '../i18n';
+import { DEFAULT_INPUTS, type ChunkInputs } from '../state/page_state';
+import { Store, type Slice } from '../state/store';
 
 const W = 960;
 const LANE = 26;
@@ -86,13 +88,19 @@ export class ChunkPanel {
   constructor(
     private readonly engine: Engine,
     private readonly onUseCosts: (cost: string) => void,
+    /** The model's inputs, kept in the page's store (the inputs show them; a workload field not set
+     *  is the engine's default). */
+    private readonly inputs: Slice<ChunkInputs> = new Store(DEFAULT_INPUTS).slice('chunk'),
   ) {
     this.profiles = new Lane(sharedBackground(engine));
     const defaults = engine.defaultWorkload();
+    const kept = inputs.get();
+    this.ratio.value = kept.ratio;
+    this.commSms.value = this.commSmsRange.value = kept.commSms;
     const fields = WORKLOAD_FIELDS.map(({ key, label, step }) => {
-      const input = el('input', { type: 'number', step, value: String(defaults[key]), 'data-testid': `chunk-${key}`, id: `chunk-${key}` });
+      const input = el('input', { type: 'number', step, value: kept.workload[key] ?? String(defaults[key]), 'data-testid': `chunk-${key}`, id: `chunk-${key}` });
       this.workloadInputs.set(key, input);
-      input.addEventListener('input', () => this.recompute());
+      input.addEventListener('input', () => this.edit({ workload: { ...this.inputs.get().workload, [key]: input.value } }));
       return el('label', { class: 'chunk-field', for: `chunk-${key}` }, [el('span', { text: t(label) }), input]);
     });
     const useCosts = el('button', { type: 'button', class: 'ghost', 'data-testid': 'chunk-use-costs', text: t('chunk.useCosts') });
@@ -115,14 +123,14 @@ export class ChunkPanel {
       this.pause();
       this.setTime((Number(this.scrub.value) / 1000) * this.span);
     });
-    this.ratio.addEventListener('input', () => this.recompute());
+    this.ratio.addEventListener('input', () => this.edit({ ratio: this.ratio.value }));
     this.commSms.addEventListener('input', () => {
       this.commSmsRange.value = this.commSms.value;
-      this.recompute();
+      this.edit({ commSms: this.commSms.value });
     });
     this.commSmsRange.addEventListener('input', () => {
       this.commSms.value = this.commSmsRange.value;
-      this.recompute();
+      this.edit({ commSms: this.commSmsRange.value });
     });
     const knobs = el('div', { class: 'chunk-knobs' }, [
       el('div', { class: 'field' }, [
@@ -163,20 +171,27 @@ export class ChunkPanel {
     if (!this.result) this.recompute();
   }
 
+  /** An input changed: into the store, and the model recomputed from it. */
+  private edit(patch: Partial<ChunkInputs>): void {
+    this.inputs.set(patch);
+    this.recompute();
+  }
+
   private request() {
+    const kept = this.inputs.get();
     const workload: Record<string, number | string> = { ...this.engine.defaultWorkload() };
-    for (const [key, input] of this.workloadInputs) workload[key] = input.value.trim() === '' ? input.value : Number(input.value);
+    for (const [key, value] of Object.entries(kept.workload)) workload[key] = value.trim() === '' ? value : Number(value);
     delete workload.comm_sms;
     delete workload.total_sms;
     delete workload.saturation_sms;
-    const ratio = Math.pow(2, Number(this.ratio.value));
-    return { workload: JSON.stringify(workload), commSms: this.commSms.value.trim(), ratio: String(ratio) };
+    const ratio = Math.pow(2, Number(kept.ratio));
+    return { workload: JSON.stringify(workload), commSms: kept.commSms.trim(), ratio: String(ratio) };
   }
 
   private recompute(): void {
     this.profiles.begin(); // back to the model: a profile still loading is dropped
     this.showProfile(null);
-    const ratio = Math.pow(2, Number(this.ratio.value));
+    const ratio = Math.pow(2, Number(this.inputs.get().ratio));
     this.ratioValue.textContent = ratio >= 1 ? `${num(ratio)} : 1` : `1 : ${num(1 / ratio)}`;
     this.ratio.setAttribute('aria-valuetext', this.ratioValue.textContent);
     try {

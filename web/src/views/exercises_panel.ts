@@ -10,6 +10,8 @@ import { wordRefusal } from '../i18n/refusals';
 import { describeIdle, describeOp } from '../model/describe';
 import { forwardShareOf } from '../model/run';
 import { TimelineView } from '../timeline/timeline_view';
+import { DEFAULT_INPUTS, type ExerciseInputs } from '../state/page_state';
+import { Store, type Slice } from '../state/store';
 
 /** What an exercise asks the student for, read from the engine's worked result. */
 interface Ask {
@@ -42,13 +44,22 @@ export class ExercisesPanel {
   private readonly attempts = new Map<number, { text: string; checked: boolean }>();
   readonly element: HTMLElement;
   private readonly list = el('div', { class: 'exercises' });
-  private readonly bytes = el('input', { type: 'number', min: 0.5, step: 0.5, value: 2, id: 'ex3-bytes', 'data-testid': 'ex3-bytes' });
-  private readonly memory = el('input', { type: 'number', min: 1, step: 1, value: 80, id: 'ex3-memory', 'data-testid': 'ex3-memory' });
+  private readonly bytes: HTMLInputElement;
+  private readonly memory: HTMLInputElement;
   private cost = 'F=1,B=2,W=1,FB=3';
   private courseReady = false;
 
-  constructor(private readonly engine: Engine) {
-    for (const input of [this.bytes, this.memory]) input.addEventListener('input', () => this.render());
+  constructor(
+    private readonly engine: Engine,
+    /** Exercise 3's inputs, kept in the page's store (its inputs show them). */
+    private readonly inputs: Slice<ExerciseInputs> = new Store(DEFAULT_INPUTS).slice('exercises'),
+  ) {
+    const { bytesPerParam, gpuMemoryGb } = inputs.get();
+    this.bytes = el('input', { type: 'number', min: 0.5, step: 0.5, value: bytesPerParam, id: 'ex3-bytes', 'data-testid': 'ex3-bytes' });
+    this.memory = el('input', { type: 'number', min: 1, step: 1, value: gpuMemoryGb, id: 'ex3-memory', 'data-testid': 'ex3-memory' });
+    this.bytes.addEventListener('input', () => this.inputs.set({ bytesPerParam: this.bytes.value }));
+    this.memory.addEventListener('input', () => this.inputs.set({ gpuMemoryGb: this.memory.value }));
+    inputs.subscribe(() => this.render());
     this.element = el('section', { class: 'panel', id: 'panel-exercises', role: 'tabpanel', hidden: true }, [
       el('h3', { text: t('exercises.title') }),
       el('p', { class: 'hint', text: t('exercises.hint') }),
@@ -80,7 +91,7 @@ export class ExercisesPanel {
       try {
         const request =
           exercise === 3
-            ? { exercise, lang: lang(), bytesPerParam: Number(this.bytes.value), gpuMemoryGb: Number(this.memory.value) }
+            ? { exercise, lang: lang(), bytesPerParam: Number(this.inputs.get().bytesPerParam), gpuMemoryGb: Number(this.inputs.get().gpuMemoryGb) }
             : { exercise, lang: lang(), cost: this.cost };
         this.list.append(this.card(this.engine.lesson(request)));
       } catch (e) {

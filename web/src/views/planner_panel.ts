@@ -11,6 +11,8 @@ import { num, percent } from '../base/format';
 import { Lane, SUPERSEDED, type Background } from '../engine/background';
 import { EngineError } from '../engine/engine';
 import { lang, t, type Key } from '../i18n';
+import { DEFAULT_INPUTS, type PlannerInputs } from '../state/page_state';
+import { Store, type Slice } from '../state/store';
 
 const EXAMPLES: { id: string; name: Key; input: unknown }[] = [
   { id: 'deepseek-v3', name: 'planner.example.deepseek', input: deepseek },
@@ -26,11 +28,16 @@ export class PlannerPanel {
   private started = false;
   private readonly plans: Lane;
 
-  constructor(background: Background) {
+  constructor(
+    background: Background,
+    /** The example chosen and the JSON as edited, kept in the page's store (the inputs show them). */
+    private readonly inputs: Slice<PlannerInputs> = new Store(DEFAULT_INPUTS).slice('planner'),
+  ) {
     this.plans = new Lane(background);
     for (const e of EXAMPLES) this.example.append(el('option', { value: e.id, text: t(e.name) }));
     this.example.addEventListener('change', () => this.load(this.example.value));
-    this.input.addEventListener('input', () => void this.render());
+    this.input.addEventListener('input', () => this.inputs.set({ input: this.input.value }));
+    inputs.subscribe(() => void this.render());
     this.element = el('section', { class: 'panel', id: 'panel-planner', role: 'tabpanel', hidden: true }, [
       el('h3', { text: t('planner.title') }),
       el('p', { class: 'hint', text: t('planner.hint') }),
@@ -49,20 +56,24 @@ export class PlannerPanel {
   update(): void {
     if (this.started) return;
     this.started = true;
-    this.load(EXAMPLES[0].id);
+    const { example, input } = this.inputs.get();
+    if (!input) return this.load(example || EXAMPLES[0].id);
+    this.example.value = example;
+    this.input.value = input;
+    void this.render();
   }
 
   private load(id: string): void {
     const e = EXAMPLES.find((x) => x.id === id) ?? EXAMPLES[0];
     this.example.value = e.id;
     this.input.value = JSON.stringify(e.input, null, 2);
-    void this.render();
+    this.inputs.set({ example: e.id, input: this.input.value });
   }
 
   private async render(): Promise<void> {
     let plan: any;
     try {
-      plan = await this.plans.begin().run('plan', { input: this.input.value, lang: lang() });
+      plan = await this.plans.begin().run('plan', { input: this.inputs.get().input, lang: lang() });
       if (plan === SUPERSEDED) return;
     } catch (e) {
       if (!(e instanceof EngineError)) throw e;
