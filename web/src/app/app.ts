@@ -7,8 +7,9 @@
 // shows), split into `pipesim:simulate` and `pipesim:draw`; the first drawn timeline is marked
 // `pipesim:first-timeline` (timeline_view.ts). scripts/bench-page.mjs reads them.
 import { byId, clear, el } from '../base/dom';
-import { BACKGROUND_ABOVE_OPS, estimatedOps, Lane, sharedBackground, SUPERSEDED, type LaneRequest } from '../engine/background';
-import { EngineError, KINDS, type Wording, type Engine, type RunRequest, type SimulateValue } from '../engine/engine';
+import { Lane, sharedBackground, sharedClient, SUPERSEDED } from '../engine/background';
+import type { EngineClient } from '../engine/client';
+import { KINDS, type Wording, type Engine, type RunRequest, type SimulateValue } from '../engine/engine';
 import type { Outcome } from '../engine/tasks';
 import { load, store as save } from '../base/storage';
 import { applyTranslations, lang, LANGS, t, type Key, type Lang } from '../i18n';
@@ -71,6 +72,8 @@ export class App {
   private readonly runs = new Map<string, RunOutcome>();
   /** Large updates in the worker: a newer update supersedes one still running. */
   private readonly updates: Lane;
+  /** Simulates what the views show, here or in the worker (client.ts decides), and keeps results. */
+  private readonly client: EngineClient;
   private readonly busy = el('p', { class: 'hint', role: 'status', 'data-testid': 'busy', hidden: true });
   /** Shown once a broken background engine was replaced (background.ts). */
   private readonly restarted = el('p', { class: 'hint', role: 'status', 'data-testid': 'engine-restarted', hidden: true });
@@ -92,7 +95,8 @@ export class App {
       this.restarted.textContent = t('app.engineRestarted');
     });
     this.updates = new Lane(background);
-    this.timeline = new TimelinePanel(engine, background);
+    this.client = sharedClient(engine);
+    this.timeline = new TimelinePanel(this.client, background);
     this.timeline.element.append(new MeasuredPipelinePanel(engine).element);
     const onBasis = (basis: AppState['basis']) => this.set({ basis });
     this.compare = new ComparePanel(engine, (names) => this.set({ compare: names }), onBasis);
@@ -261,16 +265,6 @@ export class App {
     }
   }
 
-  private runHere(schedule: string, sameModel: boolean): RunOutcome {
-    const request = this.request(schedule, sameModel);
-    try {
-      return { run: this.runView(schedule, request, this.engine.simulate(request)) }; // unknown names are refused too
-    } catch (e) {
-      if (!(e instanceof EngineError)) throw e;
-      return { error: e.message, code: e.code, wording: e.wording };
-    }
-  }
-
   private update(): void {
     this.controls.sync(this.state);
     this.selectTab(this.state.view, false);
@@ -283,37 +277,27 @@ export class App {
     return view === 'compare' || view === 'charts' ? [this.state.schedule, ...this.state.compare] : [this.state.schedule];
   }
 
-  /** Simulates what the visible view needs and not yet simulated, then draws it. */
+  /** Simulates what the visible view needs and not yet simulated (the engine client decides where),
+   *  then draws it. */
   private refresh(): void {
     const started = performance.now();
     const missing = this.needed().filter((n) => !this.runs.has(n.key));
     const update = this.updates.begin(); // whatever runs in the worker for older settings is now stale
-    const ops = missing.reduce((sum, n) => sum + estimatedOps(this.request(n.name, n.sameModel)), 0);
-    if (ops > BACKGROUND_ABOVE_OPS) {
-      void this.refreshInBackground(missing, ops, update, started);
+    const requests = missing.map((n) => this.request(n.name, n.sameModel));
+    const simulation = this.client.simulate(requests, update);
+    if ('pending' in simulation) {
+      this.showBusy(simulation.ops);
+      void simulation.pending.then((outcomes) => {
+        if (outcomes === SUPERSEDED) return; // a newer update is under way and owns the busy note
+        missing.forEach((n, k) => this.runs.set(n.key, this.outcome(n.name, requests[k], outcomes[k])));
+        this.showBusy(null);
+        this.show(started, this.client.lastPlace);
+      });
       return;
     }
     this.showBusy(null);
-    for (const n of missing) this.runs.set(n.key, this.runHere(n.name, n.sameModel));
-    this.show(started, missing.length > 0 ? 'main-thread' : 'cache');
-  }
-
-  private async refreshInBackground(needed: Needed[], ops: number, update: LaneRequest, started: number): Promise<void> {
-    this.showBusy(ops);
-    const requests = needed.map((n) => this.request(n.name, n.sameModel));
-    let outcomes: Outcome<SimulateValue>[] | typeof SUPERSEDED;
-    try {
-      outcomes = await update.run('simulate', requests);
-    } catch (e) {
-      // The whole task failed (a worker that broke): every run of it is refused with that message.
-      const error = { message: e instanceof Error ? e.message : String(e), code: e instanceof EngineError ? e.code : 'internal' };
-      outcomes = requests.map(() => ({ error }));
-    }
-    if (outcomes === SUPERSEDED) return; // a newer update is under way and owns the busy note
-    const settled = outcomes;
-    needed.forEach((n, k) => this.runs.set(n.key, this.outcome(n.name, requests[k], settled[k])));
-    this.showBusy(null);
-    this.show(started, this.updates.background.lastPlace ?? 'worker');
+    missing.forEach((n, k) => this.runs.set(n.key, this.outcome(n.name, requests[k], simulation.outcomes[k])));
+    this.show(started, missing.length > 0 ? simulation.where : 'cache');
   }
 
   private outcome(schedule: string, request: RunRequest, outcome: Outcome<SimulateValue>): RunOutcome {

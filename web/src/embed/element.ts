@@ -17,7 +17,8 @@
 import css from '../styles.css?inline';
 import { clear, el } from '../base/dom';
 import { num, percent } from '../base/format';
-import { BACKGROUND_ABOVE_OPS, estimatedOps, Lane, sharedBackground, SUPERSEDED, type LaneRequest } from '../engine/background';
+import { Lane, sharedBackground, sharedClient, SUPERSEDED, type LaneRequest } from '../engine/background';
+import type { EngineClient } from '../engine/client';
 import { EngineError, loadEngine, type Engine, type RunRequest, type SimulateValue } from '../engine/engine';
 import { detectLang, inLang, loadLang, swapLang, t, type Lang } from '../i18n';
 import { describeIdle, describeOp, scheduleTitle } from '../model/describe';
@@ -26,6 +27,7 @@ import { TimelineView, type TimelineGroup } from '../timeline/timeline_view';
 import { ChunkPanel } from '../views/chunk_panel';
 import { legend } from '../views/legend';
 import { QuizCard } from '../views/quiz_card';
+import type { Outcome } from '../engine/tasks';
 import type { PipesimChangeDetail, PipesimErrorDetail } from './pipesim-timeline';
 
 let sheet: CSSStyleSheet | null = null;
@@ -78,6 +80,8 @@ export class PipesimTimelineElement extends HTMLElement {
   readonly #root: ShadowRoot;
   readonly #body = el('div', { class: 'card' }, [el('div', { class: 'placeholder', text: 'pipesim…' })]);
   #engine: Engine | null = null;
+  /** The page's engine client: it decides where runs are simulated and shares results with the page. */
+  #client: EngineClient | null = null;
   /** Large runs go to the page's background worker; a newer render supersedes one still there. */
   #updates: Lane | null = null;
   #queued = false;
@@ -194,6 +198,7 @@ export class PipesimTimelineElement extends HTMLElement {
       await this.#applyLang();
       this.#engine ??= await loadEngine();
       this.#updates ??= new Lane(sharedBackground(this.#engine));
+      this.#client ??= sharedClient(this.#engine);
       this.#render();
     } catch (e) {
       // The engine did not start (its .wasm could not be fetched or compiled): not a refusal of settings.
@@ -246,23 +251,22 @@ export class PipesimTimelineElement extends HTMLElement {
     });
   }
 
-  /** Small runs are simulated and drawn at once; large ones in the worker, then drawn. */
+  /** The runs as the engine client gives them: small ones at once, large ones from the worker. */
   #renderTimeline(compare: boolean, update: LaneRequest): void {
     const names = compare ? [this.schedule, ...this.compare] : [this.schedule];
     const requests = names.map((name) => this.#request(name));
-    if (requests.reduce((n, r) => n + estimatedOps(r), 0) > BACKGROUND_ABOVE_OPS) {
-      void this.#renderInBackground(requests, update);
-      return;
-    }
-    this.#showTimeline(requests.map((request) => this.#runView(request, this.#engine!.simulate(request))));
+    const simulation = this.#client!.simulate(requests, update);
+    if ('outcomes' in simulation) return this.#showOutcomes(requests, simulation.outcomes);
+    void simulation.pending.then((outcomes) => {
+      if (outcomes !== SUPERSEDED) inLang(this.#language, () => this.#showOutcomes(requests, outcomes));
+    });
   }
 
-  async #renderInBackground(requests: RunRequest[], update: LaneRequest): Promise<void> {
-    const outcomes = await update.run('simulate', requests);
-    if (outcomes === SUPERSEDED) return;
+  /** The timeline of the runs, or the first refusal among them in its place. */
+  #showOutcomes(requests: RunRequest[], outcomes: Outcome<SimulateValue>[]): void {
     const refused = outcomes.find((o) => 'error' in o);
     if (refused && 'error' in refused) return this.#showError(refused.error.code, refused.error.message);
-    inLang(this.#language, () => this.#showTimeline(outcomes.map((o, k) => this.#runView(requests[k], (o as { value: SimulateValue }).value))));
+    this.#showTimeline(outcomes.map((o, k) => this.#runView(requests[k], (o as { value: SimulateValue }).value)));
   }
 
   #showTimeline(runs: RunView[]): void {

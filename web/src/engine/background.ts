@@ -1,6 +1,7 @@
 // Work that can take longer than a frame (large runs, sweeps, the planner) runs in a Web Worker with
 // its own instance of the engine, so the page keeps answering while it runs. Small runs stay on the
-// main thread, synchronous, so a slider move is simulated and drawn within the same frame.
+// main thread, synchronous, so a slider move is simulated and drawn within the same frame: client.ts
+// decides which is which.
 //
 // Requests come in lanes (one per view): a newer request of a lane supersedes the older ones, whose
 // tasks still waiting are dropped and whose results are discarded. Tasks go to the worker one at a
@@ -9,25 +10,14 @@
 // When no worker starts (the offline file, a script served from another origin, a worker that
 // fails), the same tasks run on the main thread, each in its own macrotask so the page can paint
 // between them.
-import { compiledEngine, type Engine, type RunRequest } from './engine';
+import { EngineClient } from './client';
+import { compiledEngine, type Engine } from './engine';
 import { errorData, errorFrom, prepareTask, runTask, type TaskArgs, type TaskName, type TaskResult } from './tasks';
 import type { FromWorker, ToWorker } from './worker';
 
-export const SUPERSEDED = Symbol('superseded');
-export type Superseded = typeof SUPERSEDED;
+import { SUPERSEDED, type Superseded } from './superseded';
 
-/** Above this many ops (estimated, over all the runs of one update) simulation leaves the main thread.
- *  The engine in WebAssembly does about 10 M ops/s and drawing costs about as much again, so 30 000
- *  ops keep a synchronous update within a 16 ms frame; the worker's round trip is not worth it below. */
-export const BACKGROUND_ABOVE_OPS = 30_000;
-
-/** An upper estimate of a run's op count from its request, before simulating it: at most three ops
- *  (F, I, W) per micro-batch, stage and virtual stage; a custom schedule has one op per ~4 characters. */
-export function estimatedOps(request: RunRequest): number {
-  if (request.schedule === 'custom') return (request.customSchedule ?? '').length / 4;
-  const n = (v: number | string | undefined) => (Number.isFinite(Number(v)) ? Math.max(1, Number(v)) : 1);
-  return 3 * n(request.ranks) * n(request.microBatches) * n(request.virtualStages);
-}
+export { SUPERSEDED, type Superseded } from './superseded';
 
 /** How long a worker may take to start its engine before the page gives up on it. */
 const WORKER_START_TIMEOUT_MS = 15_000;
@@ -234,4 +224,13 @@ let shared: Background | null = null;
 export function sharedBackground(engine: Engine): Background {
   shared ??= new Background(engine);
   return shared;
+}
+
+let client: EngineClient | null = null;
+
+/** The page's one engine client (client.ts), over its one background worker: the page and every
+ *  embedded element share its results. */
+export function sharedClient(engine: Engine): EngineClient {
+  client ??= new EngineClient(engine, sharedBackground(engine));
+  return client;
 }

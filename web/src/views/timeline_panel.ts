@@ -3,8 +3,9 @@
 import { clear, el } from '../base/dom';
 import { download } from '../base/download';
 import { num, percent } from '../base/format';
-import { BACKGROUND_ABOVE_OPS, estimatedOps, Lane, SUPERSEDED, type Background } from '../engine/background';
-import { KINDS, type Engine, type ExportFormat, type RunRequest } from '../engine/engine';
+import { Lane, SUPERSEDED, type Background } from '../engine/background';
+import type { EngineClient } from '../engine/client';
+import { KINDS, type ExportFormat, type RunRequest } from '../engine/engine';
 import { lang, t } from '../i18n';
 import { describeIdle, describeOp, phaseLabel } from '../model/describe';
 import { forwardShare, type RunView } from '../model/run';
@@ -32,7 +33,7 @@ export class TimelinePanel {
   private readonly exports: Lane;
 
   constructor(
-    private readonly engine: Engine,
+    private readonly client: EngineClient,
     background: Background,
   ) {
     this.exports = new Lane(background);
@@ -114,14 +115,15 @@ export class TimelinePanel {
     }
   }
 
-  /** The engine's export, written here for a small run (the download starts within the click) and in
-   *  the worker for a large one. */
+  /** The engine's export, written where the engine client says (a large one in the worker, with a
+   *  note while it is). */
   private async exportText(request: RunRequest, format: ExportFormat): Promise<string | typeof SUPERSEDED> {
-    if (estimatedOps(request) <= BACKGROUND_ABOVE_OPS) return this.engine.exportText(request, format);
-    this.exportStatus.hidden = false;
-    this.exportStatus.textContent = t('timeline.exporting', { format: format.toUpperCase(), ops: (this.run?.result.ops.count ?? 0).toLocaleString(lang()) });
+    const away = () => {
+      this.exportStatus.hidden = false;
+      this.exportStatus.textContent = t('timeline.exporting', { format: format.toUpperCase(), ops: (this.run?.result.ops.count ?? 0).toLocaleString(lang()) });
+    };
     try {
-      return await this.exports.begin().run('exportText', { request, format });
+      return await this.client.exportText(request, format, this.exports.begin(), away);
     } finally {
       this.exportStatus.hidden = true;
     }

@@ -1,0 +1,159 @@
+// The engine client: where runs are simulated (one decision), and the results it keeps.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { loadWebModule } from './load.mjs';
+
+const { EngineClient, BACKGROUND_ABOVE_OPS, CACHE_ENTRIES_LIMIT, CACHE_OPS_LIMIT, estimatedOps, requestKey } = await loadWebModule('engine/client');
+const { SUPERSEDED } = await loadWebModule('engine/superseded');
+
+class Refusal extends Error {
+  constructor(message, code) {
+    super(message);
+    this.code = code;
+  }
+}
+
+/** An engine that counts its calls; `opsOf` says how many ops a run has. */
+function fakeEngine(opsOf = () => 10) {
+  const calls = [];
+  return {
+    calls,
+    simulate(request) {
+      calls.push(request);
+      if (request.ranks === 'bad') throw new Refusal('ranks must be a whole number, not "bad"', 'bad_argument');
+      if (request.ranks === 'bug') throw new TypeError('a bug, not a refusal');
+      return { summary: { ranks: Number(request.ranks) }, ops: { count: opsOf(request) } };
+    },
+    exportText: (request, format) => `${format} of ${request.schedule}`,
+  };
+}
+
+/** A lane request that answers from a fake worker (or says it was superseded, or fails). */
+function fakeUpdate(answer = 'run') {
+  const tasks = [];
+  return {
+    tasks,
+    async run(task, args) {
+      tasks.push({ task, args });
+      if (answer === 'superseded') return SUPERSEDED;
+      if (answer === 'fail') throw new Error('the worker broke');
+      if (task === 'exportText') return `worker ${args.format}`;
+      return args.map((r) => ({ value: { summary: { ranks: Number(r.ranks), away: true }, ops: { count: 5 } } }));
+    },
+  };
+}
+
+const small = (schedule = 'dualpipe', ranks = 8) => ({ schedule, ranks, microBatches: 20, virtualStages: 1, cost: 'F=1,B=2' });
+const large = (schedule = 'dualpipe') => ({ schedule, ranks: 64, microBatches: 1000, virtualStages: 1, cost: 'F=1,B=2' });
+
+test('a run is estimated at three ops per micro-batch, stage and virtual stage; a custom one by its length', () => {
+  assert.equal(estimatedOps({ schedule: 'dualpipe', ranks: 8, microBatches: 20, virtualStages: 2 }), 960);
+  assert.equal(estimatedOps({ schedule: 'gpipe', ranks: 'x', microBatches: '0', virtualStages: undefined }), 3);
+  assert.equal(estimatedOps({ schedule: 'custom', customSchedule: 'x'.repeat(400) }), 100);
+});
+
+test('the same request has the same key, whatever the order of its fields or a number written as text', () => {
+  assert.equal(requestKey({ ranks: 8, schedule: 'a' }), requestKey({ schedule: 'a', ranks: '8' }));
+  assert.equal(requestKey({ schedule: 'a', timing: undefined }), requestKey({ schedule: 'a' }));
+  assert.notEqual(requestKey({ schedule: 'a', ranks: 8 }), requestKey({ schedule: 'a', ranks: 9 }));
+});
+
+test('runs up to the threshold are simulated at once on this thread, above it in the worker', () => {
+  const client = new EngineClient(fakeEngine(), { lastPlace: null });
+  const atLimit = { schedule: 's', ranks: 10, microBatches: BACKGROUND_ABOVE_OPS / 30, virtualStages: 1, cost: '' };
+  assert.equal(client.placement([atLimit]).background, false);
+  assert.equal(client.placement([atLimit, small()]).background, true); // the sum of the update counts
+  const now = client.simulate([small()], fakeUpdate());
+  assert.equal(now.where, 'main-thread');
+  assert.equal(now.outcomes[0].value.summary.ranks, 8);
+  const later = client.simulate([large()], fakeUpdate());
+  assert.equal(later.ops, 192000);
+  assert.ok(later.pending instanceof Promise);
+});
+
+test('a run asked again is served from the cache, and a cached run does not count towards the worker', async () => {
+  const engine = fakeEngine();
+  const client = new EngineClient(engine, { lastPlace: null });
+  client.simulate([small()], fakeUpdate());
+  const again = client.simulate([{ ...small(), ranks: '8' }], fakeUpdate());
+  assert.equal(again.where, 'cache');
+  assert.equal(engine.calls.length, 1);
+  const update = fakeUpdate();
+  const outcomes = await client.simulate([large()], update).pending;
+  assert.equal(outcomes[0].value.summary.away, true);
+  assert.equal(client.placement([large(), small()]).background, false); // both cached now
+  const both = client.simulate([large(), small()], fakeUpdate());
+  assert.equal(both.where, 'cache');
+});
+
+test('only the runs not cached go to the worker, and the answers come back in the order asked', async () => {
+  const client = new EngineClient(fakeEngine(), { lastPlace: 'worker' });
+  client.simulate([small('zb-h1')], fakeUpdate());
+  const update = fakeUpdate();
+  const outcomes = await client.simulate([large('a'), small('zb-h1'), large('b')], update).pending;
+  assert.deepEqual(update.tasks[0].args.map((r) => r.schedule), ['a', 'b']);
+  assert.deepEqual(outcomes.map((o) => o.value.summary.away === true), [true, false, true]);
+  assert.equal(client.lastPlace, 'worker');
+});
+
+test('a refusal is an outcome (so one refused schedule does not fail a comparison) and is kept too', () => {
+  const engine = fakeEngine();
+  const client = new EngineClient(engine, { lastPlace: null });
+  const { outcomes } = client.simulate([small(), { ...small(), ranks: 'bad' }], fakeUpdate());
+  assert.equal(outcomes[0].value.summary.ranks, 8);
+  assert.deepEqual(outcomes[1], { error: { message: 'ranks must be a whole number, not "bad"', code: 'bad_argument' } });
+  client.simulate([{ ...small(), ranks: 'bad' }], fakeUpdate());
+  assert.equal(engine.calls.length, 2);
+});
+
+test('an error that is not the engine\'s refusal is thrown, not turned into a message', () => {
+  const client = new EngineClient(fakeEngine(), { lastPlace: null });
+  assert.throws(() => client.simulate([{ ...small(), ranks: 'bug' }], fakeUpdate()), TypeError);
+});
+
+test('a superseded update answers SUPERSEDED and keeps nothing', async () => {
+  const client = new EngineClient(fakeEngine(), { lastPlace: null });
+  assert.equal(await client.simulate([large()], fakeUpdate('superseded')).pending, SUPERSEDED);
+  assert.equal(client.cached(large()), undefined);
+});
+
+test('a worker that breaks refuses every run of its task as internal, and none is kept', async () => {
+  const client = new EngineClient(fakeEngine(), { lastPlace: null });
+  const outcomes = await client.simulate([large('a'), large('b')], fakeUpdate('fail')).pending;
+  assert.deepEqual(outcomes, [
+    { error: { message: 'the worker broke', code: 'internal' } },
+    { error: { message: 'the worker broke', code: 'internal' } },
+  ]);
+  assert.equal(client.cached(large('a')), undefined);
+});
+
+test('the cache drops its oldest results past its entry limit', () => {
+  const client = new EngineClient(fakeEngine(), { lastPlace: null });
+  for (let r = 1; r <= CACHE_ENTRIES_LIMIT + 1; r++) client.simulate([small('s', r)], fakeUpdate());
+  assert.equal(client.cached(small('s', 1)), undefined);
+  assert.ok(client.cached(small('s', 2)));
+  assert.ok(client.cached(small('s', CACHE_ENTRIES_LIMIT + 1)));
+});
+
+test('the cache drops its oldest results past its op limit, and never keeps a run above it', () => {
+  const client = new EngineClient(fakeEngine((r) => r.ranks * 100_000), { lastPlace: null });
+  const half = CACHE_OPS_LIMIT / 200_000; // ranks whose run has half the limit's ops
+  client.simulate([small('a', half)], fakeUpdate());
+  client.simulate([small('b', half)], fakeUpdate());
+  assert.ok(client.cached(small('a', half)));
+  client.simulate([small('c', 1)], fakeUpdate());
+  assert.equal(client.cached(small('a', half)), undefined);
+  assert.ok(client.cached(small('b', half)));
+  client.simulate([small('d', half * 2 + 1)], fakeUpdate());
+  assert.equal(client.cached(small('d', half * 2 + 1)), undefined);
+  assert.ok(client.cached(small('b', half)));
+});
+
+test('an export of a small run is written here, of a large one in the worker (and the caller is told)', async () => {
+  const client = new EngineClient(fakeEngine(), { lastPlace: null });
+  let told = 0;
+  assert.equal(await client.exportText(small(), 'csv', fakeUpdate(), () => told++), 'csv of dualpipe');
+  assert.equal(told, 0);
+  assert.equal(await client.exportText(large(), 'csv', fakeUpdate(), () => told++), 'worker csv');
+  assert.equal(told, 1);
+});
