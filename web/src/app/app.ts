@@ -27,6 +27,7 @@ import { TimelinePanel } from '../views/timeline_panel';
 import { Controls } from './controls';
 import { scheduleTitle } from '../model/describe';
 import { renderReadouts } from './readouts';
+import { requestOf } from '../model/request';
 import type { RunView } from '../model/run';
 import { APP_STATE_KEYS, completePatch, VIEWS, type AppState, type PageState, type ViewName } from '../state/page_state';
 import type { Store } from '../state/store';
@@ -202,29 +203,9 @@ export class App {
     }
   }
 
-  /** On the same-model basis the costs on screen are one rank's share of the model: the model is cut
-   *  into `ranks` stages of those costs, and each schedule re-cuts it into its own stages (the engine
-   *  does the division). Ranks the engine will refuse leave the costs as they are. */
+  /** The engine request of `schedule` at the settings on screen (model/request.ts). */
   private request(schedule: string, sameModel = false): RunRequest {
-    const info = this.engine.schedule(schedule);
-    const ranks = Number(this.state.ranks);
-    const modelStages = sameModel && schedule !== 'custom' && Number.isInteger(ranks) && ranks > 0 ? ranks : undefined;
-    const list = (text: string) => text.split(';').map((s) => s.trim()).filter(Boolean);
-    const stageCost = list(this.state.stageCost);
-    const rankSpeed = list(this.state.rankSpeed);
-    return {
-      schedule,
-      ranks: this.state.ranks,
-      microBatches: this.state.microBatches,
-      virtualStages: info?.uses_virtual_stages ? this.state.virtualStages : 1,
-      cost: this.state.cost,
-      ...(modelStages ? { modelStages } : {}),
-      ...(stageCost.length ? { stageCost } : {}),
-      ...(rankSpeed.length ? { rankSpeed } : {}),
-      customSchedule: schedule === 'custom' ? this.state.custom : undefined,
-      timing: this.state.timing,
-      sends: this.state.sends,
-    };
+    return requestOf(this.state, schedule, !!this.engine.schedule(schedule)?.uses_virtual_stages, sameModel);
   }
 
   /** The runs the visible view needs: the chosen schedule as the controls set it (readouts, timeline),

@@ -22,7 +22,10 @@ import type { EngineClient } from '../engine/client';
 import { EngineError, loadEngine, type Engine, type RunRequest, type SimulateValue } from '../engine/engine';
 import { detectLang, inLang, loadLang, swapLang, t, type Lang } from '../i18n';
 import { describeIdle, describeOp, scheduleTitle } from '../model/describe';
+import { requestOf } from '../model/request';
 import { forwardShare, type RunView } from '../model/run';
+import { DEFAULT_INPUTS, DEFAULT_STATE, type AppState, type PageState } from '../state/page_state';
+import { Store } from '../state/store';
 import { TimelineView, type TimelineGroup } from '../timeline/timeline_view';
 import { ChunkPanel } from '../views/chunk_panel';
 import { legend } from '../views/legend';
@@ -58,7 +61,10 @@ const ELEMENT_CSS = `
 .placeholder { color: var(--ink-mute, #777777); padding: 16px 0; }
 `;
 
-const DEFAULT_REQUEST: RunRequest = { schedule: 'dualpipe', ranks: 8, microBatches: 20, cost: 'F=1,B=2,W=1,FB=3' };
+/** An element's state: the page's, with its attributes in place of the page's URL. */
+type ElementState = AppState & Pick<PageState, 'chunk'>;
+/** The attributes that are settings of the runs (the others restyle or re-render). */
+const SETTINGS = new Set(['schedule', 'ranks', 'micro-batches', 'virtual-stages', 'cost', 'compare']);
 const VIEWS = ['timeline', 'compare', 'chunk', 'quiz'] as const;
 type View = (typeof VIEWS)[number];
 
@@ -80,6 +86,8 @@ export class PipesimTimelineElement extends HTMLElement {
   readonly #root: ShadowRoot;
   readonly #body = el('div', { class: 'card' }, [el('div', { class: 'placeholder', text: 'pipesim…' })]);
   #engine: Engine | null = null;
+  /** This element's state, as the page's is kept: in a store, fed by its attributes. */
+  readonly #store = new Store<ElementState>({ ...DEFAULT_STATE, chunk: DEFAULT_INPUTS.chunk });
   /** The page's engine client: it decides where runs are simulated and shares results with the page. */
   #client: EngineClient | null = null;
   /** Large runs go to the page's background worker; a newer render supersedes one still there. */
@@ -100,6 +108,7 @@ export class PipesimTimelineElement extends HTMLElement {
     this.#root = this.attachShadow({ mode: 'open' });
     this.#root.adoptedStyleSheets = [sharedSheet()];
     this.#root.append(this.#body);
+    this.#store.subscribe(() => this.#schedule());
     // The views inside call t() from their own handlers: they run in this element's language.
     for (const type of EVENTS_SEEN_BY_VIEWS) {
       let saved: Lang | null = null;
@@ -109,7 +118,7 @@ export class PipesimTimelineElement extends HTMLElement {
   }
 
   // ---- properties reflecting attributes ----
-  get schedule(): string { return this.getAttribute('schedule') ?? DEFAULT_REQUEST.schedule; }
+  get schedule(): string { return this.getAttribute('schedule') ?? DEFAULT_STATE.schedule; }
   set schedule(value: string | null) { this.#reflect('schedule', value); }
   get ranks(): number | null { return wholeOrNull(this.getAttribute('ranks')); }
   set ranks(value: number | string | null) { this.#reflect('ranks', value); }
@@ -117,7 +126,7 @@ export class PipesimTimelineElement extends HTMLElement {
   set microBatches(value: number | string | null) { this.#reflect('micro-batches', value); }
   get virtualStages(): number | null { return wholeOrNull(this.getAttribute('virtual-stages')); }
   set virtualStages(value: number | string | null) { this.#reflect('virtual-stages', value); }
-  get cost(): string { return this.getAttribute('cost') ?? DEFAULT_REQUEST.cost; }
+  get cost(): string { return this.getAttribute('cost') ?? DEFAULT_STATE.cost; }
   set cost(value: string | null) { this.#reflect('cost', value); }
   get compare(): string[] { return (this.getAttribute('compare') ?? '').split(',').map((s) => s.trim()).filter(Boolean); }
   set compare(value: string | readonly string[] | null) { this.#reflect('compare', Array.isArray(value) ? value.join(',') : (value as string | null)); }
@@ -139,6 +148,7 @@ export class PipesimTimelineElement extends HTMLElement {
 
   connectedCallback(): void {
     this.#adoptEarlyProperties();
+    this.#store.set(this.#settings());
     this.#watchTheme();
     void this.#start();
   }
@@ -154,7 +164,21 @@ export class PipesimTimelineElement extends HTMLElement {
     if (old === value) return;
     // hidden is observed too: an element shown again draws at its size then (a hidden one skips drawing).
     if (name === 'lang') void this.#applyLang().then(() => this.#schedule());
+    else if (SETTINGS.has(name)) this.#store.set(this.#settings()); // the store's listener renders
     else this.#schedule();
+  }
+
+  /** The settings the attributes give (absent ones: the page's defaults). */
+  #settings(): Partial<ElementState> {
+    const attr = (name: string, fallback: string) => this.getAttribute(name) ?? fallback;
+    return {
+      schedule: this.schedule,
+      ranks: attr('ranks', DEFAULT_STATE.ranks),
+      microBatches: attr('micro-batches', DEFAULT_STATE.microBatches),
+      virtualStages: attr('virtual-stages', DEFAULT_STATE.virtualStages),
+      cost: this.cost,
+      compare: this.compare,
+    };
   }
 
   /** A framework may set a property before this module defines the element (the course widget loads
@@ -217,16 +241,9 @@ export class PipesimTimelineElement extends HTMLElement {
     });
   }
 
+  /** The engine request of `schedule` at this element's settings, made as the page makes its own. */
   #request(schedule: string): RunRequest {
-    const attr = (name: string, fallback: string | number) => this.getAttribute(name) ?? String(fallback);
-    const info = this.#engine!.schedule(schedule);
-    return {
-      schedule,
-      ranks: attr('ranks', DEFAULT_REQUEST.ranks),
-      microBatches: attr('micro-batches', DEFAULT_REQUEST.microBatches),
-      virtualStages: info?.uses_virtual_stages ? attr('virtual-stages', 2) : 1,
-      cost: attr('cost', DEFAULT_REQUEST.cost),
-    };
+    return requestOf(this.#store.get(), schedule, !!this.#engine!.schedule(schedule)?.uses_virtual_stages);
   }
 
   #runView(request: RunRequest, result: SimulateValue): RunView {
@@ -253,7 +270,8 @@ export class PipesimTimelineElement extends HTMLElement {
 
   /** The runs as the engine client gives them: small ones at once, large ones from the worker. */
   #renderTimeline(compare: boolean, update: LaneRequest): void {
-    const names = compare ? [this.schedule, ...this.compare] : [this.schedule];
+    const { schedule, compare: compared } = this.#store.get();
+    const names = compare ? [schedule, ...compared] : [schedule];
     const requests = names.map((name) => this.#request(name));
     const simulation = this.#client!.simulate(requests, update);
     if ('outcomes' in simulation) return this.#showOutcomes(requests, simulation.outcomes);
@@ -308,10 +326,14 @@ export class PipesimTimelineElement extends HTMLElement {
 
   #renderChunk(): void {
     // "Use these costs" hands the chunk's F, B, W, F&B to this element's timeline, as on the page.
-    this.#chunk ??= new ChunkPanel(this.#engine!, (cost) => {
-      this.cost = cost;
-      this.view = 'timeline';
-    });
+    this.#chunk ??= new ChunkPanel(
+      this.#engine!,
+      (cost) => {
+        this.cost = cost;
+        this.view = 'timeline';
+      },
+      this.#store.slice('chunk'),
+    );
     this.#chunk.element.hidden = false;
     clear(this.#body);
     this.#body.append(this.#chunk.element);

@@ -1,0 +1,46 @@
+// The engine request the page and the element make of their settings (model/request.ts).
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { loadWebModule } from './load.mjs';
+
+const { requestOf } = await loadWebModule('model/request');
+const { DEFAULT_STATE } = await loadWebModule('state/page_state');
+
+test('the default settings make the README\'s Fig. 5 request, sizes as typed', () => {
+  assert.deepEqual(requestOf(DEFAULT_STATE, 'dualpipe', false), {
+    schedule: 'dualpipe',
+    ranks: '8',
+    microBatches: '20',
+    virtualStages: 1,
+    cost: 'F=1,B=2,W=1,FB=3',
+    customSchedule: undefined,
+    timing: 'dataflow',
+    sends: 'rendezvous',
+  });
+});
+
+test('virtual stages are asked for only of a schedule that has them', () => {
+  const state = { ...DEFAULT_STATE, virtualStages: '3' };
+  assert.equal(requestOf(state, 'interleaved', true).virtualStages, '3');
+  assert.equal(requestOf(state, 'gpipe', false).virtualStages, 1);
+});
+
+test('per-stage costs and per-rank speeds are split at ";" and empty entries dropped', () => {
+  const r = requestOf({ ...DEFAULT_STATE, stageCost: ' first:F=2 ;; last:B=4; ', rankSpeed: '3:0.5' }, 'gpipe', false);
+  assert.deepEqual(r.stageCost, ['first:F=2', 'last:B=4']);
+  assert.deepEqual(r.rankSpeed, ['3:0.5']);
+  assert.equal('stageCost' in requestOf(DEFAULT_STATE, 'gpipe', false), false);
+});
+
+test('on the same-model basis the model is cut into as many stages as there are ranks', () => {
+  assert.equal(requestOf(DEFAULT_STATE, 'zb-h1', false, true).modelStages, 8);
+  assert.equal('modelStages' in requestOf({ ...DEFAULT_STATE, ranks: '0' }, 'zb-h1', false, true), false);
+  assert.equal('modelStages' in requestOf({ ...DEFAULT_STATE, ranks: '2.5' }, 'zb-h1', false, true), false);
+  assert.equal('modelStages' in requestOf({ ...DEFAULT_STATE, schedule: 'custom' }, 'custom', false, true), false);
+});
+
+test('a pasted schedule goes with the custom schedule only', () => {
+  const state = { ...DEFAULT_STATE, custom: '0: F0 B0' };
+  assert.equal(requestOf(state, 'custom', false).customSchedule, '0: F0 B0');
+  assert.equal(requestOf(state, '1f1b', false).customSchedule, undefined);
+});

@@ -1,0 +1,33 @@
+// The engine request of one schedule at the page's settings: the page and the <pipesim-timeline>
+// element both ask the engine through this, so that they ask the same thing.
+import type { RunRequest } from '../engine/engine';
+import type { AppState } from '../state/page_state';
+
+/** Splits a ';'-separated list of per-stage costs or per-rank speeds into its entries. */
+function entries(text: string): string[] {
+  return text.split(';').map((s) => s.trim()).filter(Boolean);
+}
+
+/** The request for `schedule` at `state`'s settings. Virtual stages only for a schedule that has them.
+ *  On the same-model basis (`sameModel`) the costs on screen are one rank's share of the model: the
+ *  model is cut into `ranks` stages of those costs, and each schedule re-cuts it into its own stages
+ *  (the engine does the division). Ranks the engine will refuse leave the costs as they are. */
+export function requestOf(state: Readonly<AppState>, schedule: string, usesVirtualStages: boolean, sameModel = false): RunRequest {
+  const ranks = Number(state.ranks);
+  const modelStages = sameModel && schedule !== 'custom' && Number.isInteger(ranks) && ranks > 0 ? ranks : undefined;
+  const stageCost = entries(state.stageCost);
+  const rankSpeed = entries(state.rankSpeed);
+  return {
+    schedule,
+    ranks: state.ranks,
+    microBatches: state.microBatches,
+    virtualStages: usesVirtualStages ? state.virtualStages : 1,
+    cost: state.cost,
+    ...(modelStages ? { modelStages } : {}),
+    ...(stageCost.length ? { stageCost } : {}),
+    ...(rankSpeed.length ? { rankSpeed } : {}),
+    customSchedule: schedule === 'custom' ? state.custom : undefined,
+    timing: state.timing,
+    sends: state.sends,
+  };
+}
