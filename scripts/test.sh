@@ -12,6 +12,8 @@ echo "== native suite under AddressSanitizer and UndefinedBehaviorSanitizer (cla
 scripts/test-sanitized.sh
 echo "== fuzzing every input surface for ${PIPESIM_FUZZ_SECONDS:-30} s (libFuzzer), summary in artifacts/fuzz/"
 scripts/fuzz.sh "${PIPESIM_FUZZ_SECONDS:-30}"
+echo "== the page's plain logic in Node (node:test; state, engine client, formatting, timeline arithmetic)"
+node --test tests/web/
 scripts/build-wasm.sh
 echo "== WebAssembly module in Node (results equal the native CLI's)"
 node --test tests/wasm/

@@ -14,7 +14,7 @@ export async function loadWebModule(path) {
   const out = mkdtempSync(join(tmpdir(), 'pipesim-web-test-'));
   try {
     const bundle = await rolldown({ input: join(src, `${path}.ts`), platform: 'node', logLevel: 'silent' });
-    await bundle.write({ dir: out, format: 'esm', entryFileNames: 'module.mjs' });
+    await bundle.write({ dir: out, format: 'esm', entryFileNames: 'module.mjs', inlineDynamicImports: true });
     await bundle.close();
     return await import(pathToFileURL(join(out, 'module.mjs')).href);
   } finally {
