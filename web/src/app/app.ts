@@ -97,10 +97,10 @@ export class App {
     });
     this.updates = new Lane(background);
     this.client = sharedClient(engine);
-    this.timeline = new TimelinePanel(this.client, background);
+    this.timeline = new TimelinePanel((request, format, update, away) => this.client.exportText(request, format, update, away), background);
     this.timeline.element.append(new MeasuredPipelinePanel(engine).element);
     const onBasis = (basis: AppState['basis']) => this.set({ basis });
-    this.compare = new ComparePanel(engine, (names) => this.set({ compare: names }), onBasis);
+    this.compare = new ComparePanel(engine.schedules, (names) => this.set({ compare: names }), onBasis);
     this.charts = new ChartsPanel(engine, background, onBasis);
     // "Derive F&B from the chunk model": its costs become the pipeline's, shown on the timeline.
     this.chunk = new ChunkPanel(engine, (cost) => this.set({ cost, view: 'timeline' }), store.slice('chunk'));

@@ -2,7 +2,7 @@
 import { clear, el } from '../base/dom';
 import { seriesColor } from '../base/colors';
 import { num, percent } from '../base/format';
-import type { Engine } from '../engine/engine';
+import type { ScheduleInfo } from '../engine/engine';
 import { t } from '../i18n';
 import { describeIdle, describeOp, scheduleTitle } from '../model/describe';
 import { forwardShare, type RunView } from '../model/run';
@@ -27,7 +27,8 @@ export class ComparePanel {
   private pickerFor = '';
 
   constructor(
-    private readonly engine: Engine,
+    /** The schedules the picker offers (the engine's registry, as the app read it). */
+    private readonly schedules: readonly ScheduleInfo[],
     private readonly onPick: (names: string[]) => void,
     private readonly onBasis: (basis: CostBasis) => void,
   ) {
@@ -50,7 +51,7 @@ export class ComparePanel {
   private buildPicker(primary: string): void {
     this.pickerFor = primary;
     clear(this.picker);
-    for (const s of this.engine.schedules) {
+    for (const s of this.schedules) {
       if (s.name === primary || s.name === 'custom') continue;
       const box = el('input', { type: 'checkbox', value: s.name, 'data-testid': `compare-${s.name}` });
       box.addEventListener('change', () => {

@@ -3,8 +3,7 @@
 import { clear, el } from '../base/dom';
 import { download } from '../base/download';
 import { num, percent } from '../base/format';
-import { Lane, SUPERSEDED, type Background } from '../engine/background';
-import type { EngineClient } from '../engine/client';
+import { Lane, SUPERSEDED, type Background, type LaneRequest } from '../engine/background';
 import { KINDS, type ExportFormat, type RunRequest } from '../engine/engine';
 import { lang, t } from '../i18n';
 import { describeIdle, describeOp, phaseLabel } from '../model/describe';
@@ -33,7 +32,9 @@ export class TimelinePanel {
   private readonly exports: Lane;
 
   constructor(
-    private readonly client: EngineClient,
+    /** Writes a download (the app's engine client: here for a small run, in the worker for a large
+     *  one, calling `away` then); the view itself has no engine. */
+    private readonly write: (request: RunRequest, format: ExportFormat, update: LaneRequest, away: () => void) => Promise<string | typeof SUPERSEDED>,
     background: Background,
   ) {
     this.exports = new Lane(background);
@@ -123,7 +124,7 @@ export class TimelinePanel {
       this.exportStatus.textContent = t('timeline.exporting', { format: format.toUpperCase(), ops: (this.run?.result.ops.count ?? 0).toLocaleString(lang()) });
     };
     try {
-      return await this.client.exportText(request, format, this.exports.begin(), away);
+      return await this.write(request, format, this.exports.begin(), away);
     } finally {
       this.exportStatus.hidden = true;
     }
