@@ -9,7 +9,7 @@ import { clear, el } from '../base/dom';
 import { seriesColor } from '../base/colors';
 import { num, percent } from '../base/format';
 import { Lane, SUPERSEDED, type Background } from '../engine/background';
-import { EngineError } from '../engine/engine';
+import { EngineError, type ScheduleInfo } from '../engine/engine';
 import { lang, t, type Key } from '../i18n';
 
 const EXAMPLES: { id: string; name: Key; input: unknown }[] = [
@@ -26,7 +26,8 @@ export class PlannerPanel {
   private started = false;
   private readonly plans: Lane;
 
-  constructor(background: Background) {
+  /** `schedule` looks a schedule up in the engine's registry (its colour). */
+  constructor(background: Background, private readonly schedule: (name: string) => ScheduleInfo | undefined) {
     this.plans = new Lane(background);
     for (const e of EXAMPLES) this.example.append(el('option', { value: e.id, text: t(e.name) }));
     this.example.addEventListener('change', () => this.load(this.example.value));
@@ -94,7 +95,7 @@ export class PlannerPanel {
     const head = el('tr', {}, (['planner.rank', 'compare.schedule', 'planner.iteration', 'readout.bubbleFraction', 'planner.memory', 'planner.fits'] as Key[]).map((k) => el('th', { text: t(k) })));
     const rows = plan.candidates.map((c: any) => {
       const swatch = el('span', { class: 'swatch' });
-      swatch.style.background = seriesColor(c.schedule);
+      swatch.style.background = seriesColor(this.schedule(c.schedule));
       return el('tr', { 'data-schedule': c.schedule, class: c.schedule === plan.recommendation.schedule ? 'is-best' : '' }, [
         el('td', { text: String(c.rank) }),
         el('td', {}, [swatch, ' ', c.title]),
