@@ -198,7 +198,7 @@ TEST_CASE("texts in an unknown language are refused with the languages there are
 
 TEST_CASE("the schedule list speaks each language") {
   CHECK(render_schedule_list("pt-BR").find("regras: ranks em número par e ≥ 2") != std::string::npos);
-  CHECK(render_schedule_list("zh-CN").find("规则: rank 数为偶数且 ≥ 2") != std::string::npos);
+  CHECK(render_schedule_list("zh-CN").find("规则：rank 数为偶数且 ≥ 2") != std::string::npos);
   CHECK(render_schedule_list().find("DualPipe: Bidirectional pipeline") != std::string::npos);
 }
 

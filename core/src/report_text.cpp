@@ -221,12 +221,14 @@ auto render_text(const Run& run, bool colour_on) -> std::string {
 auto render_schedule_list(std::string_view language) -> std::string {
   const Translated<std::string_view> rules{.en = "rules", .pt_br = "regras", .zh_cn = "规则"};
   const Translated<std::string_view> source{.en = "source", .pt_br = "fonte", .zh_cn = "来源"};
+  // Chinese text takes a full-width colon.
+  const std::string_view colon = Translated<std::string_view>{.en = ": ", .pt_br = ": ", .zh_cn = "："}.in(language);
   std::ostringstream os;
   for (const ScheduleSpec* s : schedules()) {
     const ScheduleTexts& t = s->texts.in(language);
-    os << pad(std::string(s->name), 18) << t.title << ": " << t.summary << "\n"
-       << pad("", 18) << rules.in(language) << ": " << t.constraints << "\n"
-       << pad("", 18) << source.in(language) << ": " << s->source << "\n";
+    os << pad(std::string(s->name), 18) << t.title << colon << t.summary << "\n"
+       << pad("", 18) << rules.in(language) << colon << t.constraints << "\n"
+       << pad("", 18) << source.in(language) << colon << s->source << "\n";
   }
   return os.str();
 }
