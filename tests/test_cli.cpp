@@ -118,14 +118,14 @@ TEST_CASE("bad input prints one line saying what is wrong and what is allowed, a
   check_refused("simulate --ranks 8 --ranks 4", ErrorCode::usage, "option --ranks is given twice");
   check_refused("simulate extra", ErrorCode::usage, "unexpected argument 'extra' for 'simulate'; options are --schedule, --ranks, --micro-batches, "
                                   "--virtual-stages, --cost, --format, --color, --schedule-file, --us-per-unit, --model-cost, --model-stages, --stage-cost, --stage-costs, --rank-speed, --model, --layers-per-stage, --timing, --sends, --measured, --op-names, --align");
-  check_refused("simulat", ErrorCode::usage, "unknown command 'simulat'; commands are simulate, list, overlap, quiz, lesson, plan, help, --version");
+  check_refused("simulat", ErrorCode::usage, "unknown command 'simulat'; commands are simulate, list, presets, overlap, quiz, lesson, plan, help, --version");
 }
 
 TEST_CASE("help prints usage and exits 0; no arguments is bad input: one line, exit 2") {
   const Result help = cli("help");
   CHECK(help.status == 0);
   CHECK(help.out.find("pipesim simulate") != std::string::npos);
-  check_refused("", ErrorCode::usage, "no command given; commands are simulate, list, overlap, quiz, lesson, plan (pipesim help shows their "
+  check_refused("", ErrorCode::usage, "no command given; commands are simulate, list, presets, overlap, quiz, lesson, plan (pipesim help shows their "
                     "options)");
 }
 

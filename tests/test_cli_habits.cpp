@@ -17,7 +17,7 @@ using pipesim::ErrorCode;
 using pipesim::test::check_refused;
 using pipesim::test::run_cli;
 
-const char* const commands[] = {"simulate", "list", "overlap", "quiz", "lesson", "plan"};
+const char* const commands[] = {"simulate", "list", "presets", "overlap", "quiz", "lesson", "plan"};
 
 auto package_version() -> std::string {
   std::ifstream in(std::string(PIPESIM_SOURCE_DIR) + "/package.json");

@@ -520,7 +520,7 @@ TEST_CASE("the SVG title line gives the numbers, and text is escaped for XML") {
   CHECK(svg.find("#f28e2b") != std::string::npos);
   CHECK(svg.find("#a8d59d") != std::string::npos);  // backward of direction 1
   ScheduleSpec odd = *r.spec;
-  odd.title = "A<B & \"C\" 'D'";
+  odd.texts.en.title = "A<B & \"C\" 'D'";
   r.spec = &odd;
   const std::string escaped = to_svg(r);
   std::string why;

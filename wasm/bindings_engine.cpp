@@ -279,6 +279,8 @@ auto default_workload() -> val { return from_json(pipesim::workload_json(pipesim
 
 auto schedules() -> val { return from_json(pipesim::schedules_json()); }
 
+auto presets() -> val { return from_json(pipesim::presets_json()); }
+
 /// The bounds of pipesim/limits.h the page checks before it hands anything over (a file's size).
 auto limits() -> val {
   namespace lim = pipesim::limits;
@@ -338,6 +340,7 @@ EMSCRIPTEN_BINDINGS(pipesim_engine) {
   emscripten::function("simulateJson", &simulate_json);
   emscripten::function("sweep", &sweep);
   emscripten::function("schedules", &schedules);
+  emscripten::function("presets", &presets);
   emscripten::function("limits", &limits);
   emscripten::function("overlap", &overlap);
   emscripten::function("actions", &actions);

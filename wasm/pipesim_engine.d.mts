@@ -21,6 +21,51 @@ export interface RunRequestJs {
   sends?: string;
 }
 
+/** A language of every registry text (core/include/pipesim/language.h). */
+export type Language = 'en' | 'pt-BR' | 'zh-CN';
+
+/** A schedule's texts in one language. The caption's {ranks}, {micro}, {last} (ranks - 1), {half}
+ *  (micro-batches / 2), {stages}, {vs} (virtual stages) and {vlast} (2 ranks - 1) are the page's to fill. */
+export interface ScheduleTexts {
+  title: string;
+  summary: string;
+  constraints: string;
+  caption: string;
+}
+
+/** One entry of schedules(): core/include/pipesim/registry.h's ScheduleSpec as data. */
+export interface ScheduleEntry {
+  name: string;
+  /** The English texts, as texts.en has them. */
+  title: string;
+  summary: string;
+  constraints: string;
+  source: string;
+  uses_virtual_stages: boolean;
+  /** Given as text (customSchedule) instead of generated. */
+  takes_text: boolean;
+  /** Fed from both ends (DualPipe, Chimera): ranks and micro-batches are split between two directions. */
+  two_way: boolean;
+  texts: Record<Language, ScheduleTexts>;
+  /** #rrggbb per page theme. */
+  colour: { light: string; dark: string };
+  /** The sizes a front end starts the schedule with (the schedule accepts them). */
+  defaults: { ranks: number; micro_batches: number; virtual_stages: number };
+}
+
+/** One entry of presets(): a published figure or a lesson exercise to start from. */
+export interface PresetEntry {
+  id: string;
+  texts: Record<Language, { name: string }>;
+  schedule: string;
+  ranks: number;
+  micro_batches: number;
+  virtual_stages: number;
+  cost: string;
+  /** Schedules shown beside it, by name. */
+  compare: string[];
+}
+
 /** The core's error codes (pipesim::ErrorCode, core/include/pipesim/error.h). */
 export type ErrorCode =
   | 'usage' | 'bad_value' | 'unknown_name' | 'limit_exceeded' | 'schedule_rule'
@@ -112,7 +157,10 @@ export interface PipesimModule {
   simulateJson(request: RunRequestJs, detail: 'json' | 'summary'): { json: string };
   // At most 512 values; a non-array is refused with a PipesimError.
   sweep(request: RunRequestJs, axis: 'micro_batches' | 'ranks', values: number[]): SweepValue;
-  schedules(): any[];
+  /** The registry, as `pipesim list --format json`. */
+  schedules(): ScheduleEntry[];
+  /** The presets, as `pipesim presets --format json`. */
+  presets(): PresetEntry[];
   overlap(request: OverlapRequestJs): any;
   actions(request: RunRequestJs): { actions: string }; // PyTorch action notation
   // usPerUnit: microseconds per cost unit in a chrome-trace; 0 means the CLI's default, 1000; anything

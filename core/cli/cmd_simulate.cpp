@@ -193,10 +193,22 @@ auto run_simulate(Argv argv) -> int {
 }
 
 auto run_list(Argv argv) -> int {
-  const Args args("list", argv, {"format"});
+  const Args args("list", argv, {"format", "lang"});
   const std::string format = args.choice_or("format", "text", {"text", "json"});
+  const std::string language = args.text_or("lang", "en");
+  (void)known_language(language);  // refused whatever the format
   if (format == "json") std::cout << schedules_json().dump(2) << "\n";
-  else std::cout << render_schedule_list();
+  else std::cout << render_schedule_list(language);
+  return 0;
+}
+
+auto run_presets(Argv argv) -> int {
+  const Args args("presets", argv, {"format", "lang"});
+  const std::string format = args.choice_or("format", "text", {"text", "json"});
+  const std::string language = args.text_or("lang", "en");
+  (void)known_language(language);
+  if (format == "json") std::cout << presets_json().dump(2) << "\n";
+  else std::cout << render_preset_list(language);
   return 0;
 }
 

@@ -9,6 +9,7 @@ using Argv = std::span<const std::string_view>;
 
 auto run_simulate(Argv args) -> int;
 auto run_list(Argv args) -> int;
+auto run_presets(Argv args) -> int;
 auto run_quiz(Argv args) -> int;
 auto run_lesson(Argv args) -> int;
 auto run_plan(Argv args) -> int;

@@ -47,8 +47,12 @@ usage:
       them (PP:0F0) or by --op-names (per kind a regular expression: stage, then micro-batch).
       Per rank busy and bubble, costs fitted per stage and kind, the model run with them, late ops.
       --align first-ops: clocks not synchronised, each rank's first op placed where the model starts it.
-  pipesim list [--format text|json]
-      The schedules, their rules and sources.
+  pipesim list [--format text|json] [--lang en|pt-BR|zh-CN]
+      The schedules, their rules and sources (text in the language of --lang; json has every
+      language, each schedule's colour and the sizes a front end starts it with).
+  pipesim presets [--format text|json] [--lang en|pt-BR|zh-CN]
+      The page's presets (published figures, the lesson's exercises), each with the simulate command
+      that runs it.
   pipesim overlap [--forward attn=A,dispatch=D,mlp=M,combine=C
                    --backward combine=C,mlp_b=M,mlp_w=W,dispatch=D,attn_b=A,attn_w=W [--pp-comm X]
                    | --workload FILE | --trace PROFILE.json] [--comm-sms 20 [--total-sms 132] [--saturation-sms 20]]
@@ -91,6 +95,7 @@ struct Command {
 const Command commands[] = {
     {"simulate", pipesim::cli::run_simulate},
     {"list", pipesim::cli::run_list},
+    {"presets", pipesim::cli::run_presets},
     {"overlap", pipesim::cli::run_overlap},
     {"quiz", pipesim::cli::run_quiz},
     {"lesson", pipesim::cli::run_lesson},

@@ -117,7 +117,7 @@ auto make_frame(const Run& run) -> Frame {
 
 auto title_lines(const Run& run) -> std::string {
   const Schedule& s = run.schedule;
-  const std::string title = std::string(run.spec->title) + ": " + std::to_string(s.ranks()) + " ranks, " +
+  const std::string title = std::string(run.spec->texts.en.title) + ": " + std::to_string(s.ranks()) + " ranks, " +
                             std::to_string(s.params.micro_batches) + " micro-batches, makespan " +
                             detail::short_number(run.metrics.makespan) + ", bubble " +
                             percent(run.metrics.bubble_fraction);
@@ -265,7 +265,7 @@ void write_svg(const Run& run, TextSink& sink) {
   out += "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
   out += "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"" + px(width) + "\" height=\"" + px(height) +
          "\" viewBox=\"0 0 " + px(width) + " " + px(height) + "\" font-family=\"" + font + "\">\n";
-  out += "<title>" + escape(std::string(run.spec->title) + " timeline, written by pipesim") + "</title>\n";
+  out += "<title>" + escape(std::string(run.spec->texts.en.title) + " timeline, written by pipesim") + "</title>\n";
   out += rect(0, 0, width, height, "#ffffff", "/>\n");
   out += title_lines(run);
   out += axis(f);

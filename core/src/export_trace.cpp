@@ -429,7 +429,7 @@ auto other_data(const Run& run, double scale) -> ordered {
   const Costs& c = run.costs;
   return {{"generator", generator},
           {"schedule", s.name},
-          {"title", std::string(run.spec->title)},
+          {"title", std::string(run.spec->texts.en.title)},
           {"ranks", s.ranks()},
           {"stages", s.layout.stages},
           {"directions", s.layout.directions},

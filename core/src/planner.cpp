@@ -242,7 +242,7 @@ auto candidate(const Context& ctx, const ScheduleSpec& spec) -> PlanCandidate {
 
   PlanCandidate out;
   out.schedule = request.schedule;
-  out.title = std::string(spec.title);
+  out.title = std::string(spec.texts.en.title);
   out.stages = r.schedule.layout.stages;
   out.virtual_stages = request.params.virtual_stages;
   out.costs = request.costs;

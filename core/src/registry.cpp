@@ -1,7 +1,7 @@
 #include "pipesim/registry.h"
 
 #include <algorithm>
-#include <array>
+#include <vector>
 
 #include "detail/specs.h"
 #include "pipesim/error.h"
@@ -12,16 +12,19 @@ namespace pipesim {
 
 namespace {
 
-// Display order: the classics, the zero-bubble family, the two-direction schedules, then the user's own.
-const std::array<const ScheduleSpec*, 10> catalogue = {
-    &detail::gpipe_spec,    &detail::one_f_one_b_spec, &detail::interleaved_1f1b_spec, &detail::zb_h1_spec,
-    &detail::zb_h2_spec,    &detail::zb_v_spec,        &detail::dualpipe_spec,         &detail::dualpipev_spec,
-    &detail::chimera_spec,  &detail::custom_spec,
-};
+// The built-ins in display order (detail/schedule_list.h), then registrations in the order made.
+auto catalogue() -> std::vector<const ScheduleSpec*>& {
+  static std::vector<const ScheduleSpec*> all = {
+#define PIPESIM_SCHEDULE(id) &detail::id##_spec,
+#include "detail/schedule_list.h"
+#undef PIPESIM_SCHEDULE
+  };
+  return all;
+}
 
 auto names() -> std::string {
   std::string out;
-  for (const ScheduleSpec* s : catalogue) out += (out.empty() ? "" : ", ") + std::string(s->name);
+  for (const ScheduleSpec* s : catalogue()) out += (out.empty() ? "" : ", ") + std::string(s->name);
   return out;
 }
 
@@ -50,10 +53,22 @@ void check_bounds(const ScheduleSpec& spec, const ScheduleParams& p) {
 
 }  // namespace
 
-auto schedules() -> std::span<const ScheduleSpec* const> { return catalogue; }
+auto schedules() -> std::span<const ScheduleSpec* const> { return catalogue(); }
+
+ScheduleRegistration::ScheduleRegistration(const ScheduleSpec& spec) : spec_(&spec) {
+  const std::string name(spec.name);
+  if (name.empty()) throw Error(ErrorCode::bad_value, "a registered schedule needs a name");
+  for (const ScheduleSpec* s : catalogue())
+    if (s->name == spec.name) throw Error(ErrorCode::bad_value, "schedule '" + name + "' is already registered");
+  if (spec.formula == nullptr || (spec.parse == nullptr && (spec.check == nullptr || spec.generate == nullptr)))
+    throw Error(ErrorCode::bad_value, "schedule '" + name + "' needs check, generate and formula (or parse and formula)");
+  catalogue().push_back(spec_);
+}
+
+ScheduleRegistration::~ScheduleRegistration() { std::erase(catalogue(), spec_); }
 
 auto find_schedule(std::string_view name) -> const ScheduleSpec& {
-  for (const ScheduleSpec* s : catalogue)
+  for (const ScheduleSpec* s : catalogue())
     if (s->name == name) return *s;
   throw Error(ErrorCode::unknown_name, "unknown schedule '" + std::string(name) + "'; known schedules: " + names(),
               {"schedule.unknown", {{"name", std::string(name)}, {"known", names()}}});

@@ -4,6 +4,8 @@
 #include <string_view>
 
 #include "detail/json_text.h"
+#include "pipesim/presets.h"
+#include "pipesim/registry.h"
 #include "pipesim/report.h"
 
 namespace pipesim {
@@ -255,7 +257,7 @@ auto to_json(const Run& run, Detail detail) -> json {
   const Metrics& m = run.metrics;
   json out;
   out["schedule"] = s.name;
-  out["title"] = std::string(run.spec->title);
+  out["title"] = std::string(run.spec->texts.en.title);
   out["ranks"] = s.ranks();
   out["stages"] = s.layout.stages;
   out["directions"] = s.layout.directions;
@@ -309,16 +311,58 @@ auto to_json(const Run& run, Detail detail) -> json {
   return out;
 }
 
+namespace {
+
+auto texts_json(const ScheduleTexts& t) -> json {
+  return {{"title", t.title}, {"summary", t.summary}, {"constraints", t.constraints}, {"caption", t.caption}};
+}
+
+/// {"en": ..., "pt-BR": ..., "zh-CN": ...}: `value` of `translated` in every language.
+template <class T, class Write>
+auto in_every_language(const Translated<T>& translated, Write value) -> json {
+  json out = json::object();
+  for (std::string_view lang : languages) out[std::string(lang)] = value(translated.in(lang));
+  return out;
+}
+
+}  // namespace
+
 auto schedules_json() -> json {
   json out = json::array();
-  for (const ScheduleSpec* s : schedules())
+  for (const ScheduleSpec* s : schedules()) {
+    const ScheduleTexts& en = s->texts.en;
     out.push_back({{"name", s->name},
-                   {"title", s->title},
-                   {"summary", s->summary},
+                   {"title", en.title},
+                   {"summary", en.summary},
                    {"source", s->source},
-                   {"constraints", s->constraints},
+                   {"constraints", en.constraints},
                    {"uses_virtual_stages", s->uses_virtual_stages},
-                   {"takes_text", s->parse != nullptr}});
+                   {"takes_text", s->parse != nullptr},
+                   {"two_way", s->two_way},
+                   {"texts", in_every_language(s->texts, texts_json)},
+                   {"colour", {{"light", s->colour.light}, {"dark", s->colour.dark.empty() ? s->colour.light : s->colour.dark}}},
+                   {"defaults",
+                    {{"ranks", s->defaults.ranks},
+                     {"micro_batches", s->defaults.micro_batches},
+                     {"virtual_stages", s->defaults.virtual_stages}}}});
+  }
+  return out;
+}
+
+auto presets_json() -> json {
+  json out = json::array();
+  for (const Preset& p : presets()) {
+    json compare = json::array();
+    for (std::string_view name : p.compare) compare.push_back(name);
+    out.push_back({{"id", p.id},
+                   {"texts", in_every_language(p.name, [](std::string_view name) { return json{{"name", name}}; })},
+                   {"schedule", p.schedule},
+                   {"ranks", p.ranks},
+                   {"micro_batches", p.micro_batches},
+                   {"virtual_stages", p.virtual_stages},
+                   {"cost", p.cost},
+                   {"compare", compare}});
+  }
   return out;
 }
 

@@ -7,6 +7,8 @@
 #include <sstream>
 
 #include "detail/short_number.h"
+#include "pipesim/presets.h"
+#include "pipesim/registry.h"
 #include "pipesim/report.h"
 
 namespace pipesim {
@@ -184,7 +186,7 @@ auto render_text(const Run& run, bool colour_on) -> std::string {
   const Schedule& s = run.schedule;
   const Metrics& m = run.metrics;
   std::ostringstream os;
-  os << run.spec->title << ": " << s.ranks() << " ranks, " << s.params.micro_batches << " micro-batches";
+  os << run.spec->texts.en.title << ": " << s.ranks() << " ranks, " << s.params.micro_batches << " micro-batches";
   if (s.layout.directions == 2) os << " (" << s.micro_batches_per_path() << " per direction)";
   os << ", " << s.layout.stages << " stages" << (s.layout.directions == 2 ? " per direction" : "");
   if (s.params.virtual_stages > 1) os << " (" << s.params.virtual_stages << " per rank)";
@@ -216,12 +218,29 @@ auto render_text(const Run& run, bool colour_on) -> std::string {
   return os.str();
 }
 
-auto render_schedule_list() -> std::string {
+auto render_schedule_list(std::string_view language) -> std::string {
+  const Translated<std::string_view> rules{.en = "rules", .pt_br = "regras", .zh_cn = "规则"};
+  const Translated<std::string_view> source{.en = "source", .pt_br = "fonte", .zh_cn = "来源"};
+  // Chinese text takes a full-width colon.
+  const std::string_view colon = Translated<std::string_view>{.en = ": ", .pt_br = ": ", .zh_cn = "："}.in(language);
   std::ostringstream os;
   for (const ScheduleSpec* s : schedules()) {
-    os << pad(std::string(s->name), 18) << s->summary << "\n"
-       << pad("", 18) << "rules: " << s->constraints << "\n"
-       << pad("", 18) << "source: " << s->source << "\n";
+    const ScheduleTexts& t = s->texts.in(language);
+    os << pad(std::string(s->name), 18) << t.title << colon << t.summary << "\n"
+       << pad("", 18) << rules.in(language) << colon << t.constraints << "\n"
+       << pad("", 18) << source.in(language) << colon << s->source << "\n";
+  }
+  return os.str();
+}
+
+auto render_preset_list(std::string_view language) -> std::string {
+  std::ostringstream os;
+  for (const Preset& p : presets()) {
+    os << pad(std::string(p.id), 12) << p.name.in(language) << "\n"
+       << pad("", 12) << "pipesim simulate --schedule " << p.schedule << " --ranks " << p.ranks << " --micro-batches "
+       << p.micro_batches;
+    if (p.virtual_stages != 1) os << " --virtual-stages " << p.virtual_stages;
+    os << " --cost " << p.cost << "\n";
   }
   return os.str();
 }

@@ -11,6 +11,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ARTIFACTS, cellCentre, openBrowser } from './harness.mjs';
+import { loadEngine } from '../wasm/engine.mjs';
 
 const I18N = fileURLToPath(new URL('../../web/src/i18n/', import.meta.url));
 
@@ -27,6 +28,16 @@ const LANGS = {
   'pt-BR': { dict: literal('pt_br.ts'), label: 'Português (Brasil)' },
   'zh-CN': { dict: literal('zh_cn.ts'), label: '简体中文' },
 };
+/** Per language, every text of the engine's registry (schedules() and presets()). */
+const registryTexts = {};
+before(async () => {
+  const engine = await loadEngine();
+  for (const lang of Object.keys(LANGS))
+    registryTexts[lang] = [
+      ...engine.schedules().flatMap((s) => Object.values(s.texts[lang])),
+      ...engine.presets().map((p) => p.texts[lang].name),
+    ];
+});
 const VIEWS = ['learn', 'timeline', 'compare', 'charts', 'memory', 'chunk', 'exercises', 'quiz', 'planner'];
 /** What says a view has finished drawing (charts wait for a coalescing timer). */
 const READY = {
@@ -84,7 +95,8 @@ const wordy = (s) => /[A-Za-z][a-z]{2,}/.test(s);
 /** Regexes for the English text the page must no longer show in `lang`. */
 function leftovers(lang) {
   const dict = LANGS[lang].dict;
-  const translations = Object.values(dict).join('\n').replace(/\{\w+\}/g, ' ');
+  // The page's own strings and the schedules' and presets' texts, which come from the engine's registry.
+  const translations = [...Object.values(dict), ...registryTexts[lang]].join('\n').replace(/\{\w+\}/g, ' ');
   const fragments = new Map();
   for (const [key, value] of Object.entries(en)) {
     if (dict[key] === value) continue; // deliberately identical (same_as_english.ts)

@@ -107,6 +107,34 @@ test('the schedule list matches the CLI', () => {
   assert.deepEqual(engine.schedules(), JSON.parse(native.out));
 });
 
+test('every schedule entry carries its texts in every language, its colours and its defaults', () => {
+  for (const entry of engine.schedules()) {
+    assert.deepEqual(Object.keys(entry.texts).sort(), ['en', 'pt-BR', 'zh-CN']);
+    for (const texts of Object.values(entry.texts))
+      for (const key of ['title', 'summary', 'constraints', 'caption']) assert.ok(texts[key].length > 0, `${entry.name} ${key}`);
+    assert.equal(entry.title, entry.texts.en.title);
+    assert.match(entry.colour.light, /^#[0-9a-f]{6}$/);
+    assert.match(entry.colour.dark, /^#[0-9a-f]{6}$/);
+    if (!entry.takes_text) {
+      const { ranks, micro_batches: microBatches, virtual_stages: virtualStages } = entry.defaults;
+      const run = engine.simulate({ schedule: entry.name, ranks, microBatches, virtualStages });
+      assert.equal(run.summary.directions, entry.two_way ? 2 : 1, entry.name);
+    }
+  }
+});
+
+test('the presets match the CLI and run as they are', () => {
+  const native = cli(['presets', '--format', 'json']);
+  const presets = engine.presets();
+  assert.deepEqual(presets, JSON.parse(native.out));
+  assert.equal(presets[0].id, 'fig5');
+  assert.equal(presets[0].texts['zh-CN'].name, 'DeepSeek-V3 图 5：DualPipe，8 个 rank，20 个微批次');
+  for (const p of presets) {
+    const run = engine.simulate({ schedule: p.schedule, ranks: p.ranks, microBatches: p.micro_batches, virtualStages: p.virtual_stages, cost: p.cost });
+    assert.equal(run.summary.ranks, p.ranks);
+  }
+});
+
 test('the chunk model answers as `pipesim overlap --format json` does', () => {
   const cases = [
     [{ ratio: '1:1' }, ['--ratio', '1:1']],

@@ -1,12 +1,13 @@
 #pragma once
-// The catalogue of schedules. Each schedule is one file in core/src/schedules/ that defines a
-// ScheduleSpec; registry.cpp lists them. The engine never looks at names.
+// The catalogue of schedules as data. Each schedule is one file in core/src/schedules/ that defines
+// its ScheduleSpec by name, and one line of detail/schedule_list.h. The engine never looks at names.
 #include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "pipesim/costs.h"
+#include "pipesim/language.h"
 #include "pipesim/schedule.h"
 
 namespace pipesim {
@@ -22,13 +23,43 @@ struct Formula {
   bool over_span = false; ///< measured over the span (first op to last op of a rank), not from time 0
 };
 
-struct ScheduleSpec {
-  std::string_view name;         ///< CLI and URL key, e.g. "dualpipe"
+/// What a reader is told about a schedule, in one language.
+struct ScheduleTexts {
   std::string_view title;        ///< display name, e.g. "DualPipe"
   std::string_view summary;      ///< one sentence
-  std::string_view source;       ///< primary source of the op order
   std::string_view constraints;  ///< the rules check() enforces, in words
+  /// The page's caption under the timeline. The page fills its placeholders from the run: {ranks},
+  /// {micro} (micro-batches), {last} (ranks - 1), {half} (micro-batches / 2), {stages},
+  /// {vs} (virtual stages) and {vlast} (2 ranks - 1).
+  std::string_view caption;
+};
+
+/// A schedule's colour in charts, compare headers and swatches, per page theme (#rrggbb).
+struct SeriesColour {
+  std::string_view light;
+  std::string_view dark = {};  ///< empty: the light colour reads on the dark theme too
+};
+
+/// The sizes a front end starts the schedule with; check_schedule() accepts them.
+struct SizeDefaults {
+  int ranks = 8;
+  int micro_batches = 20;
+  int virtual_stages = 1;
+};
+
+/// Everything pipesim knows about one schedule, set by name in the schedule's own file
+/// (core/src/schedules/) and listed once in detail/schedule_list.h. The engine reads only the
+/// functions; names, texts, colour and defaults are for the CLI, the module and the page.
+struct ScheduleSpec {
+  std::string_view name;            ///< CLI and URL key, e.g. "dualpipe"
+  Translated<ScheduleTexts> texts;  ///< in every language of pipesim/language.h
+  std::string_view source;          ///< primary source of the op order
+  SeriesColour colour;
+  SizeDefaults defaults;
   bool uses_virtual_stages = false;
+  /// Micro-batches enter at both ends (two pipelines over the same ranks): the ranks and the
+  /// micro-batches are split between the two directions, which is why both must be even.
+  bool two_way = false;
   void (*check)(const ScheduleParams&) = nullptr;          ///< throws Error naming the broken rule
   auto (*generate)(const ScheduleParams&) -> Schedule = nullptr;
   auto (*formula)(const ScheduleParams&, const Costs&) -> Formula = nullptr;
@@ -41,7 +72,23 @@ struct ScheduleSpec {
   auto (*generate_with_comm)(const ScheduleParams&) -> Schedule = nullptr;
 };
 
+/// The built-in schedules in display order, then any registered with ScheduleRegistration.
 [[nodiscard]] auto schedules() -> std::span<const ScheduleSpec* const>;
+
+/// Adds a schedule to schedules() for as long as it lives, after the built-ins: how a test (or a
+/// program embedding pipesim) brings its own schedule without editing the catalogue. The spec must
+/// outlive the registration. Throws Error(bad_value) when the name is empty or already listed, or
+/// when check or generate (or parse) is missing. Not thread-safe: register before running.
+class ScheduleRegistration {
+ public:
+  explicit ScheduleRegistration(const ScheduleSpec& spec);
+  ~ScheduleRegistration();
+  ScheduleRegistration(const ScheduleRegistration&) = delete;
+  auto operator=(const ScheduleRegistration&) -> ScheduleRegistration& = delete;
+
+ private:
+  const ScheduleSpec* spec_;
+};
 /// Throws Error listing the known names when `name` is not one of them.
 [[nodiscard]] auto find_schedule(std::string_view name) -> const ScheduleSpec&;
 /// check() then generate(); throws Error on a rule the schedule does not accept.

@@ -1,6 +1,7 @@
 #pragma once
 // Views of a Run for people and programs: the JSON contract and the terminal timeline.
 #include <string>
+#include <string_view>
 
 #include <nlohmann/json.hpp>
 
@@ -18,15 +19,24 @@ enum class Detail { summary, full };
 /// a large run is hundreds of megabytes as text and several times that as a tree, which is never built.
 void write_json(const Run& run, Detail detail, TextSink& out);
 
-/// The catalogue as JSON: name, title, summary, source, constraints, uses_virtual_stages, and
-/// takes_text (the schedule is given as text, RunRequest::custom_schedule, instead of generated).
+/// The catalogue as JSON, one object per schedule: name, source, the English title, summary and
+/// constraints, uses_virtual_stages, takes_text (given as text, RunRequest::custom_schedule, instead
+/// of generated), two_way (ScheduleSpec::two_way), texts {"en"|"pt-BR"|"zh-CN": {title, summary,
+/// constraints, caption}}, colour {light, dark} and defaults {ranks, micro_batches, virtual_stages}.
 [[nodiscard]] auto schedules_json() -> nlohmann::json;
+
+/// The presets as JSON: [{id, texts: {lang: {name}}, schedule, ranks, micro_batches, virtual_stages,
+/// cost, compare: [names]}].
+[[nodiscard]] auto presets_json() -> nlohmann::json;
 
 /// A per-rank timeline a person can read in a terminal, like the paper's figure, then the numbers.
 /// `color` adds ANSI colours (forward orange, backward green, weight blue).
 [[nodiscard]] auto render_text(const Run& run, bool color) -> std::string;
 
-/// The catalogue as an aligned table.
-[[nodiscard]] auto render_schedule_list() -> std::string;
+/// The catalogue as an aligned table, in `language` (en, pt-BR or zh-CN; Error otherwise).
+[[nodiscard]] auto render_schedule_list(std::string_view language = "en") -> std::string;
+
+/// The presets, each with its name in `language` and the simulate command that runs it.
+[[nodiscard]] auto render_preset_list(std::string_view language = "en") -> std::string;
 
 }  // namespace pipesim

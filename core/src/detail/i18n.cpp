@@ -8,11 +8,7 @@
 namespace pipesim::detail {
 
 auto check_language(std::string_view lang) -> std::string {
-  if (std::find(course_languages.begin(), course_languages.end(), lang) != course_languages.end())
-    return std::string(lang);
-  std::string known;
-  for (std::string_view l : course_languages) known += (known.empty() ? "" : ", ") + std::string(l);
-  throw Error(ErrorCode::unknown_name, "unknown language '" + std::string(lang) + "'; languages are " + known);
+  return std::string(known_language(lang));
 }
 
 namespace {

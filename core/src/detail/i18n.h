@@ -10,11 +10,13 @@
 
 #include <nlohmann/json.hpp>
 
+#include "pipesim/language.h"
+
 namespace pipesim::detail {
 
 /// Every course string exists in these languages (course-and-users.md §4: en and zh at launch; the
 /// lesson also had a Brazilian Portuguese version).
-inline constexpr std::array<std::string_view, 3> course_languages = {"en", "pt-BR", "zh-CN"};
+inline constexpr const auto& course_languages = pipesim::languages;
 
 /// Returns `lang` if it is a course language; throws Error listing them otherwise.
 [[nodiscard]] auto check_language(std::string_view lang) -> std::string;

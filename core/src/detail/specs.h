@@ -1,18 +1,11 @@
 #pragma once
-// One ScheduleSpec per file in core/src/schedules/; registry.cpp lists them in display order.
+// One ScheduleSpec per file in core/src/schedules/, declared from detail/schedule_list.h.
 #include "pipesim/registry.h"
 
 namespace pipesim::detail {
 
-extern const ScheduleSpec gpipe_spec;
-extern const ScheduleSpec one_f_one_b_spec;
-extern const ScheduleSpec interleaved_1f1b_spec;
-extern const ScheduleSpec zb_h1_spec;
-extern const ScheduleSpec zb_h2_spec;
-extern const ScheduleSpec zb_v_spec;
-extern const ScheduleSpec dualpipe_spec;
-extern const ScheduleSpec dualpipev_spec;
-extern const ScheduleSpec chimera_spec;
-extern const ScheduleSpec custom_spec;
+#define PIPESIM_SCHEDULE(id) extern const ScheduleSpec id##_spec;
+#include "detail/schedule_list.h"
+#undef PIPESIM_SCHEDULE
 
 }  // namespace pipesim::detail

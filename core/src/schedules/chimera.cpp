@@ -99,16 +99,52 @@ auto formula(const ScheduleParams& p, const Costs& c) -> Formula {
 }  // namespace
 
 const ScheduleSpec chimera_spec{
-    "chimera",
-    "Chimera (direct concatenation)",
-    "Two pipelines in opposite directions over the same ranks (2 model replicas); basic units of D "
-    "micro-batches concatenated directly, as the authors' runtime orders them.",
-    "Li & Hoefler, Chimera (SC'21, arXiv 2107.06925); order as Shigangli/Chimera main_with_runtime_direct.py",
-    "ranks even and >= 2; micro-batches a multiple of ranks (DeepSeek-V3 §3.2.1 contrasts this with DualPipe)",
-    false,
-    check,
-    generate,
-    formula,
+    .name = "chimera",
+    .texts =
+        {
+            .en =
+                {
+                    .title = "Chimera (direct concatenation)",
+                    .summary = "Chimera: two pipelines in opposite directions over the same ranks, each rank holding "
+                               "two stages.",
+                    .constraints = "ranks even and ≥ 2; micro-batches a multiple of the ranks (DeepSeek-V3 §3.2.1 "
+                                   "contrasts this with DualPipe)",
+                    .caption = "Chimera runs two pipelines in opposite directions over the same ranks, like "
+                               "DualPipe: each rank holds two stages (two copies of the model), {half} micro-batches "
+                               "go down and {half} come up, in basic units of {ranks} micro-batches. It needs the "
+                               "micro-batch count to be a multiple of the stage count; DualPipe needs only even "
+                               "counts.",
+                },
+            .pt_br =
+                {
+                    .title = "Chimera (concatenação direta)",
+                    .summary = "Chimera: dois pipelines em direções opostas sobre os mesmos ranks, e cada rank "
+                               "guarda dois estágios.",
+                    .constraints = "ranks em número par e ≥ 2; micro-batches em múltiplo do número de ranks (a "
+                                   "§3.2.1 do DeepSeek-V3 contrasta isso com o DualPipe)",
+                    .caption = "O Chimera executa dois pipelines em direções opostas sobre os mesmos ranks, como o "
+                               "DualPipe: cada rank guarda dois estágios (duas cópias do modelo), {half} "
+                               "micro-batches descem e {half} sobem, em unidades básicas de {ranks} micro-batches. "
+                               "Ele exige que o número de micro-batches seja múltiplo do número de estágios; o "
+                               "DualPipe só exige números pares.",
+                },
+            .zh_cn =
+                {
+                    .title = "Chimera（直接拼接）",
+                    .summary = "Chimera：在同一组 rank 上运行两条方向相反的流水线，每个 rank 持有两个阶段。",
+                    .constraints = "rank 数为偶数且 ≥ 2；微批次数为 rank 数的倍数（DeepSeek-V3 §3.2.1 将这一点与 DualPipe 作了对比）",
+                    .caption = "Chimera 像 DualPipe 一样，在同一组 rank 上运行两条方向相反的流水线：每个 rank "
+                               "持有两个阶段（两份模型副本），{half} 个微批次向下、{half} 个向上，以 {ranks} "
+                               "个微批次为一个基本单元。它要求微批次数是阶段数的倍数；DualPipe 只要求偶数。",
+                },
+        },
+    .source = "Li & Hoefler, Chimera (SC'21, arXiv 2107.06925); order as Shigangli/Chimera main_with_runtime_direct.py",
+    .colour = {.light = "#9c755f"},
+    .defaults = {.ranks = 8, .micro_batches = 16, .virtual_stages = 1},
+    .two_way = true,
+    .check = check,
+    .generate = generate,
+    .formula = formula,
 };
 
 }  // namespace pipesim::detail

@@ -47,18 +47,55 @@ auto dualpipe_formula(int pp, const Costs& c) -> Formula {
 }
 
 const ScheduleSpec dualpipe_spec{
-    "dualpipe",
-    "DualPipe",
-    "Bidirectional pipeline: micro-batches enter at both ends and a forward of one direction overlaps a "
-    "backward of the other (F&B).",
-    "DeepSeek-V3 report §3.2.1 and Fig. 5; deepseek-ai/DualPipe dualpipe.py",
-    "ranks even and >= 2; micro-batches even and >= 2 x ranks",
-    false,
-    check,
-    generate,
-    [](const ScheduleParams& p, const Costs& c) { return dualpipe_formula(p.ranks, c); },
-    nullptr,
-    generate_with_comm,
+    .name = "dualpipe",
+    .texts =
+        {
+            .en =
+                {
+                    .title = "DualPipe",
+                    .summary = "Bidirectional pipeline: micro-batches enter at both ends and a forward of one "
+                               "direction overlaps a backward of the other (F&B).",
+                    .constraints = "ranks even and ≥ 2; micro-batches even and ≥ 2 × ranks",
+                    .caption = "DualPipe feeds micro-batches from both ends: {half} enter at rank 0 (direction 0) "
+                               "and {half} at rank {last} (direction 1, in the second shade of each colour). After "
+                               "the warm-up each rank pairs the forward of one direction with the backward of the "
+                               "other in one bordered F&B cell, so the all-to-all of one chunk hides behind the "
+                               "computation of the other (DeepSeek-V3 report §3.2.1). Each rank holds two stages, r "
+                               "and {last}−r: two copies of the model.",
+                },
+            .pt_br =
+                {
+                    .title = "DualPipe",
+                    .summary = "Pipeline bidirecional: os micro-batches entram pelas duas pontas, e o forward de uma "
+                               "direção se sobrepõe ao backward da outra (F&B).",
+                    .constraints = "ranks em número par e ≥ 2; micro-batches em número par e ≥ 2 × ranks",
+                    .caption = "O DualPipe alimenta micro-batches pelas duas pontas: {half} entram pelo rank 0 "
+                               "(direção 0) e {half} pelo rank {last} (direção 1, no segundo tom de cada cor). "
+                               "Depois do warm-up, cada rank junta o forward de uma direção ao backward da outra "
+                               "numa célula F&B com borda, de modo que o all-to-all de um chunk fica escondido "
+                               "atrás da computação do outro (relatório do DeepSeek-V3, §3.2.1). Cada rank "
+                               "guarda dois estágios, r e {last}−r: duas cópias do modelo.",
+                },
+            .zh_cn =
+                {
+                    .title = "DualPipe",
+                    .summary = "双向流水线：微批次从两端进入，一个方向的前向与另一个方向的反向相互重叠（F&B）。",
+                    .constraints = "rank 数为偶数且 ≥ 2；微批次数为偶数且 ≥ 2 × rank 数",
+                    .caption = "DualPipe 从两端送入微批次：{half} 个从 rank 0 进入（方向 0），{half} 个从 rank {last} 进入（方向 "
+                               "1，用每种颜色的第二色调）。预热之后，每个 rank "
+                               "把一个方向的前向与另一个方向的反向放进同一个带边框的 F&B 格子，使一个 chunk 的 all-to-all "
+                               "隐藏在另一个 chunk 的计算之后（DeepSeek-V3 报告 §3.2.1）。每个 rank 持有 r 和 {last}−r "
+                               "两个阶段，即两份模型副本。",
+                },
+        },
+    .source = "DeepSeek-V3 report §3.2.1 and Fig. 5; deepseek-ai/DualPipe dualpipe.py",
+    .colour = {.light = "#d6246e"},
+    .defaults = {.ranks = 8, .micro_batches = 20, .virtual_stages = 1},
+    .two_way = true,
+    .check = check,
+    .generate = generate,
+    .formula = [](const ScheduleParams& p, const Costs& c) { return dualpipe_formula(p.ranks, c); },
+    .generate_with_comm = generate_with_comm,
 };
 
 }  // namespace pipesim::detail

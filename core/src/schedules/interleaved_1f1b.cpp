@@ -85,16 +85,50 @@ auto formula(const ScheduleParams& p, const Costs& c) -> Formula {
 }  // namespace
 
 const ScheduleSpec interleaved_1f1b_spec{
-    "interleaved-1f1b",
-    "Interleaved 1F1B",
-    "1F1B over v model chunks per rank (stages r, r+p, ...): the fill and drain shrink by v, at the cost "
-    "of v times the sends.",
-    "Narayanan et al., Megatron-LM (arXiv 2104.04473); order as torch ScheduleInterleaved1F1B",
-    "virtual stages >= 2; micro-batches a multiple of max(1, micro-batches / ranks)",
-    true,
-    check,
-    generate,
-    formula,
+    .name = "interleaved-1f1b",
+    .texts =
+        {
+            .en =
+                {
+                    .title = "Interleaved 1F1B",
+                    .summary = "Megatron’s interleaved 1F1B: each rank holds several non-adjacent stages, "
+                               "shrinking the bubble by the number of virtual stages.",
+                    .constraints = "virtual stages ≥ 2; micro-batches a multiple of max(1, micro-batches / ranks), "
+                                   "as PyTorch requires",
+                    .caption = "Interleaved 1F1B: each rank holds {vs} non-adjacent stages (rank r holds r, "
+                               "r+{ranks}, …), so a micro-batch visits every rank {vs} times. Warm-up and "
+                               "cool-down shrink by that factor; the price is more sends and more activations held "
+                               "during the warm-up.",
+                },
+            .pt_br =
+                {
+                    .title = "1F1B intercalado",
+                    .summary = "1F1B intercalado do Megatron: cada rank guarda vários estágios não adjacentes, o "
+                               "que reduz a bolha pelo número de estágios virtuais.",
+                    .constraints = "estágios virtuais ≥ 2; micro-batches em múltiplo de max(1, micro-batches / "
+                                   "ranks), como o PyTorch exige",
+                    .caption = "1F1B intercalado: cada rank guarda {vs} estágios não adjacentes (o rank r guarda "
+                               "r, r+{ranks}, …), então um micro-batch passa {vs} vezes por cada rank. O warm-up "
+                               "e o cool-down diminuem por esse fator; o preço são mais envios e mais ativações "
+                               "guardadas durante o warm-up.",
+                },
+            .zh_cn =
+                {
+                    .title = "交错式 1F1B",
+                    .summary = "Megatron 的交错 1F1B：每个 rank 持有多个不相邻的阶段，气泡按虚拟阶段数成比例缩小。",
+                    .constraints = "虚拟阶段数 ≥ 2；微批次数须为 max(1, 微批次数 / rank 数) 的倍数（PyTorch 的要求）",
+                    .caption = "交错 1F1B：每个 rank 持有 {vs} 个不相邻的阶段（rank r 持有 "
+                               "r、r+{ranks}、…），因此一个微批次会经过每个 rank {vs} "
+                               "次。预热和收尾按这一倍数缩短；代价是更多的发送，以及预热期间保留更多激活。",
+                },
+        },
+    .source = "Narayanan et al., Megatron-LM (arXiv 2104.04473); order as torch ScheduleInterleaved1F1B",
+    .colour = {.light = "#edc948"},
+    .defaults = {.ranks = 8, .micro_batches = 20, .virtual_stages = 2},
+    .uses_virtual_stages = true,
+    .check = check,
+    .generate = generate,
+    .formula = formula,
 };
 
 }  // namespace pipesim::detail

@@ -23,15 +23,44 @@ auto formula(const ScheduleParams& p, const Costs& c) -> Formula {
 }  // namespace
 
 const ScheduleSpec zb_h1_spec{
-    "zb-h1",
-    "ZB-H1",
-    "1F1B with split backwards: weight gradients fill the bubbles, same activation memory as 1F1B.",
-    "Qi et al., Zero Bubble Pipeline Parallelism (arXiv 2401.10241), handcrafted ZB-H1",
-    "ranks >= 1; micro-batches >= 1",
-    false,
-    any_size,
-    [](const ScheduleParams& p) { return handcrafted_zero_bubble("zb-h1", p, 1); },
-    formula,
+    .name = "zb-h1",
+    .texts =
+        {
+            .en =
+                {
+                    .title = "ZB-H1",
+                    .summary = "1F1B with split backwards: weight gradients fill the bubbles, same activation memory "
+                               "as 1F1B.",
+                    .constraints = "ranks ≥ 1; micro-batches ≥ 1",
+                    .caption = "ZB-H1 splits each backward into I (input gradient, on the critical path) and W "
+                               "(weight gradient, deferrable). Deferred W’s fill the cool-down, shrinking the "
+                               "bubble to (PP−1)(F+B−2W) with 1F1B’s memory.",
+                },
+            .pt_br =
+                {
+                    .title = "ZB-H1",
+                    .summary = "1F1B com backwards divididos: os gradientes dos pesos preenchem as bolhas, com a "
+                               "mesma memória de ativações do 1F1B.",
+                    .constraints = "ranks ≥ 1; micro-batches ≥ 1",
+                    .caption = "O ZB-H1 divide cada backward em I (gradiente da entrada, no caminho crítico) e W "
+                               "(gradiente dos pesos, adiável). Os W adiados preenchem o cool-down, reduzindo a "
+                               "bolha para (PP−1)(F+B−2W) com a memória do 1F1B.",
+                },
+            .zh_cn =
+                {
+                    .title = "ZB-H1",
+                    .summary = "拆分反向的 1F1B：权重梯度填充气泡，激活内存与 1F1B 相同。",
+                    .constraints = "rank 数 ≥ 1；微批次数 ≥ 1",
+                    .caption = "ZB-H1 把每个反向拆成 I（输入梯度，位于关键路径上）和 W（权重梯度，可推迟）。推迟的 W "
+                               "填充收尾阶段，把气泡缩小到 (PP−1)(F+B−2W)，激活内存与 1F1B 相同。",
+                },
+        },
+    .source = "Qi et al., Zero Bubble Pipeline Parallelism (arXiv 2401.10241), handcrafted ZB-H1",
+    .colour = {.light = "#2a9d8f"},
+    .defaults = {.ranks = 8, .micro_batches = 20, .virtual_stages = 1},
+    .check = any_size,
+    .generate = [](const ScheduleParams& p) { return handcrafted_zero_bubble("zb-h1", p, 1); },
+    .formula = formula,
 };
 
 }  // namespace pipesim::detail

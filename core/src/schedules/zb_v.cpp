@@ -102,16 +102,48 @@ auto formula(const ScheduleParams& p, const Costs& c) -> Formula {
 }  // namespace
 
 const ScheduleSpec zb_v_spec{
-    "zb-v",
-    "ZB-V",
-    "Zero bubble on a V: 2 stages per rank (r and 2p-1-r), split backwards, 1F1B's activation memory.",
-    "Qi et al., Zero Bubble Pipeline Parallelism (arXiv 2401.10241) §6; order as torch ScheduleZBVZeroBubble "
-    "(= Sea AI Lab handcrafted_zb_v)",
-    "ranks >= 1; micro-batches >= 1",
-    false,
-    any_size,
-    generate,
-    formula,
+    .name = "zb-v",
+    .texts =
+        {
+            .en =
+                {
+                    .title = "ZB-V",
+                    .summary = "Zero Bubble V: two stages per rank in a V shape; zero bubble within the span when F "
+                               "= B−W = W, with 1F1B’s memory.",
+                    .constraints = "ranks ≥ 1; micro-batches ≥ 1",
+                    .caption = "ZB-V folds the model into a V, like DualPipeV: rank r holds stages r and "
+                               "{vlast}−r, so rank 0 runs the first and the last stage. With F = B−W = W no rank "
+                               "idles between its first and last op (zero bubble over the span), with 1F1B’s "
+                               "activation memory.",
+                },
+            .pt_br =
+                {
+                    .title = "ZB-V",
+                    .summary = "Zero Bubble V: dois estágios por rank em forma de V; bolha zero dentro do intervalo "
+                               "quando F = B−W = W, com a memória do 1F1B.",
+                    .constraints = "ranks ≥ 1; micro-batches ≥ 1",
+                    .caption = "O ZB-V dobra o modelo em V, como o DualPipeV: o rank r guarda os estágios r e "
+                               "{vlast}−r, então o rank 0 executa o primeiro e o último estágio. Com F = B−W "
+                               "= W, nenhum rank fica ocioso entre sua primeira e sua última operação (bolha zero "
+                               "no intervalo), com a memória de ativações do 1F1B.",
+                },
+            .zh_cn =
+                {
+                    .title = "ZB-V",
+                    .summary = "Zero Bubble V：每个 rank 以 V 形持有两个阶段；当 F = B−W = W 时跨度内零气泡，激活内存与 1F1B 相同。",
+                    .constraints = "rank 数 ≥ 1；微批次数 ≥ 1",
+                    .caption = "ZB-V 像 DualPipeV 一样把模型折成 V 形：rank r 持有阶段 r 和 {vlast}−r，因此 rank 0 "
+                               "同时运行第一个和最后一个阶段。当 F = B−W = W 时，任何 rank "
+                               "在其第一个与最后一个操作之间都不空闲（跨度内零气泡），激活内存与 1F1B 相同。",
+                },
+        },
+    .source = "Qi et al., Zero Bubble Pipeline Parallelism (arXiv 2401.10241) §6; order as torch ScheduleZBVZeroBubble "
+              "(= Sea AI Lab handcrafted_zb_v)",
+    .colour = {.light = "#b07aa1"},
+    .defaults = {.ranks = 8, .micro_batches = 20, .virtual_stages = 1},
+    .check = any_size,
+    .generate = generate,
+    .formula = formula,
 };
 
 }  // namespace pipesim::detail

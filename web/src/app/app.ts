@@ -111,7 +111,7 @@ export class App {
       () => this.primary?.request ?? { schedule: 'dualpipe', ranks: 8, microBatches: 20, cost: 'F=1,B=2,W=1,FB=3' },
       (view) => this.set({ view: (VIEWS as string[]).includes(view) ? (view as ViewName) : view === 'placement' ? 'memory' : 'timeline' }),
     );
-    this.planner = new PlannerPanel(background, store.slice('planner'));
+    this.planner = new PlannerPanel(background, (name) => engine.schedule(name), store.slice('planner'));
     this.learn = new LearnPanel(
       engine,
       (step) => this.set({ ...App.stepState(step), view: 'learn' }),

@@ -8,7 +8,7 @@ import type { Engine, ScheduleInfo } from '../engine/engine';
 import { num } from '../base/format';
 import { lang, t, type Key } from '../i18n';
 import { scheduleTitle } from '../model/describe';
-import { matchingPreset, PRESETS } from './presets';
+import { matchingPreset, presetFrom, type Preset } from './presets';
 import { CUSTOM_IN_URL_LIMIT, formatCost, parseCostLoose, scaledStageCost, type AppState, type CostValues } from '../state/page_state';
 
 /** Per-stage presets over the costs on screen: where a real model is heavier. */
@@ -169,7 +169,7 @@ export class Controls {
     this.fillSelects();
 
     this.preset.addEventListener('change', () => {
-      const p = PRESETS.find((x) => x.id === this.preset.value);
+      const p = this.presets().find((x) => x.id === this.preset.value);
       if (p) this.onChange({ ...p.state });
     });
     this.schedule.addEventListener('change', () => this.onChange({ schedule: this.schedule.value }));
@@ -209,10 +209,15 @@ export class Controls {
     });
   }
 
+  /** Core's presets, named in the page's language. */
+  private presets(): Preset[] {
+    return this.engine.presets.map(presetFrom);
+  }
+
   private fillSelects(): void {
     clear(this.preset);
     this.preset.append(el('option', { value: '', text: t('preset.custom') }));
-    for (const p of PRESETS) this.preset.append(el('option', { value: p.id, text: t(p.name as Key) }));
+    for (const p of this.presets()) this.preset.append(el('option', { value: p.id, text: p.name }));
     clear(this.stagePreset);
     this.stagePreset.append(el('option', { value: '', text: t('control.stagePreset') }));
     for (const p of STAGE_PRESETS) this.stagePreset.append(el('option', { value: p.id, text: t(p.name) }));
@@ -336,7 +341,7 @@ export class Controls {
   /** Shows `state` without disturbing a field the user is typing in. */
   sync(state: AppState): void {
     this.state = state;
-    const preset = matchingPreset(state);
+    const preset = matchingPreset(this.presets(), state);
     this.preset.value = preset ? preset.id : '';
     // A name the engine does not know selects nothing: the error box says what the known ones are.
     this.schedule.value = state.schedule;
@@ -349,7 +354,7 @@ export class Controls {
     this.microBatches.root.hidden = isCustom;
     this.customField.hidden = !isCustom;
     // The even-count hints are about schedules fed from both ends.
-    const twoWay = state.schedule === 'dualpipe' || state.schedule === 'chimera';
+    const twoWay = !!info?.two_way;
     this.ranks.root.querySelector<HTMLElement>('.hint')!.hidden = !twoWay;
     this.microBatches.root.querySelector<HTMLElement>('.hint')!.hidden = !twoWay;
     const shown = state.custom.length <= CUSTOM_SHOWN_LIMIT ? state.custom : '';
@@ -390,11 +395,8 @@ export class Controls {
     this.aboutFor = name;
     clear(this.about);
     if (!info) return;
-    const summaryKey = `schedule.${info.name}.summary` as Key;
-    const summary = t(summaryKey) === summaryKey ? info.summary : t(summaryKey);
-    const rulesKey = `schedule.${info.name}.rules` as Key;
-    const rules = t(rulesKey) === rulesKey ? info.constraints : t(rulesKey);
-    this.about.append(el('div', { text: summary }), el('div', { class: 'rules', text: t('control.rules', { rules }) }));
+    const { summary, constraints } = info.texts[lang()];
+    this.about.append(el('div', { text: summary }), el('div', { class: 'rules', text: t('control.rules', { rules: constraints }) }));
   }
 
   /** Marks the field the engine's (English) message is about, for screen readers and the eye, and

@@ -1,43 +1,37 @@
-// Presets that reproduce published figures and the lesson's exercises.
+// Presets that reproduce published figures and the lesson's exercises: core's (core/src/presets.cpp,
+// the module's presets()), turned into the page's state.
+import type { PresetInfo } from '../engine/engine';
+import { lang } from '../i18n';
 import type { AppState } from '../state/page_state';
 
 export interface Preset {
   id: string;
-  /** i18n key of its name */
+  /** in the page's language */
   name: string;
   state: Partial<AppState>;
 }
 
-export const PRESETS: Preset[] = [
-  {
-    id: 'fig5',
-    name: 'preset.fig5',
-    state: { schedule: 'dualpipe', ranks: '8', microBatches: '20', cost: 'F=1,B=2,W=1,FB=3', compare: ['1f1b', 'zb-h1'] },
-  },
-  {
-    id: 'dualpipev',
-    name: 'preset.dualpipev',
-    state: { schedule: 'dualpipev', ranks: '4', microBatches: '10', cost: 'F=1,B=2,W=1,FB=3', compare: ['dualpipe', '1f1b'] },
-  },
-  {
-    id: 'exercise1',
-    name: 'preset.exercise1',
-    state: { schedule: 'dualpipe', ranks: '8', microBatches: '16', cost: 'F=1,B=2,W=1,FB=3', compare: ['1f1b'] },
-  },
-  {
-    id: 'exercise2',
-    name: 'preset.exercise2',
-    state: { schedule: 'dualpipe', ranks: '4', microBatches: '8', cost: 'F=1,B=2,W=1,FB=3', compare: ['1f1b'] },
-  },
-  {
-    id: 'zerobubble',
-    name: 'preset.zerobubble',
-    state: { schedule: 'zb-h1', ranks: '4', microBatches: '8', cost: 'F=1,B=2,W=1,FB=3', compare: ['1f1b', 'zb-h2'] },
-  },
-];
+export function presetFrom(p: PresetInfo): Preset {
+  return {
+    id: p.id,
+    name: p.texts[lang()].name,
+    state: {
+      schedule: p.schedule,
+      ranks: String(p.ranks),
+      microBatches: String(p.micro_batches),
+      cost: p.cost,
+      compare: [...p.compare],
+      // 1 is what every schedule without virtual stages runs with: left as the user had it, so that a
+      // later switch to an interleaved schedule keeps its own count.
+      ...(p.virtual_stages !== 1 ? { virtualStages: String(p.virtual_stages) } : {}),
+    },
+  };
+}
 
-export function matchingPreset(state: AppState): Preset | undefined {
-  return PRESETS.find((p) =>
+/** The preset `state` is on, if any: every field it sets but the compared schedules, which the user
+ *  may change without leaving it. */
+export function matchingPreset(presets: readonly Preset[], state: AppState): Preset | undefined {
+  return presets.find((p) =>
     Object.entries(p.state).every(([k, v]) => {
       const current = state[k as keyof AppState];
       return Array.isArray(v) ? true : current === v;

@@ -82,19 +82,12 @@ export function textFor(p: Palette, fill: string): string {
   return contrast(l, luminance(light)) > contrast(l, luminance(dark)) ? p.textOnDark : p.textOnLight;
 }
 
-/** A fixed colour per schedule for chart series and compare headers. */
-export function seriesColor(schedule: string): string {
-  const table: Record<string, string> = {
-    dualpipe: '#d6246e',
-    dualpipev: '#8e44ad',
-    '1f1b': '#4e79a7',
-    gpipe: '#7f7f7f',
-    'zb-h1': '#2a9d8f',
-    'zb-h2': '#e76f51',
-    'zb-v': '#b07aa1',
-    'interleaved-1f1b': '#edc948',
-    chimera: '#9c755f',
-    custom: '#17becf',
-  };
-  return table[schedule] ?? '#555555';
+/** A schedule's colour for chart series, compare headers and swatches: the one its registry entry
+ *  gives for the page's theme (`engine.schedule(name)`; grey for a name the engine does not know). */
+export function seriesColor(
+  info: { colour: { light: string; dark: string } } | undefined,
+  theme: string | undefined = document.documentElement.dataset.theme,
+): string {
+  if (!info) return '#555555';
+  return theme === 'dark' ? info.colour.dark : info.colour.light;
 }

@@ -3,7 +3,7 @@
 // (course.ts). Every call returns typed results or throws an EngineError carrying the core's message
 // (the CLI's text) and its short code.
 import createPipesimEngine from './generated/pipesim_engine.mjs';
-import type { OverlapRequestJs, PipesimModule, RunRequestJs, SimulateValue, SweepValue } from './generated/pipesim_engine.mjs';
+import type { OverlapRequestJs, PipesimModule, PresetEntry, RunRequestJs, ScheduleEntry, SimulateValue, SweepValue } from './generated/pipesim_engine.mjs';
 import type { PipesimCourseModule } from './course';
 import { compileWasm, wasmOptions } from './wasm_source';
 
@@ -142,14 +142,11 @@ export interface RunRequest {
   sends?: string;
 }
 
-export interface ScheduleInfo {
-  name: string;
-  title: string;
-  summary: string;
-  source: string;
-  constraints: string;
-  uses_virtual_stages: boolean;
-}
+/** A schedule as the registry describes it (core/include/pipesim/registry.h): names, texts in every
+ *  language, colours, defaults. The page reads these facts here and nowhere else. */
+export type ScheduleInfo = ScheduleEntry;
+/** A preset as core/src/presets.cpp lists it. */
+export type PresetInfo = PresetEntry;
 
 /** Kind codes of OpColumns.kind, in the core's OpKind order. */
 export const KINDS = ['F', 'B', 'I', 'W', 'FB'] as const;
@@ -195,11 +192,13 @@ function toJs(request: RunRequest): RunRequestJs {
 
 export class Engine {
   readonly schedules: ScheduleInfo[];
+  readonly presets: PresetInfo[];
   private course: PipesimCourseModule | null = null;
   private courseLoading: Promise<void> | null = null;
 
   constructor(private readonly module: PipesimModule) {
     this.schedules = unwrap(() => module.schedules()) as ScheduleInfo[];
+    this.presets = unwrap(() => module.presets()) as PresetInfo[];
   }
 
   /** Resolves once this instance holds the course module with its data (core/data/*.json), which

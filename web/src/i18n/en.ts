@@ -63,37 +63,6 @@ export const en = {
   'control.noFB': 'Not used: this schedule never overlaps a forward with a backward, so it has no F&B op.',
 
   'preset.custom': 'Custom settings',
-  'preset.fig5': 'DeepSeek-V3 Fig. 5: DualPipe, 8 ranks, 20 micro-batches',
-  'preset.dualpipev': 'DualPipe README: DualPipeV, 4 ranks, 10 micro-batches',
-  'preset.exercise1': 'Lesson exercise 1: DualPipe vs 1F1B, 8 ranks, 16 micro-batches',
-  'preset.exercise2': 'Lesson exercise 2: DualPipe, 4 ranks, 8 micro-batches',
-  'preset.zerobubble': 'Zero Bubble paper: ZB-H1 vs 1F1B, 4 ranks, 8 micro-batches',
-
-  'schedule.gpipe.summary': 'All forwards, then all backwards: simple, but every micro-batch’s activations stay alive at once.',
-  'schedule.1f1b.summary': 'One forward, one backward: the bubble of GPipe with activations capped at p micro-batches.',
-  'schedule.zb-h1.summary': '1F1B with split backwards: weight gradients fill the bubbles, same activation memory as 1F1B.',
-  'schedule.zb-h2.summary': 'ZB-H1 with twice the warm-up: no bubble inside each rank’s span, at about twice 1F1B’s activation memory.',
-  'schedule.dualpipe.summary':
-    'Bidirectional pipeline: micro-batches enter at both ends and a forward of one direction overlaps a backward of the other (F&B).',
-  'schedule.dualpipev.summary': 'DualPipe cut in half: one model copy folded into a V over N ranks (2N stages), same bubble formula.',
-  'schedule.interleaved-1f1b.summary': 'Megatron’s interleaved 1F1B: each rank holds several non-adjacent stages, shrinking the bubble by the number of virtual stages.',
-  'schedule.zb-v.summary': 'Zero Bubble V: two stages per rank in a V shape; zero bubble within the span when F = B−W = W, with 1F1B’s memory.',
-  'schedule.chimera.summary': 'Chimera: two pipelines in opposite directions over the same ranks, each rank holding two stages.',
-  'schedule.custom.summary': 'Your own schedule, given per rank as op lists.',
-  'schedule.custom.title': 'Custom',
-  'schedule.chimera.title': 'Chimera (direct concatenation)',
-  'schedule.interleaved-1f1b.title': 'Interleaved 1F1B',
-
-  'schedule.gpipe.rules': 'ranks ≥ 1; micro-batches ≥ 1',
-  'schedule.1f1b.rules': 'ranks ≥ 1; micro-batches ≥ 1',
-  'schedule.interleaved-1f1b.rules': 'virtual stages ≥ 2; micro-batches a multiple of max(1, micro-batches / ranks), as PyTorch requires',
-  'schedule.zb-h1.rules': 'ranks ≥ 1; micro-batches ≥ 1',
-  'schedule.zb-h2.rules': 'ranks ≥ 1; micro-batches ≥ 1',
-  'schedule.zb-v.rules': 'ranks ≥ 1; micro-batches ≥ 1',
-  'schedule.dualpipe.rules': 'ranks even and ≥ 2; micro-batches even and ≥ 2 × ranks',
-  'schedule.dualpipev.rules': 'ranks ≥ 1; micro-batches ≥ 2 × ranks',
-  'schedule.chimera.rules': 'ranks even and ≥ 2; micro-batches a multiple of the ranks (DeepSeek-V3 §3.2.1 contrasts this with DualPipe)',
-  'schedule.custom.rules': 'every forward and backward exactly once, W after its I, each stage on one rank',
 
   'readout.makespan': 'Makespan',
   'readout.makespanNote': 'time units from start to the last op',
@@ -180,24 +149,6 @@ export const en = {
     'Hover a cell for its op; click an idle gap to see what it waits for. Drag to pan, Ctrl + wheel to zoom; arrow keys move between cells.',
 
   'caption.generic': '{ranks} ranks, {micro} micro-batches. Each row is one rank (GPU); time runs to the right.',
-  'caption.dualpipe':
-    'DualPipe feeds micro-batches from both ends: {half} enter at rank 0 (direction 0) and {half} at rank {last} (direction 1, in the second shade of each colour). After the warm-up each rank pairs the forward of one direction with the backward of the other in one bordered F&B cell, so the all-to-all of one chunk hides behind the computation of the other (DeepSeek-V3 report §3.2.1). Each rank holds two stages, r and {last}−r: two copies of the model.',
-  'caption.dualpipev':
-    'DualPipeV folds one copy of a {stages}-stage model into a V over {ranks} ranks: every micro-batch enters at rank 0, goes down, turns on rank {last} and comes back (in the second shade of each colour). It is DualPipe cut in half: the first {ranks} ranks of DualPipe with twice the ranks and micro-batches.',
-  'caption.1f1b':
-    '1F1B: after a warm-up of forwards, each rank alternates one forward and one backward, so rank 0 holds at most {ranks} micro-batches. The bubble (PP−1)(F+B) is paid once at the start and once at the end.',
-  'caption.gpipe': 'GPipe runs every forward, then every backward: the same bubble as 1F1B, but all {micro} micro-batches’ activations are alive at once.',
-  'caption.zb-h1':
-    'ZB-H1 splits each backward into I (input gradient, on the critical path) and W (weight gradient, deferrable). Deferred W’s fill the cool-down, shrinking the bubble to (PP−1)(F+B−2W) with 1F1B’s memory.',
-  'caption.interleaved-1f1b':
-    'Interleaved 1F1B: each rank holds {vs} non-adjacent stages (rank r holds r, r+{ranks}, …), so a micro-batch visits every rank {vs} times. Warm-up and cool-down shrink by that factor; the price is more sends and more activations held during the warm-up.',
-  'caption.zb-v':
-    'ZB-V folds the model into a V, like DualPipeV: rank r holds stages r and {vlast}−r, so rank 0 runs the first and the last stage. With F = B−W = W no rank idles between its first and last op (zero bubble over the span), with 1F1B’s activation memory.',
-  'caption.chimera':
-    'Chimera runs two pipelines in opposite directions over the same ranks, like DualPipe: each rank holds two stages (two copies of the model), {half} micro-batches go down and {half} come up, in basic units of {ranks} micro-batches. It needs the micro-batch count to be a multiple of the stage count; DualPipe needs only even counts.',
-  'caption.custom': 'Your schedule, simulated by the same engine: {ranks} ranks, {micro} micro-batches. Every forward and backward must appear exactly once and W after its I.',
-  'caption.zb-h2':
-    'ZB-H2 doubles the warm-up so no rank idles between its first and last op: “zero bubble” measured over each rank’s span. The start-up skew remains in the global makespan, and activations reach 2p−1.',
 
   'table.rank': 'Rank',
   'table.busy': 'Busy',

@@ -21,7 +21,12 @@ export function lang(): Lang {
 }
 
 export function t(key: Key, params: Record<string, string | number> = {}): string {
-  const text = dictionaries[current]?.[key] ?? en[key] ?? key;
+  return fill(dictionaries[current]?.[key] ?? en[key] ?? key, params);
+}
+
+/** `text` with each {name} replaced by params[name] (left as is without one): for t() and for the
+ *  texts that come from the engine's registry already in the page's language. */
+export function fill(text: string, params: Record<string, string | number>): string {
   return text.replace(/\{(\w+)\}/g, (m, name: string) => (name in params ? String(params[name]) : m));
 }
 

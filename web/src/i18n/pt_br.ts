@@ -69,45 +69,6 @@ export const ptBR = {
   'control.noFB': 'Não se aplica: este escalonamento nunca sobrepõe um forward a um backward, então não tem op F&B.',
 
   'preset.custom': 'Configuração personalizada',
-  'preset.fig5': 'DeepSeek-V3, Fig. 5: DualPipe, 8 ranks, 20 micro-batches',
-  'preset.dualpipev': 'README do DualPipe: DualPipeV, 4 ranks, 10 micro-batches',
-  'preset.exercise1': 'Exercício 1 da aula: DualPipe vs 1F1B, 8 ranks, 16 micro-batches',
-  'preset.exercise2': 'Exercício 2 da aula: DualPipe, 4 ranks, 8 micro-batches',
-  'preset.zerobubble': 'Artigo do Zero Bubble: ZB-H1 vs 1F1B, 4 ranks, 8 micro-batches',
-
-  'schedule.gpipe.summary':
-    'Todos os forwards e depois todos os backwards: simples, mas as ativações de todos os micro-batches ficam vivas ao mesmo tempo.',
-  'schedule.1f1b.summary': 'Um forward, um backward: a bolha do GPipe, com as ativações limitadas a p micro-batches.',
-  'schedule.zb-h1.summary':
-    '1F1B com backwards divididos: os gradientes dos pesos preenchem as bolhas, com a mesma memória de ativações do 1F1B.',
-  'schedule.zb-h2.summary':
-    'ZB-H1 com o dobro de warm-up: nenhuma bolha dentro do intervalo de cada rank, com cerca do dobro da memória de ativações do 1F1B.',
-  'schedule.dualpipe.summary':
-    'Pipeline bidirecional: os micro-batches entram pelas duas pontas, e o forward de uma direção se sobrepõe ao backward da outra (F&B).',
-  'schedule.dualpipev.summary':
-    'O DualPipe cortado ao meio: uma única cópia do modelo dobrada em V sobre N ranks (2N estágios), com a mesma fórmula de bolha.',
-  'schedule.interleaved-1f1b.summary':
-    '1F1B intercalado do Megatron: cada rank guarda vários estágios não adjacentes, o que reduz a bolha pelo número de estágios virtuais.',
-  'schedule.zb-v.summary':
-    'Zero Bubble V: dois estágios por rank em forma de V; bolha zero dentro do intervalo quando F = B−W = W, com a memória do 1F1B.',
-  'schedule.chimera.summary': 'Chimera: dois pipelines em direções opostas sobre os mesmos ranks, e cada rank guarda dois estágios.',
-  'schedule.custom.summary': 'Seu próprio escalonamento, dado por rank como listas de operações.',
-  'schedule.custom.title': 'Personalizado',
-  'schedule.chimera.title': 'Chimera (concatenação direta)',
-  'schedule.interleaved-1f1b.title': '1F1B intercalado',
-
-  'schedule.gpipe.rules': 'ranks ≥ 1; micro-batches ≥ 1',
-  'schedule.1f1b.rules': 'ranks ≥ 1; micro-batches ≥ 1',
-  'schedule.interleaved-1f1b.rules':
-    'estágios virtuais ≥ 2; micro-batches em múltiplo de max(1, micro-batches / ranks), como o PyTorch exige',
-  'schedule.zb-h1.rules': 'ranks ≥ 1; micro-batches ≥ 1',
-  'schedule.zb-h2.rules': 'ranks ≥ 1; micro-batches ≥ 1',
-  'schedule.zb-v.rules': 'ranks ≥ 1; micro-batches ≥ 1',
-  'schedule.dualpipe.rules': 'ranks em número par e ≥ 2; micro-batches em número par e ≥ 2 × ranks',
-  'schedule.dualpipev.rules': 'ranks ≥ 1; micro-batches ≥ 2 × ranks',
-  'schedule.chimera.rules':
-    'ranks em número par e ≥ 2; micro-batches em múltiplo do número de ranks (a §3.2.1 do DeepSeek-V3 contrasta isso com o DualPipe)',
-  'schedule.custom.rules': 'cada forward e cada backward exatamente uma vez, W depois do seu I, cada estágio num único rank',
 
   'readout.makespan': 'Makespan (tempo total)',
   'readout.makespanNote': 'unidades de tempo do início até a última operação',
@@ -195,26 +156,6 @@ export const ptBR = {
     'Passe o mouse sobre uma célula para ver sua operação; clique num intervalo ocioso para ver o que ele espera. Arraste para mover, Ctrl + roda do mouse para dar zoom; as setas passam de uma célula a outra.',
 
   'caption.generic': '{ranks} ranks, {micro} micro-batches. Cada linha é um rank (GPU); o tempo corre para a direita.',
-  'caption.dualpipe':
-    'O DualPipe alimenta micro-batches pelas duas pontas: {half} entram pelo rank 0 (direção 0) e {half} pelo rank {last} (direção 1, no segundo tom de cada cor). Depois do warm-up, cada rank junta o forward de uma direção ao backward da outra numa célula F&B com borda, de modo que o all-to-all de um chunk fica escondido atrás da computação do outro (relatório do DeepSeek-V3, §3.2.1). Cada rank guarda dois estágios, r e {last}−r: duas cópias do modelo.',
-  'caption.dualpipev':
-    'O DualPipeV dobra uma cópia de um modelo de {stages} estágios em V sobre {ranks} ranks: cada micro-batch entra pelo rank 0, desce, faz a volta no rank {last} e retorna (no segundo tom de cada cor). É o DualPipe cortado ao meio: os {ranks} primeiros ranks do DualPipe com o dobro de ranks e de micro-batches.',
-  'caption.1f1b':
-    '1F1B: depois de um warm-up de forwards, cada rank alterna um forward e um backward, e assim o rank 0 guarda no máximo {ranks} micro-batches. A bolha (PP−1)(F+B) é paga uma vez no início e outra no fim.',
-  'caption.gpipe':
-    'O GPipe executa todos os forwards e depois todos os backwards: a mesma bolha do 1F1B, mas as ativações dos {micro} micro-batches ficam vivas ao mesmo tempo.',
-  'caption.zb-h1':
-    'O ZB-H1 divide cada backward em I (gradiente da entrada, no caminho crítico) e W (gradiente dos pesos, adiável). Os W adiados preenchem o cool-down, reduzindo a bolha para (PP−1)(F+B−2W) com a memória do 1F1B.',
-  'caption.interleaved-1f1b':
-    '1F1B intercalado: cada rank guarda {vs} estágios não adjacentes (o rank r guarda r, r+{ranks}, …), então um micro-batch passa {vs} vezes por cada rank. O warm-up e o cool-down diminuem por esse fator; o preço são mais envios e mais ativações guardadas durante o warm-up.',
-  'caption.zb-v':
-    'O ZB-V dobra o modelo em V, como o DualPipeV: o rank r guarda os estágios r e {vlast}−r, então o rank 0 executa o primeiro e o último estágio. Com F = B−W = W, nenhum rank fica ocioso entre sua primeira e sua última operação (bolha zero no intervalo), com a memória de ativações do 1F1B.',
-  'caption.chimera':
-    'O Chimera executa dois pipelines em direções opostas sobre os mesmos ranks, como o DualPipe: cada rank guarda dois estágios (duas cópias do modelo), {half} micro-batches descem e {half} sobem, em unidades básicas de {ranks} micro-batches. Ele exige que o número de micro-batches seja múltiplo do número de estágios; o DualPipe só exige números pares.',
-  'caption.custom':
-    'Seu escalonamento, simulado pelo mesmo motor: {ranks} ranks, {micro} micro-batches. Cada forward e cada backward precisa aparecer exatamente uma vez, e cada W depois do seu I.',
-  'caption.zb-h2':
-    'O ZB-H2 dobra o warm-up para que nenhum rank fique ocioso entre sua primeira e sua última operação: “bolha zero” medida no intervalo de cada rank. A defasagem da partida continua no makespan global, e as ativações chegam a 2p−1.',
 
   'table.rank': 'Rank',
   'table.busy': 'Ocupado',

@@ -69,36 +69,6 @@ export const zhCN = {
   'control.noFB': '不适用：该调度从不让前向与反向重叠，没有 F&B 操作。',
 
   'preset.custom': '自定义设置',
-  'preset.fig5': 'DeepSeek-V3 图 5：DualPipe，8 个 rank，20 个微批次',
-  'preset.dualpipev': 'DualPipe README：DualPipeV，4 个 rank，10 个微批次',
-  'preset.exercise1': '课程练习 1：DualPipe 对比 1F1B，8 个 rank，16 个微批次',
-  'preset.exercise2': '课程练习 2：DualPipe，4 个 rank，8 个微批次',
-  'preset.zerobubble': 'Zero Bubble 论文：ZB-H1 对比 1F1B，4 个 rank，8 个微批次',
-
-  'schedule.gpipe.summary': '先做全部前向，再做全部反向：简单，但所有微批次的激活会同时驻留。',
-  'schedule.1f1b.summary': '一次前向、一次反向交替进行：气泡与 GPipe 相同，但激活最多只保留 p 个微批次。',
-  'schedule.zb-h1.summary': '拆分反向的 1F1B：权重梯度填充气泡，激活内存与 1F1B 相同。',
-  'schedule.zb-h2.summary': '预热加倍的 ZB-H1：每个 rank 的跨度内没有气泡，激活内存约为 1F1B 的两倍。',
-  'schedule.dualpipe.summary': '双向流水线：微批次从两端进入，一个方向的前向与另一个方向的反向相互重叠（F&B）。',
-  'schedule.dualpipev.summary': '对半切开的 DualPipe：一份模型副本在 N 个 rank 上折成 V 形（2N 个阶段），气泡公式相同。',
-  'schedule.interleaved-1f1b.summary': 'Megatron 的交错 1F1B：每个 rank 持有多个不相邻的阶段，气泡按虚拟阶段数成比例缩小。',
-  'schedule.zb-v.summary': 'Zero Bubble V：每个 rank 以 V 形持有两个阶段；当 F = B−W = W 时跨度内零气泡，激活内存与 1F1B 相同。',
-  'schedule.chimera.summary': 'Chimera：在同一组 rank 上运行两条方向相反的流水线，每个 rank 持有两个阶段。',
-  'schedule.custom.summary': '你自己的调度，按 rank 给出操作列表。',
-  'schedule.custom.title': '自定义',
-  'schedule.chimera.title': 'Chimera（直接拼接）',
-  'schedule.interleaved-1f1b.title': '交错式 1F1B',
-
-  'schedule.gpipe.rules': 'rank 数 ≥ 1；微批次数 ≥ 1',
-  'schedule.1f1b.rules': 'rank 数 ≥ 1；微批次数 ≥ 1',
-  'schedule.interleaved-1f1b.rules': '虚拟阶段数 ≥ 2；微批次数须为 max(1, 微批次数 / rank 数) 的倍数（PyTorch 的要求）',
-  'schedule.zb-h1.rules': 'rank 数 ≥ 1；微批次数 ≥ 1',
-  'schedule.zb-h2.rules': 'rank 数 ≥ 1；微批次数 ≥ 1',
-  'schedule.zb-v.rules': 'rank 数 ≥ 1；微批次数 ≥ 1',
-  'schedule.dualpipe.rules': 'rank 数为偶数且 ≥ 2；微批次数为偶数且 ≥ 2 × rank 数',
-  'schedule.dualpipev.rules': 'rank 数 ≥ 1；微批次数 ≥ 2 × rank 数',
-  'schedule.chimera.rules': 'rank 数为偶数且 ≥ 2；微批次数为 rank 数的倍数（DeepSeek-V3 §3.2.1 将这一点与 DualPipe 作了对比）',
-  'schedule.custom.rules': '每个前向和反向恰好出现一次，W 在对应的 I 之后，每个阶段只在一个 rank 上',
 
   'readout.makespan': 'Makespan（总时长）',
   'readout.makespanNote': '从开始到最后一个操作的时间单位数',
@@ -184,24 +154,6 @@ export const zhCN = {
   'timeline.howTo': '将鼠标悬停在格子上可查看对应操作；点击空闲间隙可查看它在等待什么。拖动可平移，Ctrl + 滚轮可缩放；方向键可在格子之间移动。',
 
   'caption.generic': '{ranks} 个 rank，{micro} 个微批次。每一行是一个 rank（GPU），时间从左向右推进。',
-  'caption.dualpipe':
-    'DualPipe 从两端送入微批次：{half} 个从 rank 0 进入（方向 0），{half} 个从 rank {last} 进入（方向 1，用每种颜色的第二色调）。预热之后，每个 rank 把一个方向的前向与另一个方向的反向放进同一个带边框的 F&B 格子，使一个 chunk 的 all-to-all 隐藏在另一个 chunk 的计算之后（DeepSeek-V3 报告 §3.2.1）。每个 rank 持有 r 和 {last}−r 两个阶段，即两份模型副本。',
-  'caption.dualpipev':
-    'DualPipeV 把一个 {stages} 阶段模型的单份副本在 {ranks} 个 rank 上折成 V 形：每个微批次从 rank 0 进入，向下走，在 rank {last} 折返后再回来（用每种颜色的第二色调）。它就是对半切开的 DualPipe：rank 数和微批次数都加倍的 DualPipe 的前 {ranks} 个 rank。',
-  'caption.1f1b':
-    '1F1B：经过一段前向预热后，每个 rank 交替执行一次前向和一次反向，因此 rank 0 最多保留 {ranks} 个微批次。气泡 (PP−1)(F+B) 在开头和结尾各付出一次。',
-  'caption.gpipe': 'GPipe 先执行全部前向，再执行全部反向：气泡与 1F1B 相同，但全部 {micro} 个微批次的激活会同时驻留。',
-  'caption.zb-h1':
-    'ZB-H1 把每个反向拆成 I（输入梯度，位于关键路径上）和 W（权重梯度，可推迟）。推迟的 W 填充收尾阶段，把气泡缩小到 (PP−1)(F+B−2W)，激活内存与 1F1B 相同。',
-  'caption.interleaved-1f1b':
-    '交错 1F1B：每个 rank 持有 {vs} 个不相邻的阶段（rank r 持有 r、r+{ranks}、…），因此一个微批次会经过每个 rank {vs} 次。预热和收尾按这一倍数缩短；代价是更多的发送，以及预热期间保留更多激活。',
-  'caption.zb-v':
-    'ZB-V 像 DualPipeV 一样把模型折成 V 形：rank r 持有阶段 r 和 {vlast}−r，因此 rank 0 同时运行第一个和最后一个阶段。当 F = B−W = W 时，任何 rank 在其第一个与最后一个操作之间都不空闲（跨度内零气泡），激活内存与 1F1B 相同。',
-  'caption.chimera':
-    'Chimera 像 DualPipe 一样，在同一组 rank 上运行两条方向相反的流水线：每个 rank 持有两个阶段（两份模型副本），{half} 个微批次向下、{half} 个向上，以 {ranks} 个微批次为一个基本单元。它要求微批次数是阶段数的倍数；DualPipe 只要求偶数。',
-  'caption.custom': '你的调度，由同一个引擎模拟：{ranks} 个 rank，{micro} 个微批次。每个前向和反向必须恰好出现一次，且 W 在对应的 I 之后。',
-  'caption.zb-h2':
-    'ZB-H2 把预热加倍，使任何 rank 在其第一个与最后一个操作之间都不空闲：这是按每个 rank 的跨度衡量的“零气泡”。启动时的错位仍然计入全局 makespan，激活数达到 2p−1。',
 
   'table.rank': 'rank',
   'table.busy': '忙碌',

@@ -1,17 +1,14 @@
 // Words for ops and idle gaps, shared by tooltips, keyboard announcements and the data table.
 import { num } from '../base/format';
 import { KINDS, type KindName } from '../engine/engine';
-import { t, type Key } from '../i18n';
+import { lang, t, type Key, type Lang } from '../i18n';
 import type { IdleRef, TimelineGroup } from '../timeline/timeline_view';
 import { phaseMeaning } from './run';
 
-/** A schedule's display name in the page's language (most are proper names and stay as the engine
- *  writes them; a few carry words: Interleaved, direct concatenation, Custom). */
-export function scheduleTitle(info: { name: string; title: string } | undefined, name = ''): string {
-  if (!info) return name;
-  const key = `schedule.${info.name}.title` as Key;
-  const title = t(key);
-  return title === key ? info.title : title;
+/** A schedule's display name in the page's language, as the registry writes it (`name` for a
+ *  schedule the engine does not know). */
+export function scheduleTitle(info: { texts: Record<Lang, { title: string }> } | undefined, name = ''): string {
+  return info ? info.texts[lang()].title : name;
 }
 
 export function kindLabel(kind: KindName): string {

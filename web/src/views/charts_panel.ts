@@ -155,7 +155,7 @@ export class ChartsPanel {
       this.progress.advance(values.length);
     }
     const name = scheduleTitle(this.engine.schedule(plan.request.schedule), plan.request.schedule);
-    const color = seriesColor(plan.request.schedule);
+    const color = seriesColor(this.engine.schedule(plan.request.schedule));
     return { fraction: { name, color, x, y }, largest: { name, color, x, y: largest } };
   }
 
@@ -222,7 +222,7 @@ export class ChartsPanel {
     );
     const utilisation: Series[] = runs.map((r) => ({
       name: scheduleTitle(r.info),
-      color: seriesColor(r.info.name),
+      color: seriesColor(r.info),
       x: r.result.summary.per_rank.map((p: any) => p.rank),
       y: r.result.summary.per_rank.map((p: any) => p.busy / r.result.summary.makespan),
     }));
@@ -255,7 +255,7 @@ export class ChartsPanel {
       if (!('value' in outcome)) return []; // a schedule that refuses these sizes has no point
       const s = outcome.value;
       const name = requests[k].schedule;
-      return [{ label: scheduleTitle(this.engine.schedule(name)), color: seriesColor(name), x: s.peak_activations / s.stages, y: s.bubble_fraction }];
+      return [{ label: scheduleTitle(this.engine.schedule(name)), color: seriesColor(this.engine.schedule(name)), x: s.peak_activations / s.stages, y: s.bubble_fraction }];
     });
   }
 }

@@ -52,15 +52,16 @@ export class ComparePanel {
     this.pickerFor = primary;
     clear(this.picker);
     for (const s of this.schedules) {
-      if (s.name === primary || s.name === 'custom') continue;
+      if (s.name === primary || s.takes_text) continue;
       const box = el('input', { type: 'checkbox', value: s.name, 'data-testid': `compare-${s.name}` });
       box.addEventListener('change', () => {
         const picked = [...this.picker.querySelectorAll<HTMLInputElement>('input:checked')].map((b) => b.value);
         this.onPick(picked);
       });
-      this.picker.append(el('label', {}, [box, el('span', { class: 'swatch', 'data-color': s.name }), scheduleTitle(s)]));
+      const swatch = el('span', { class: 'swatch', 'data-color': s.name });
+      swatch.style.background = seriesColor(s);
+      this.picker.append(el('label', {}, [box, swatch, scheduleTitle(s)]));
     }
-    this.picker.querySelectorAll<HTMLElement>('.swatch').forEach((sw) => (sw.style.background = seriesColor(sw.dataset.color!)));
   }
 
   update(primary: string, chosen: string[], entries: CompareEntry[], basis: BasisShown): void {
@@ -77,12 +78,12 @@ export class ComparePanel {
       }));
     // The table first: the drawing reads the page's styles, which is cheaper once the DOM is final.
     clear(this.table);
-    this.table.append(compareTable(entries));
+    this.table.append(compareTable(entries, (name) => this.schedules.find((s) => s.name === name)));
     this.view.setGroups(this.groups);
   }
 }
 
-function compareTable(entries: CompareEntry[]): HTMLElement {
+function compareTable(entries: CompareEntry[], schedule: (name: string) => ScheduleInfo | undefined): HTMLElement {
   const head = el('tr', {}, [
     el('th', { text: t('compare.schedule') }),
     el('th', { text: t('readout.makespan') }),
@@ -95,7 +96,7 @@ function compareTable(entries: CompareEntry[]): HTMLElement {
   ]);
   const rows = entries.map((e) => {
     const swatch = el('span', { class: 'swatch' });
-    swatch.style.background = seriesColor(e.name);
+    swatch.style.background = seriesColor(schedule(e.name));
     const name = el('td', {}, [swatch, ' ', e.title]);
     if (!e.run) return el('tr', {}, [name, el('td', { colspan: 7, class: 'error-cell', text: e.error ?? '' })]);
     const s = e.run.result.summary;

@@ -9,7 +9,7 @@ import { clear, el } from '../base/dom';
 import { seriesColor } from '../base/colors';
 import { num, percent } from '../base/format';
 import { Lane, SUPERSEDED, type Background } from '../engine/background';
-import { EngineError } from '../engine/engine';
+import { EngineError, type ScheduleInfo } from '../engine/engine';
 import { lang, t, type Key } from '../i18n';
 import { DEFAULT_INPUTS, type PlannerInputs } from '../state/page_state';
 import { Store, type Slice } from '../state/store';
@@ -30,6 +30,8 @@ export class PlannerPanel {
 
   constructor(
     background: Background,
+    /** Looks a schedule up in the engine's registry (its colour). */
+    private readonly schedule: (name: string) => ScheduleInfo | undefined,
     /** The example chosen and the JSON as edited, kept in the page's store (the inputs show them). */
     private readonly inputs: Slice<PlannerInputs> = new Store(DEFAULT_INPUTS).slice('planner'),
   ) {
@@ -105,7 +107,7 @@ export class PlannerPanel {
     const head = el('tr', {}, (['planner.rank', 'compare.schedule', 'planner.iteration', 'readout.bubbleFraction', 'planner.memory', 'planner.fits'] as Key[]).map((k) => el('th', { text: t(k) })));
     const rows = plan.candidates.map((c: any) => {
       const swatch = el('span', { class: 'swatch' });
-      swatch.style.background = seriesColor(c.schedule);
+      swatch.style.background = seriesColor(this.schedule(c.schedule));
       return el('tr', { 'data-schedule': c.schedule, class: c.schedule === plan.recommendation.schedule ? 'is-best' : '' }, [
         el('td', { text: String(c.rank) }),
         el('td', {}, [swatch, ' ', c.title]),

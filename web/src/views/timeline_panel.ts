@@ -5,7 +5,7 @@ import { download } from '../base/download';
 import { num, percent } from '../base/format';
 import { Lane, SUPERSEDED, type Background, type LaneRequest } from '../engine/background';
 import { KINDS, type ExportFormat, type RunRequest } from '../engine/engine';
-import { lang, t } from '../i18n';
+import { fill, lang, t } from '../i18n';
 import { describeIdle, describeOp, phaseLabel } from '../model/describe';
 import { forwardShare, type RunView } from '../model/run';
 import { SchedulePlayer } from '../timeline/schedule_player';
@@ -193,9 +193,8 @@ export class TimelinePanel {
 function captionFor(run: RunView): string {
   const s = run.result.summary;
   const params = { ranks: s.ranks, micro: s.micro_batches, last: s.ranks - 1, stages: s.stages, half: s.micro_batches / 2, vs: s.virtual_stages, vlast: 2 * s.ranks - 1 };
-  const key = `caption.${run.info.name}`;
-  const specific = t(key as 'caption.generic', params);
-  return specific === key ? t('caption.generic', params) : specific;
+  const specific = run.info.texts[lang()].caption;
+  return specific ? fill(specific, params) : t('caption.generic', params);
 }
 
 function perRankTable(run: RunView): HTMLElement {
