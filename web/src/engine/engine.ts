@@ -3,7 +3,7 @@
 // (course.ts). Every call returns typed results or throws an EngineError carrying the core's message
 // (the CLI's text) and its short code.
 import createPipesimEngine from './generated/pipesim_engine.mjs';
-import type { OverlapRequestJs, PipesimModule, RunRequestJs, SimulateValue, SweepValue } from './generated/pipesim_engine.mjs';
+import type { CostValuesJs, ExportFormatInfo, OverlapRequestJs, PipesimModule, RunRequestJs, SimulateValue, SweepValue } from './generated/pipesim_engine.mjs';
 import type { PipesimCourseModule } from './course';
 import { compileWasm, wasmOptions } from './wasm_source';
 
@@ -24,13 +24,17 @@ export class EngineError extends Error {
     /** The engine stopped after a failure inside WebAssembly and must be loaded again. */
     readonly broken = false,
     readonly wording?: Wording,
+    /** The input the refusal is about ('ranks', 'micro_batches', 'cost.FB', ...), as the engine names it. */
+    readonly field?: string,
   ) {
     super(message);
     this.name = 'EngineError';
   }
 }
 
-export type ExportFormat = 'chrome-trace' | 'csv' | 'svg' | 'actions' | 'json';
+/** The name of one of the engine's export formats (Engine.exportFormats: the core's table). */
+export type ExportFormat = string;
+export type { CostValuesJs, ExportFormatInfo };
 
 export interface OverlapSlot {
   chunk: 'F' | 'B';
@@ -163,7 +167,7 @@ function isThrownRefusal(e: unknown): e is { message: string; code: string } {
 /** A thrown PipesimError as an EngineError; anything else as it is. */
 function asEngineError(e: unknown): unknown {
   return isThrownRefusal(e)
-    ? new EngineError(e.message, e.code, (e as { broken?: unknown }).broken === true, (e as { wording?: Wording }).wording)
+    ? new EngineError(e.message, e.code, (e as { broken?: unknown }).broken === true, (e as { wording?: Wording }).wording, (e as { field?: string }).field)
     : e;
 }
 
@@ -195,11 +199,14 @@ function toJs(request: RunRequest): RunRequestJs {
 
 export class Engine {
   readonly schedules: ScheduleInfo[];
+  /** The core's table of export formats, in the order the page offers them. */
+  readonly exportFormats: ExportFormatInfo[];
   private course: PipesimCourseModule | null = null;
   private courseLoading: Promise<void> | null = null;
 
   constructor(private readonly module: PipesimModule) {
     this.schedules = unwrap(() => module.schedules()) as ScheduleInfo[];
+    this.exportFormats = unwrap(() => module.exportFormats());
   }
 
   /** Resolves once this instance holds the course module with its data (core/data/*.json), which
@@ -294,6 +301,17 @@ export class Engine {
    *  before reading it. */
   limits(): ReturnType<PipesimModule['limits']> {
     return this.module.limits();
+  }
+
+  /** The CLI's --cost parser: the costs (FB defaults to F + B) or an EngineError whose field names the
+   *  cost it refuses ('cost.FB'). */
+  parseCosts(text: string): CostValuesJs {
+    return unwrap(() => this.module.parseCosts(text));
+  }
+
+  /** The core's bounds of a cost: any but FB is 0 or in [min, max]; FB lies in [fbMin, fbMax]. */
+  costBounds(F: number, B: number): ReturnType<PipesimModule['costBounds']> {
+    return unwrap(() => this.module.costBounds(F, B));
   }
 
   defaultWorkload(): Record<string, number> {

@@ -1,7 +1,7 @@
 // The main view: the per-rank timeline of the chosen schedule, its legend, what it shows in words,
 // a per-rank table, and "explain this bubble" on click.
 import { clear, el } from '../base/dom';
-import { download } from '../base/download';
+import { download, downloadChoices } from '../base/download';
 import { num, percent } from '../base/format';
 import { BACKGROUND_ABOVE_OPS, estimatedOps, Lane, SUPERSEDED, type Background } from '../engine/background';
 import { KINDS, type Engine, type ExportFormat, type RunRequest } from '../engine/engine';
@@ -79,19 +79,12 @@ export class TimelinePanel {
     this.explain.hidden = false;
   }
 
-  /** Downloads of what is on screen: the engine writes every format but PNG, which is the canvas. */
+  /** Downloads of what is on screen: one button per format of the engine's table, and PNG (the
+   *  canvas, the page's own) beside SVG, the other picture. */
   private exportBar(): HTMLElement {
-    const formats: [string, ExportFormat | 'png', string, string][] = [
-      ['SVG', 'svg', 'svg', 'image/svg+xml'],
-      ['PNG 2×', 'png', 'png', 'image/png'],
-      ['CSV', 'csv', 'csv', 'text/csv'],
-      [t('timeline.chromeTrace'), 'chrome-trace', 'trace.json', 'application/json'],
-      ['JSON', 'json', 'json', 'application/json'],
-      [t('timeline.actions'), 'actions', 'txt', 'text/plain'],
-    ];
-    const buttons = formats.map(([label, format, ext, type]) => {
+    const buttons = downloadChoices(this.engine.exportFormats).map(({ label, format, extension, type }) => {
       const b = el('button', { type: 'button', class: 'ghost', 'data-testid': `export-${format}`, text: label });
-      b.addEventListener('click', () => void this.export(format, ext, type));
+      b.addEventListener('click', () => void this.export(format, extension, type));
       return b;
     });
     return el('div', { class: 'toolbar export-bar' }, [el('span', { class: 'hint', text: t('timeline.export') }), ...buttons]);
@@ -210,7 +203,7 @@ function perRankTable(run: RunView): HTMLElement {
       el('td', { text: t('timeline.rank', { n: r.rank }) }),
       el('td', { text: num(r.busy) }),
       el('td', { text: num(r.bubble) }),
-      el('td', { text: percent(r.busy / s.makespan, 1) }),
+      el('td', { text: percent(r.utilisation, 1) }),
       el('td', { text: num(r.peak_activations) }),
       el('td', { text: num(r.stages_held) }),
     ]),
