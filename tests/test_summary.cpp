@@ -86,11 +86,14 @@ TEST_CASE("agreement is equality up to rounding, relative once the bubble exceed
   CHECK_FALSE(bubbles_agree(3e12, 3e12 + 1e4));
 }
 
-TEST_CASE("a schedule without a closed form never agrees") {
-  RunRequest req = request("custom", 1, 1);
-  req.custom_schedule = "0F0,0B0\n";
+TEST_CASE("a schedule without a published closed form is compared with its stand-in value 0") {
+  RunRequest req = request("custom", 2, 1);
+  req.custom_schedule = "0F0,0B0\n1F0,1B0\n";
   const Run r = run(req);
-  REQUIRE(r.formula.text.empty());
+  REQUIRE_FALSE(r.formula.exact);
+  CHECK(r.formula.value == 0);
+  CHECK(r.formula.simulated == r.metrics.max_bubble);
+  CHECK(r.formula.simulated > 0);
   CHECK_FALSE(r.formula.agrees);
 }
 
