@@ -7,6 +7,7 @@
 #include <catch2/catch.hpp>
 
 #include "helpers.h"
+#include "pipesim/cost_text.h"
 #include "pipesim/costs.h"
 #include "pipesim/error.h"
 #include "pipesim/measure.h"
@@ -198,4 +199,14 @@ TEST_CASE("the FB bounds are stated once: fb_range, which validate_costs checks"
   CHECK_NOTHROW(validate_costs(c));
   c.fb = fb_range(c.f, c.b).lo - 0.01;
   CHECK_THROWS_AS(validate_costs(c), Error);
+}
+
+TEST_CASE("read_costs gives the values a text writes, parse_costs also checks their bounds") {
+  const Costs c = read_costs("F=1,B=6,W=1,FB=3");
+  CHECK(c.b == 6);
+  CHECK(c.fb == 3);
+  CHECK(read_costs("f=2,b=3").fb == 5);
+  CHECK(refused_field([] { (void)parse_costs("F=1,B=6,W=1,FB=3"); }) == "cost.FB");
+  CHECK(refused_field([] { (void)read_costs("F=abc"); }) == "cost.F");
+  CHECK(refused_field([] { (void)read_costs("Q=1"); }) == "cost");
 }

@@ -6,6 +6,7 @@
 #include <cstdint>
 
 #include "bindings_common.h"
+#include "pipesim/cost_text.h"
 #include "pipesim/custom.h"
 #include "pipesim/export.h"
 #include "pipesim/limits.h"
@@ -333,6 +334,12 @@ auto parse_costs(val text) -> val {
   return guarded([&] { return costs_value(pipesim::parse_costs(reading("cost", [&] { return text_arg(text, "cost"); }))); });
 }
 
+/// The costs the text writes, its syntax checked but not its bounds (cost_text.h): what sliders show
+/// while the engine refuses the text.
+auto read_costs(val text) -> val {
+  return guarded([&] { return costs_value(pipesim::read_costs(reading("cost", [&] { return text_arg(text, "cost"); }))); });
+}
+
 /// The bounds a cost is checked against (costs.h): any cost but FB is 0 or in [min, max]; FB lies in
 /// fb_range(F, B). F and B are numbers; others are refused.
 auto cost_bounds(val f, val b) -> val {
@@ -403,6 +410,7 @@ EMSCRIPTEN_BINDINGS(pipesim_engine) {
   emscripten::function("exportText", &export_text);
   emscripten::function("exportFormats", &export_formats);
   emscripten::function("parseCosts", &parse_costs);
+  emscripten::function("readCosts", &read_costs);
   emscripten::function("costBounds", &cost_bounds);
   emscripten::function("defaultWorkload", &default_workload);
   emscripten::function("acceptedValues", &accepted_values);

@@ -146,6 +146,8 @@ export interface PipesimModule {
   exportFormats(): ExportFormatInfo[];
   // The CLI's --cost parser: the costs (FB defaults to F + B), or a PipesimError whose field names the cost.
   parseCosts(text: string): CostValuesJs;
+  // The costs the text writes, its syntax checked but not its bounds: what sliders show while a text is refused.
+  readCosts(text: string): CostValuesJs;
   // A cost other than FB is 0 or in [min, max]; FB lies in [fbMin, fbMax] = [max(F, B), F + B].
   costBounds(F: number, B: number): { min: number; max: number; fbMin: number; fbMax: number };
   defaultWorkload(): Record<string, number>;

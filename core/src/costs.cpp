@@ -1,5 +1,7 @@
 #include "pipesim/costs.h"
 
+#include "pipesim/cost_text.h"
+
 #include <algorithm>
 #include <cctype>
 #include <cmath>
@@ -43,7 +45,7 @@ auto Costs::duration(OpKind kind) const -> double {
 
 auto default_costs() -> Costs { return Costs{}; }
 
-auto parse_costs(std::string_view text) -> Costs {
+auto read_costs(std::string_view text) -> Costs {
   Costs costs;
   bool fb_given = false;
   std::set<std::string> seen;
@@ -63,6 +65,11 @@ auto parse_costs(std::string_view text) -> Costs {
     else throw Error(ErrorCode::unknown_name, "unknown cost '" + std::string(a.key) + "'; known costs are F, B, W, FB, comm", {}, "cost");
   }
   if (!fb_given) costs.fb = costs.f + costs.b;
+  return costs;
+}
+
+auto parse_costs(std::string_view text) -> Costs {
+  Costs costs = read_costs(text);
   validate_costs(costs);
   return costs;
 }

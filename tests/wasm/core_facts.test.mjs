@@ -78,6 +78,12 @@ test('parseCosts is the CLI parser: FB defaults to F + B, and a refusal names th
   assert.equal(refusal(() => engine.parseCosts(3)).field, 'cost');
 });
 
+test('readCosts gives the values a text writes, only its syntax checked, for sliders while the text is refused', () => {
+  assert.deepEqual(engine.readCosts('F=1,B=6,W=1,FB=3'), { F: 1, B: 6, W: 1, FB: 3, comm: 0 });
+  assert.equal(refusal(() => engine.parseCosts('F=1,B=6,W=1,FB=3')).field, 'cost.FB');
+  assert.equal(refusal(() => engine.readCosts('F=abc')).field, 'cost.F');
+});
+
 test('costBounds gives the range of a cost and FB within [max(F,B), F+B]', () => {
   assert.deepEqual(engine.costBounds(1, 2), { min: 1e-6, max: 1e12, fbMin: 2, fbMax: 3 });
   assert.deepEqual(engine.costBounds(3, 0.5), { min: 1e-6, max: 1e12, fbMin: 3, fbMax: 3.5 });

@@ -123,7 +123,7 @@ export class Controls {
   private state: AppState | null = null;
   /** The cost setting the F&B note was written for; any other change hides it. */
   private noteFor = '';
-  /** The costs the engine last accepted from the cost text: the sliders show them while it refuses. */
+  /** The costs last read from the cost text: the sliders show them while it is malformed. */
   private acceptedCosts: CostValues | null = null;
   /** The schedule whose summary `about` shows. */
   private aboutFor = '';
@@ -334,11 +334,12 @@ export class Controls {
     field.input.addEventListener('input', () => apply(field.input.value, false));
   }
 
-  /** The costs of `text` as the engine's parser reads them; while it refuses the text (the refusal is
-   *  shown at its field), the costs it last accepted, so the sliders stay where they were. */
+  /** The costs `text` writes, as the engine's parser reads them (also when a value is out of its
+   *  bounds: the refusal is shown at its field); for malformed text, the costs last read, so the
+   *  sliders stay where they were. */
   private costValues(text: string): CostValues {
     try {
-      this.acceptedCosts = this.engine.parseCosts(text);
+      this.acceptedCosts = this.engine.readCosts(text);
     } catch (e) {
       if (!(e instanceof EngineError)) throw e;
     }

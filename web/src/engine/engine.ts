@@ -309,6 +309,11 @@ export class Engine {
     return unwrap(() => this.module.parseCosts(text));
   }
 
+  /** The costs the text writes, its syntax checked (an EngineError otherwise) but not its bounds. */
+  readCosts(text: string): CostValuesJs {
+    return unwrap(() => this.module.readCosts(text));
+  }
+
   /** The core's bounds of a cost: any but FB is 0 or in [min, max]; FB lies in [fbMin, fbMax]. */
   costBounds(F: number, B: number): ReturnType<PipesimModule['costBounds']> {
     return unwrap(() => this.module.costBounds(F, B));
