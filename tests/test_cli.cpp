@@ -107,7 +107,7 @@ TEST_CASE("bad input prints one line saying what is wrong and what is allowed, a
                 "micro-batches must be at most 1048576, the limit of one run (got 1048577)");
   check_refused("simulate --cost F=-1", ErrorCode::bad_value, "cost F must be a finite number >= 0, got -1");
   check_refused("simulate --cost F=x", ErrorCode::bad_value, "cost F must be a number, got 'x'");
-  check_refused("simulate --format xml", ErrorCode::unknown_name, "--format must be one of text|json|summary|actions|chrome-trace|csv|svg, got 'xml'");
+  check_refused("simulate --format xml", ErrorCode::unknown_name, "--format must be one of text|summary|svg|csv|chrome-trace|json|actions, got 'xml'");
   check_refused("simulate --ranks", ErrorCode::usage, "option --ranks needs a value");
   check_refused("simulate --timing ideal", ErrorCode::unknown_name, "--timing must be one of dataflow|reference, got 'ideal'");
   check_refused("simulate --sends eager", ErrorCode::usage, "--sends applies only to --timing reference");

@@ -18,8 +18,12 @@ using pipesim::test::run_unit;
 
 namespace {
 
-constexpr ExportFormat all_formats[] = {ExportFormat::chrome_trace, ExportFormat::csv, ExportFormat::svg, ExportFormat::actions,
-                                        ExportFormat::json};
+/// Every format of the one table (export_formats()).
+auto all_formats() -> std::vector<ExportFormat> {
+  std::vector<ExportFormat> out;
+  for (const ExportFormatInfo& f : export_formats()) out.push_back(f.format);
+  return out;
+}
 
 /// A small run of every schedule of the catalogue, and a custom one with an FB pair and an empty rank.
 auto sample_runs() -> std::vector<Run> {
@@ -89,7 +93,7 @@ TEST_CASE("a large export reaches its sink in blocks of about 64 KiB, not as one
 
 TEST_CASE("every format takes at least its stated bytes per op, so a refusal from the op count alone is sound") {
   for (const Run& r : sample_runs())
-    for (const ExportFormat format : all_formats) {
+    for (const ExportFormat format : all_formats()) {
       INFO(r.schedule.name << " " << export_format_name(format));
       StringSink out;
       write_export(r, format, out);
@@ -128,10 +132,33 @@ TEST_CASE("the issue's ZB-H1 2048 x 768 is refused up front as svg, json and chr
 }
 
 TEST_CASE("export formats are named once: the names round-trip and anything else is refused with the list") {
-  for (const ExportFormat format : all_formats) CHECK(parse_export_format(export_format_name(format)) == format);
+  for (const ExportFormat format : all_formats()) CHECK(parse_export_format(export_format_name(format)) == format);
   CHECK_THROWS_MATCHES(parse_export_format("png"), Error,
                        pipesim::test::Refused(ErrorCode::unknown_name,
-                                              "export format must be one of chrome-trace|csv|svg|actions|json, got 'png'"));
+                                              "export format must be one of svg|csv|chrome-trace|json|actions, got 'png'"));
+  try {
+    (void)parse_export_format("png");
+  } catch (const Error& e) {
+    CHECK(e.field() == "format");
+  }
+}
+
+TEST_CASE("the table of export formats holds every format once, with what a download needs") {
+  const auto table = export_formats();
+  REQUIRE(table.size() == 5);
+  const auto at = [&](std::size_t k) { return std::string(table[k].name) + " " + std::string(table[k].extension) + " " +
+                                              std::string(table[k].mime_type) + " " + std::string(table[k].label); };
+  CHECK(at(0) == "svg svg image/svg+xml SVG");
+  CHECK(at(1) == "csv csv text/csv CSV");
+  CHECK(at(2) == "chrome-trace trace.json application/json Chrome trace (Perfetto)");
+  CHECK(at(3) == "json json application/json JSON");
+  CHECK(at(4) == "actions txt text/plain PyTorch actions");
+  CHECK(export_format_names("|") == "svg|csv|chrome-trace|json|actions");
+  // One entry per format: looking a format up finds its own entry.
+  for (const ExportFormatInfo& f : table) {
+    INFO(f.name);
+    CHECK(&export_format_info(f.format) == &f);
+  }
 }
 
 TEST_CASE("the CLI streams the full JSON and the SVG of a large run in a fraction of their size", "[address-space]") {

@@ -36,10 +36,13 @@ inline auto typed_array(const std::vector<T, Allocator>& values) -> val {
 
 inline auto from_json(const nlohmann::json& j) -> val { return val::global("JSON").call<val>("parse", j.dump()); }
 
-inline auto error_value(const std::string& message, pipesim::ErrorCode code, const pipesim::Wording& wording = {}) -> val {
+inline auto error_value(const std::string& message, pipesim::ErrorCode code, const pipesim::Wording& wording = {},
+                        const std::string& field = {}) -> val {
   val out = val::object();
   out.set("error", message);
   out.set("code", std::string(pipesim::code_name(code)));
+  // The input the refusal is about (Error::field), so a page marks that field without reading the text.
+  if (!field.empty()) out.set("field", field);
   // The refusal's key and values, for a page that words it in another language.
   if (!wording.key.empty()) {
     val params = val::object();
@@ -58,11 +61,21 @@ inline auto guarded(Body body) -> val {
   try {
     return body();
   } catch (const Error& e) {
-    return error_value(e.what(), e.code(), e.wording());
+    return error_value(e.what(), e.code(), e.wording(), e.field());
   } catch (const std::bad_alloc&) {
     return error_value("out of memory: the request needs more memory than this page can have", pipesim::ErrorCode::limit_exceeded);
   } catch (const std::exception& e) {
     return error_value(std::string("internal error: ") + e.what(), pipesim::ErrorCode::internal);
+  }
+}
+
+/// `read()`, its refusal naming `field` (Error::field) unless it names a more precise one already.
+template <typename Read>
+inline auto reading(const char* field, Read read) -> decltype(read()) {
+  try {
+    return read();
+  } catch (const Error& e) {
+    throw e.about(field);
   }
 }
 

@@ -6,6 +6,7 @@
 #include <cstdint>
 
 #include "bindings_common.h"
+#include "pipesim/cost_text.h"
 #include "pipesim/custom.h"
 #include "pipesim/export.h"
 #include "pipesim/limits.h"
@@ -48,22 +49,33 @@ PIPESIM_WASM_COLD auto texts_field(const val& js, const char* key) -> std::vecto
 /// ("0:F=1,B=2", "1:F=2,B=4", ...), and leaving its JSON reader out keeps the page's first download
 /// under its size target.
 PIPESIM_WASM_COLD void read_stage_costs(const val& js, pipesim::RunRequest& r) {
-  r.per_stage.model_stages = int_field(js, "modelStages", "modelStages", 0);
-  for (const std::string& t : texts_field(js, "stageCost")) r.per_stage.overrides.push_back(pipesim::parse_stage_cost(t));
-  for (const std::string& t : texts_field(js, "rankSpeed")) r.per_stage.rank_speeds.push_back(pipesim::parse_rank_speed(t));
+  r.per_stage.model_stages = reading("model_stages", [&] { return int_field(js, "modelStages", "modelStages", 0); });
+  r.per_stage.overrides = reading("stage_cost", [&] {
+    std::vector<pipesim::StageCostOverride> out;
+    for (const std::string& t : texts_field(js, "stageCost")) out.push_back(pipesim::parse_stage_cost(t));
+    return out;
+  });
+  r.per_stage.rank_speeds = reading("rank_speed", [&] {
+    std::vector<pipesim::RankSpeed> out;
+    for (const std::string& t : texts_field(js, "rankSpeed")) out.push_back(pipesim::parse_rank_speed(t));
+    return out;
+  });
 }
 
 auto request_from(const val& js) -> pipesim::RunRequest {
   if (js.isUndefined() || js.isNull() || js.typeOf().as<std::string>() != "object")
     throw Error(ErrorCode::usage, "a request must be an object like {schedule: 'dualpipe', ranks: 8, microBatches: 20}");
   pipesim::RunRequest r;
-  if (const std::string name = text_field(js, "schedule"); !name.empty()) r.schedule = name;
-  r.params.ranks = int_field(js, "ranks", "ranks", r.params.ranks);
-  r.params.micro_batches = int_field(js, "microBatches", "micro-batches", r.params.micro_batches);
-  r.params.virtual_stages = int_field(js, "virtualStages", "virtual stages", r.params.virtual_stages);
-  if (const std::string cost = text_field(js, "cost"); !cost.empty()) r.costs = pipesim::parse_costs(cost);
+  if (const std::string name = reading("schedule", [&] { return text_field(js, "schedule"); }); !name.empty()) r.schedule = name;
+  r.params.ranks = reading("ranks", [&] { return int_field(js, "ranks", "ranks", r.params.ranks); });
+  r.params.micro_batches = reading("micro_batches", [&] { return int_field(js, "microBatches", "micro-batches", r.params.micro_batches); });
+  r.params.virtual_stages =
+      reading("virtual_stages", [&] { return int_field(js, "virtualStages", "virtual stages", r.params.virtual_stages); });
+  reading("cost", [&] {
+    if (const std::string cost = text_field(js, "cost"); !cost.empty()) r.costs = pipesim::parse_costs(cost);
+  });
   read_stage_costs(js, r);
-    r.custom_schedule = text_field(js, "customSchedule", pipesim::limits::max_schedule_text_bytes);
+  r.custom_schedule = reading("custom_schedule", [&] { return text_field(js, "customSchedule", pipesim::limits::max_schedule_text_bytes); });
   if (const std::string timing = text_field(js, "timing"); !timing.empty()) r.timing = pipesim::parse_timing(timing);
   if (const std::string sends = text_field(js, "sends"); !sends.empty()) r.sends = pipesim::parse_send_mode(sends);
   return r;
@@ -295,6 +307,60 @@ auto limits() -> val {
   return out;
 }
 
+/// The table of export formats (pipesim/export.h), for the page's download buttons.
+auto export_formats() -> val {
+  val out = val::array();
+  for (const pipesim::ExportFormatInfo& f : pipesim::export_formats()) {
+    val entry = val::object();
+    entry.set("name", std::string(f.name));
+    entry.set("extension", std::string(f.extension));
+    entry.set("mimeType", std::string(f.mime_type));
+    entry.set("label", std::string(f.label));
+    out.call<void>("push", entry);
+  }
+  return out;
+}
+
+auto costs_value(const pipesim::Costs& c) -> val {
+  val out = val::object();
+  out.set("F", c.f);
+  out.set("B", c.b);
+  out.set("W", c.w);
+  out.set("FB", c.fb);
+  out.set("comm", c.comm);
+  return out;
+}
+
+/// The CLI's --cost parser on the page's cost text: the costs, or a refusal naming the cost (field).
+auto parse_costs(val text) -> val {
+  return guarded([&] { return costs_value(pipesim::parse_costs(reading("cost", [&] { return text_arg(text, "cost"); }))); });
+}
+
+/// The costs the text writes, its syntax checked but not its bounds (cost_text.h): what sliders show
+/// while the engine refuses the text.
+auto read_costs(val text) -> val {
+  return guarded([&] { return costs_value(pipesim::read_costs(reading("cost", [&] { return text_arg(text, "cost"); }))); });
+}
+
+/// The bounds a cost is checked against (costs.h): any cost but FB is 0 or in [min, max]; FB lies in
+/// fb_range(F, B). F and B are numbers; others are refused.
+auto cost_bounds(val f, val b) -> val {
+  return guarded([&] {
+    const auto number = [](const val& v, const char* name) {
+      if (v.typeOf().as<std::string>() != "number" || !std::isfinite(v.as<double>()))
+        throw Error(ErrorCode::bad_value, std::string(name) + " must be a finite number, got " + js_text(v), {}, std::string("cost.") + name);
+      return v.as<double>();
+    };
+    const pipesim::FbRange fb = pipesim::fb_range(number(f, "F"), number(b, "B"));
+    val out = val::object();
+    out.set("min", pipesim::min_cost);
+    out.set("max", pipesim::max_cost);
+    out.set("fbMin", fb.lo);
+    out.set("fbMax", fb.hi);
+    return out;
+  });
+}
+
 /// Any schedule in PyTorch's action notation (`0F1`, `(0F7;7B3)OVERLAP_F_B`), for export.
 auto actions(val request) -> val {
   return guarded([&] {
@@ -318,7 +384,7 @@ auto trace_options(const val& us_per_unit) -> pipesim::TraceOptions {
   return options;
 }
 
-/// The run in one of the CLI's export formats: chrome-trace, csv, svg, actions, json. The text crosses
+/// The run in one of the export formats of the core's table (export_formats()). The text crosses
 /// to JavaScript as one string, so it must stay within limits::max_export_bytes: a larger one is refused
 /// with its size before anything of it reaches JavaScript (a string V8 cannot hold would throw inside
 /// this call, through C++ frames, and leave the module broken).
@@ -345,6 +411,10 @@ EMSCRIPTEN_BINDINGS(pipesim_engine) {
   emscripten::function("overlap", &overlap);
   emscripten::function("actions", &actions);
   emscripten::function("exportText", &export_text);
+  emscripten::function("exportFormats", &export_formats);
+  emscripten::function("parseCosts", &parse_costs);
+  emscripten::function("readCosts", &read_costs);
+  emscripten::function("costBounds", &cost_bounds);
   emscripten::function("defaultWorkload", &default_workload);
   emscripten::function("acceptedValues", &accepted_values);
   emscripten::function("version", &version);

@@ -4,13 +4,16 @@
 // callers get a thrown PipesimError (message: the CLI's text, code: the core's ErrorCode name) and a
 // module that keeps working.
 class PipesimError extends Error {
-  constructor(message, code, wording) {
+  constructor(message, code, wording, field) {
     super(message);
     this.name = 'PipesimError';
     this.code = code;
     // {key, params}: the refusal's rule and values, for wording it in another language (absent for
     // errors that have none).
     if (wording) this.wording = wording;
+    // The input the refusal is about ('ranks', 'micro_batches', 'cost.FB', ...; pipesim::Error::field),
+    // absent when it is about no one field.
+    if (field) this.field = field;
   }
 }
 Module['PipesimError'] = PipesimError;
@@ -18,8 +21,9 @@ Module['PipesimError'] = PipesimError;
 function isRefusal(value) {
   if (value === null || typeof value !== 'object') return false;
   const keys = Object.keys(value);
-  const wordingOk = keys.length === 2 || (keys.length === 3 && typeof value.wording === 'object');
-  return wordingOk && typeof value.error === 'string' && typeof value.code === 'string';
+  const optional = { wording: 'object', field: 'string' };
+  const extrasOk = keys.every((k) => k === 'error' || k === 'code' || typeof value[k] === optional[k]);
+  return extrasOk && typeof value.error === 'string' && typeof value.code === 'string';
 }
 
 // Arguments are copied into plain values before WebAssembly is entered, so that no JavaScript of the
@@ -124,7 +128,7 @@ function throwingRefusals(name) {
   Module[name] = function (...args) {
     if (brokenBy !== null) throw stopped();
     const result = invoke(this, copiedArguments(name, args));
-    if (isRefusal(result)) throw new PipesimError(result.error, result.code, result.wording);
+    if (isRefusal(result)) throw new PipesimError(result.error, result.code, result.wording, result.field);
     return result;
   };
 }
@@ -133,7 +137,7 @@ Module['onRuntimeInitialized'] = (function (theirs) {
   return function () {
     // The functions that can refuse, of either module: each module wraps those it has.
     for (const name of ['simulate', 'simulateJson', 'sweep', 'schedules', 'overlap', 'actions', 'exportText',
-                        'defaultWorkload', 'courseQuiz', 'lesson', 'plan', 'provideCourseData', 'acceptedValues',
+                        'exportFormats', 'parseCosts', 'readCosts', 'costBounds', 'defaultWorkload', 'courseQuiz', 'lesson', 'plan', 'provideCourseData', 'acceptedValues',
                         'overlapTrace', 'measuredPipeline']) {
       if (typeof Module[name] === 'function') throwingRefusals(name);
     }

@@ -75,15 +75,39 @@ export type ErrorCode =
  * What every function below throws when the core refuses its input (wasm/errors.pre.js): `message` is
  * the line the CLI prints after "pipesim: error[code]: ", and the module stays usable.
  */
+/** The input a refusal is about (pipesim::Error::field), by the JSON report's names. */
+export type ErrorField =
+  | 'ranks' | 'micro_batches' | 'virtual_stages' | 'schedule' | 'model_stages' | 'stage_cost' | 'rank_speed'
+  | 'custom_schedule' | 'cost' | 'cost.F' | 'cost.B' | 'cost.W' | 'cost.FB' | 'cost.comm' | 'format' | string;
+
 export declare class PipesimError extends Error {
   readonly name: 'PipesimError';
   readonly code: ErrorCode;
+  /** Absent when the refusal is about no one field. */
+  readonly field?: ErrorField;
 }
 
 /** What the C++ entry points return before errors.pre.js turns it into a thrown PipesimError. */
 export interface ErrorValue {
   error: string;
   code: ErrorCode;
+  field?: ErrorField;
+}
+
+/** One export format of the core's table (pipesim/export.h). */
+export interface ExportFormatInfo {
+  name: string; // the key exportText takes: 'chrome-trace'
+  extension: string; // what a saved file's name ends with, after its dot: 'trace.json'
+  mimeType: string;
+  label: string; // what a button says, in English
+}
+
+export interface CostValuesJs {
+  F: number;
+  B: number;
+  W: number;
+  FB: number;
+  comm: number;
 }
 
 export interface OpColumns {
@@ -165,7 +189,15 @@ export interface PipesimModule {
   actions(request: RunRequestJs): { actions: string }; // PyTorch action notation
   // usPerUnit: microseconds per cost unit in a chrome-trace; 0 means the CLI's default, 1000; anything
   // else must lie in [0.001, 1e9] as --us-per-unit does, else a PipesimError (checked for every format).
-  exportText(request: RunRequestJs, format: 'chrome-trace' | 'csv' | 'svg' | 'actions' | 'json', usPerUnit: number): { text: string };
+  exportText(request: RunRequestJs, format: string, usPerUnit: number): { text: string }; // format: a name of exportFormats()
+  // The table of export formats, in the order the page offers them.
+  exportFormats(): ExportFormatInfo[];
+  // The CLI's --cost parser: the costs (FB defaults to F + B), or a PipesimError whose field names the cost.
+  parseCosts(text: string): CostValuesJs;
+  // The costs the text writes, its syntax checked but not its bounds: what sliders show while a text is refused.
+  readCosts(text: string): CostValuesJs;
+  // A cost other than FB is 0 or in [min, max]; FB lies in [fbMin, fbMax] = [max(F, B), F + B].
+  costBounds(F: number, B: number): { min: number; max: number; fbMin: number; fbMax: number };
   defaultWorkload(): Record<string, number>;
   // The values 1..to of one size that the request's schedule accepts with its other sizes.
   acceptedValues(request: RunRequestJs, field: 'ranks' | 'microBatches' | 'virtualStages', to: number): { values: Int32Array };

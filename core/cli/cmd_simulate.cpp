@@ -148,6 +148,23 @@ auto run_measured(const Args& args) -> int {
 
 }  // namespace
 
+namespace {
+
+/// --format's choices: the terminal view and the summary, then every export format of the table.
+auto format_choices() -> std::vector<std::string_view> {
+  std::vector<std::string_view> choices{"text", "summary"};
+  for (const ExportFormatInfo& f : export_formats()) choices.push_back(f.name);
+  return choices;
+}
+
+}  // namespace
+
+auto simulate_format_choices() -> std::string {
+  std::string out;
+  for (const std::string_view choice : format_choices()) out += (out.empty() ? "" : "|") + std::string(choice);
+  return out;
+}
+
 auto run_simulate(Argv argv) -> int {
   const Args args("simulate", argv,
                   {"schedule", "ranks", "micro-batches", "virtual-stages", "cost", "format", "color", "schedule-file",
@@ -169,8 +186,7 @@ auto run_simulate(Argv argv) -> int {
   if (args.has("sends") && request.timing != Timing::reference)
     throw Error(ErrorCode::usage, "--sends applies only to --timing reference");
   request.sends = parse_send_mode(args.choice_or("sends", "rendezvous", {"rendezvous", "eager", "async"}), "--sends");
-  const std::string format =
-      args.choice_or("format", "text", {"text", "json", "summary", "actions", "chrome-trace", "csv", "svg"});
+  const std::string format = args.choice_or("format", "text", format_choices());
   if (args.has("us-per-unit") && format != "chrome-trace") throw Error(ErrorCode::usage, "--us-per-unit applies only to --format chrome-trace");
   const TraceOptions trace{args.number_or("us-per-unit", TraceOptions{}.us_per_unit, TraceOptions::min_us_per_unit,
                                           TraceOptions::max_us_per_unit)};

@@ -12,17 +12,19 @@
 #include "commands.h"
 #include "output.h"
 #include "pipesim/error.h"
+#include "pipesim/export.h"
 #include "pipesim/limits.h"
 #include "pipesim/version.h"
 
 namespace {
 
-constexpr std::string_view usage = R"(pipesim: pipeline-parallel schedules (DualPipe, DualPipeV, 1F1B, GPipe, Zero Bubble), simulated and measured
+// FORMATS stands for simulate's --format choices, read from the table of export formats (usage()).
+constexpr std::string_view usage_template = R"(pipesim: pipeline-parallel schedules (DualPipe, DualPipeV, 1F1B, GPipe, Zero Bubble), simulated and measured
 
 usage:
   pipesim simulate [--schedule NAME] [--ranks N] [--micro-batches M] [--virtual-stages V]
                    [--cost F=1,B=2,W=1,FB=3,comm=0] [--color auto|always|never] [--schedule-file PATH]
-                   [--format text|json|summary|actions|chrome-trace|csv|svg] [--us-per-unit 1000]
+                   [--format FORMATS] [--us-per-unit 1000]
                    [--timing dataflow|reference [--sends rendezvous|eager|async]]
                    [--model-cost F=..,B=..,W=..,FB=.. | --model-stages N] [--stage-cost STAGE:KEY=V,...]...
                    [--stage-costs FILE] [--rank-speed RANK:FACTOR]... [--model FILE [--layers-per-stage L,L,...]]
@@ -87,6 +89,14 @@ usage, bad_value, unknown_name, limit_exceeded, schedule_rule, bad_import, inval
 io, internal. Output that cannot be written (a full disk) prints such a line and exits with status 1.
 )";
 
+/// The usage text with simulate's format choices filled in.
+auto usage() -> std::string {
+  std::string text(usage_template);
+  const std::string_view token = "FORMATS";
+  text.replace(text.find(token), token.size(), pipesim::cli::simulate_format_choices());
+  return text;
+}
+
 struct Command {
   std::string_view name;
   int (*run)(pipesim::cli::Argv);
@@ -124,9 +134,11 @@ auto command_usage(std::string_view name) -> std::string {
   std::string out = "usage:\n";
   bool inside = false;
   std::size_t at = 0;
-  while (at < usage.size()) {
-    const std::size_t end = std::min(usage.find('\n', at), usage.size());
-    const std::string_view line = usage.substr(at, end - at);
+  const std::string text = usage();
+  const std::string_view all = text;
+  while (at < all.size()) {
+    const std::size_t end = std::min(all.find('\n', at), all.size());
+    const std::string_view line = all.substr(at, end - at);
     at = end + 1;
     if (line.starts_with("  pipesim ")) inside = line.starts_with(head) && (line.size() == head.size() || line[head.size()] == ' ');
     else if (!line.starts_with("   ")) inside = false;
@@ -154,7 +166,7 @@ auto run_command(const std::vector<std::string_view>& args) -> int {
   if (args[0] == "help" || args[0] == "--help" || args[0] == "-h") {
     if (!rest.empty())
       throw pipesim::Error(pipesim::ErrorCode::usage, "unexpected argument '" + std::string(rest[0]) + "' for 'help'; it takes none (pipesim COMMAND --help shows one command)");
-    std::cout << usage << limits_text();
+    std::cout << usage() << limits_text();
     return 0;
   }
   for (const Command& c : commands) {

@@ -1,5 +1,7 @@
 #include "pipesim/costs.h"
 
+#include "pipesim/cost_text.h"
+
 #include <algorithm>
 #include <cctype>
 #include <cmath>
@@ -17,9 +19,14 @@ namespace pipesim {
 
 namespace {
 
+/// The refusal's field for one cost key ("cost.FB"); "cost" is the text as a whole.
+auto cost_field(std::string_view key) -> std::string { return "cost." + std::string(key); }
+
 auto parse_cost_value(std::string_view key, std::string_view text) -> double {
   const auto value = parse_finite(text);
-  if (!value) throw Error(ErrorCode::bad_value, "cost " + std::string(key) + " must be a number, got '" + std::string(detail::trim(text)) + "'");
+  if (!value)
+    throw Error(ErrorCode::bad_value, "cost " + std::string(key) + " must be a number, got '" + std::string(detail::trim(text)) + "'", {},
+                cost_field(key));
   return *value;
 }
 
@@ -38,26 +45,31 @@ auto Costs::duration(OpKind kind) const -> double {
 
 auto default_costs() -> Costs { return Costs{}; }
 
-auto parse_costs(std::string_view text) -> Costs {
+auto read_costs(std::string_view text) -> Costs {
   Costs costs;
   bool fb_given = false;
   std::set<std::string> seen;
   for (const detail::Assignment& a : detail::split_assignments(text)) {
     if (!a.has_value)
-      throw Error(ErrorCode::bad_value, "cost '" + std::string(a.item) + "' must be KEY=VALUE with KEY one of F, B, W, FB, comm");
+      throw Error(ErrorCode::bad_value, "cost '" + std::string(a.item) + "' must be KEY=VALUE with KEY one of F, B, W, FB, comm", {}, "cost");
     std::string key = detail::lower(a.key);
     if (key == "f&b") key = "fb";
     if (key == "c") key = "comm";
-    if (!seen.insert(key).second) throw Error(ErrorCode::bad_value, "cost " + std::string(a.key) + " is given twice");
+    if (!seen.insert(key).second) throw Error(ErrorCode::bad_value, "cost " + std::string(a.key) + " is given twice", {}, "cost");
     const std::string_view value_text = a.value;
     if (key == "f") costs.f = parse_cost_value("F", value_text);
     else if (key == "b") costs.b = parse_cost_value("B", value_text);
     else if (key == "w") costs.w = parse_cost_value("W", value_text);
     else if (key == "fb") { costs.fb = parse_cost_value("FB", value_text); fb_given = true; }
     else if (key == "comm") costs.comm = parse_cost_value("comm", value_text);
-    else throw Error(ErrorCode::unknown_name, "unknown cost '" + std::string(a.key) + "'; known costs are F, B, W, FB, comm");
+    else throw Error(ErrorCode::unknown_name, "unknown cost '" + std::string(a.key) + "'; known costs are F, B, W, FB, comm", {}, "cost");
   }
   if (!fb_given) costs.fb = costs.f + costs.b;
+  return costs;
+}
+
+auto parse_costs(std::string_view text) -> Costs {
+  Costs costs = read_costs(text);
   validate_costs(costs);
   return costs;
 }
@@ -69,12 +81,13 @@ void validate_costs(const Costs& c) {
   const auto check_non_negative = [](const char* name, double v) {
     if (!std::isfinite(v) || v < 0)
       throw Error(ErrorCode::bad_value, std::string("cost ") + name + " must be a finite number >= 0, got " + format_number(v),
-                  {"cost.negative", {{"cost", name}, {"value", format_number(v)}}});
+                  {"cost.negative", {{"cost", name}, {"value", format_number(v)}}}, cost_field(name));
     // FB is bounded by F and B below.
     if (std::string_view(name) != "FB" && v != 0 && (v < smallest || v > largest))
       throw Error(ErrorCode::bad_value, std::string("cost ") + name + " must be 0 or between " + format_number(smallest) + " and " +
                   format_number(largest) + ", got " + format_number(v),
-                  {"cost.range", {{"cost", name}, {"min", format_number(smallest)}, {"max", format_number(largest)}, {"value", format_number(v)}}});
+                  {"cost.range", {{"cost", name}, {"min", format_number(smallest)}, {"max", format_number(largest)}, {"value", format_number(v)}}},
+                  cost_field(name));
   };
   check_non_negative("F", c.f);
   check_non_negative("B", c.b);
@@ -84,17 +97,16 @@ void validate_costs(const Costs& c) {
   if (c.w > c.b)
     throw Error(ErrorCode::bad_value, "cost W (" + format_number(c.w) + ") must not exceed B (" + format_number(c.b) +
                 "): B is the full backward and contains W",
-                {"cost.w_exceeds_b", {{"w", format_number(c.w)}, {"b", format_number(c.b)}}});
+                {"cost.w_exceeds_b", {{"w", format_number(c.w)}, {"b", format_number(c.b)}}}, cost_field("W"));
   if (c.f + c.b == 0)
-    throw Error(ErrorCode::bad_value, "costs F and B cannot both be 0: a pipeline with no work has no timeline", {"cost.no_work", {}});
-  const double lo = std::max(c.f, c.b);
-  const double hi = c.f + c.b;
+    throw Error(ErrorCode::bad_value, "costs F and B cannot both be 0: a pipeline with no work has no timeline", {"cost.no_work", {}}, "cost");
+  const auto [lo, hi] = fb_range(c.f, c.b);
   // A relative tolerance keeps FB = F + B valid when the sum is not exactly representable.
   const double eps = 1e-12 * hi;
   if (c.fb < lo - eps || c.fb > hi + eps)
     throw Error(ErrorCode::bad_value, "cost FB (" + format_number(c.fb) + ") must lie in [max(F,B), F+B] = [" + format_number(lo) + ", " +
                 format_number(hi) + "]: an overlapped pair takes at least its longer half and at most both",
-                {"cost.fb_range", {{"fb", format_number(c.fb)}, {"lo", format_number(lo)}, {"hi", format_number(hi)}}});
+                {"cost.fb_range", {{"fb", format_number(c.fb)}, {"lo", format_number(lo)}, {"hi", format_number(hi)}}}, cost_field("FB"));
 }
 
 auto format_costs(const Costs& c) -> std::string {

@@ -12,27 +12,30 @@ namespace pipesim {
 
 namespace {
 
-struct FormatEntry {
-  ExportFormat format;
-  std::string_view name;
-  /// The fewest bytes one op takes in the format (its shortest record: one-digit numbers), checked
-  /// against every schedule by tests/test_export.cpp.
-  std::size_t min_bytes_per_op;
-};
-
-constexpr std::array<FormatEntry, 5> formats{{
-    {ExportFormat::chrome_trace, "chrome-trace", 150},  // one complete event: name, cat, ts, dur, pid, tid, args
-    {ExportFormat::csv, "csv", 20},                      // "0,0,F,0,0,0,,,,0,1,1\r\n"
-    {ExportFormat::svg, "svg", 90},                      // one <rect> with its <title>
-    {ExportFormat::actions, "actions", 4},               // "0F0,"
-    {ExportFormat::json, "json", 100},                   // one op object, a member per line
-}};
-
-auto entry(ExportFormat format) -> const FormatEntry& {
-  for (const FormatEntry& e : formats)
-    if (e.format == format) return e;
-  throw Error(ErrorCode::internal, "an export format without an entry");
+// Writers with one signature, so the table can hold them.
+void chrome_trace_writer(const Run& run, TextSink& out, const TraceOptions& options) { write_chrome_trace(run, out, options); }
+void csv_writer(const Run& run, TextSink& out, const TraceOptions&) { write_csv(run, out); }
+void svg_writer(const Run& run, TextSink& out, const TraceOptions&) { write_svg(run, out); }
+void actions_writer(const Run& run, TextSink& out, const TraceOptions&) { out.write(format_actions(run.schedule)); }
+/// The full report (to_json, Detail::full) and a newline.
+void json_writer(const Run& run, TextSink& out, const TraceOptions&) {
+  write_json(run, Detail::full, out);
+  out.write("\n");
 }
+
+// The one list of export formats. A new format is a writer and a line here.
+constexpr std::array<ExportFormatInfo, 5> formats{{
+    // one <rect> with its <title>
+    {ExportFormat::svg, "svg", "svg", "image/svg+xml", "SVG", 90, svg_writer},
+    // "0,0,F,0,0,0,,,,0,1,1\r\n"
+    {ExportFormat::csv, "csv", "csv", "text/csv", "CSV", 20, csv_writer},
+    // one complete event: name, cat, ts, dur, pid, tid, args
+    {ExportFormat::chrome_trace, "chrome-trace", "trace.json", "application/json", "Chrome trace (Perfetto)", 150, chrome_trace_writer},
+    // one op object, a member per line
+    {ExportFormat::json, "json", "json", "application/json", "JSON", 100, json_writer},
+    // "0F0,"
+    {ExportFormat::actions, "actions", "txt", "text/plain", "PyTorch actions", 4, actions_writer},
+}};
 
 /// Bytes as a person reads them: "1.50 GiB", "300.2 MiB", "2.1 KiB", "700 bytes".
 auto binary_size(double bytes) -> std::string {
@@ -54,30 +57,33 @@ auto binary_size(double bytes) -> std::string {
 
 }  // namespace
 
-auto parse_export_format(std::string_view name) -> ExportFormat {
+auto export_formats() -> std::span<const ExportFormatInfo> { return formats; }
+
+auto export_format_names(std::string_view separator) -> std::string {
   std::string names;
-  for (const FormatEntry& e : formats) {
-    if (e.name == name) return e.format;
-    names += (names.empty() ? "" : "|") + std::string(e.name);
-  }
-  throw Error(ErrorCode::unknown_name, "export format must be one of " + names + ", got '" + std::string(name) + "'");
+  for (const ExportFormatInfo& e : formats) names += (names.empty() ? "" : std::string(separator)) + std::string(e.name);
+  return names;
 }
 
-auto export_format_name(ExportFormat format) -> std::string_view { return entry(format).name; }
+auto export_format_info(ExportFormat format) -> const ExportFormatInfo& {
+  for (const ExportFormatInfo& e : formats)
+    if (e.format == format) return e;
+  throw Error(ErrorCode::internal, "an export format without an entry");
+}
 
-auto min_export_bytes_per_op(ExportFormat format) -> std::size_t { return entry(format).min_bytes_per_op; }
+auto parse_export_format(std::string_view name) -> ExportFormat {
+  for (const ExportFormatInfo& e : formats)
+    if (e.name == name) return e.format;
+  throw Error(ErrorCode::unknown_name, "export format must be one of " + export_format_names("|") + ", got '" + std::string(name) + "'",
+              {}, "format");
+}
+
+auto export_format_name(ExportFormat format) -> std::string_view { return export_format_info(format).name; }
+
+auto min_export_bytes_per_op(ExportFormat format) -> std::size_t { return export_format_info(format).min_bytes_per_op; }
 
 void write_export(const Run& run, ExportFormat format, TextSink& out, const TraceOptions& options) {
-  switch (format) {
-    case ExportFormat::chrome_trace: write_chrome_trace(run, out, options); return;
-    case ExportFormat::csv: write_csv(run, out); return;
-    case ExportFormat::svg: write_svg(run, out); return;
-    case ExportFormat::actions: out.write(format_actions(run.schedule)); return;
-    case ExportFormat::json:
-      write_json(run, Detail::full, out);
-      out.write("\n");
-      return;
-  }
+  export_format_info(format).write(run, out, options);
 }
 
 auto export_text(const Run& run, ExportFormat format, std::size_t budget, const TraceOptions& options) -> std::string {

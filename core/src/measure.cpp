@@ -1,6 +1,7 @@
 #include "pipesim/measure.h"
 
 #include <algorithm>
+#include <cmath>
 #include <utility>
 #include <vector>
 
@@ -14,6 +15,21 @@ using detail::for_each_activation_step;
 
 constexpr auto one_chunk = [](const Chunk&) { return 1; };
 constexpr auto ignore_op = [](double, double) {};
+
+/// The stages rank r's ops run (both halves of an FB), each once, in the order they first appear.
+auto stages_run(const Schedule& schedule, int r) -> std::vector<HeldStage> {
+  std::vector<HeldStage> held;
+  const auto note = [&](const Chunk& c) {
+    const HeldStage h{c.phase, c.stage};
+    if (std::find(held.begin(), held.end(), h) == held.end()) held.push_back(h);
+  };
+  for (int i = schedule.rank_begin[r]; i < schedule.rank_begin[r + 1]; ++i) {
+    const Op& op = schedule.ops[static_cast<std::size_t>(i)];
+    note(op.chunk);
+    if (op.kind == OpKind::FB) note(op.backward);
+  }
+  return held;
+}
 
 }  // namespace
 
@@ -42,26 +58,44 @@ auto measure(const Schedule& schedule, const Timeline& timeline) -> Metrics {
     const int begin = schedule.rank_begin[r];
     const int end = schedule.rank_begin[r + 1];
     for_each_activation_step(
-        schedule, timeline, r, one_chunk, [&](double, int alive) { rm.peak_activations = std::max(rm.peak_activations, alive); },
+        schedule, timeline, r, one_chunk,
+        [&](double time, int alive) {
+          if (alive <= rm.peak_activations) return;
+          rm.peak_activations = alive;
+          rm.peak_at = time;
+        },
         [&](double start, double finish) { rm.busy += finish - start; });
     if (end > begin) {
       rm.first_start = timeline.start[static_cast<std::size_t>(begin)];
       rm.last_end = timeline.end[static_cast<std::size_t>(end - 1)];
     }
     rm.stages_held = schedule.stages_held(r);
+    rm.stages = stages_run(schedule, r);
     m.makespan = std::max(m.makespan, rm.last_end);
     m.span = std::max(m.span, rm.last_end - rm.first_start);
-    m.peak_activations = std::max(m.peak_activations, rm.peak_activations);
+    if (rm.peak_activations > m.peak_activations || (rm.peak_activations == m.peak_activations && rm.peak_at < m.peak_at)) {
+      m.peak_activations = rm.peak_activations;
+      m.peak_at = rm.peak_at;
+    }
     total_busy += rm.busy;
   }
   for (RankMetrics& rm : m.per_rank) {
     rm.bubble = m.makespan - rm.busy;
+    rm.utilisation = m.makespan > 0 ? rm.busy / m.makespan : 0;
     m.max_bubble = std::max(m.max_bubble, rm.bubble);
     m.max_span_bubble = std::max(m.max_span_bubble, m.span - rm.busy);
   }
   if (m.makespan > 0) m.bubble_fraction = (ranks * m.makespan - total_busy) / (ranks * m.makespan);
   if (m.span > 0) m.span_bubble_fraction = (ranks * m.span - total_busy) / (ranks * m.span);
   return m;
+}
+
+auto simulated_bubble(const Metrics& metrics, bool over_span) -> double {
+  return over_span ? metrics.max_span_bubble : metrics.max_bubble;
+}
+
+auto bubbles_agree(double formula, double simulated) -> bool {
+  return std::fabs(formula - simulated) <= 1e-9 * std::max({1.0, std::fabs(formula), std::fabs(simulated)});
 }
 
 }  // namespace pipesim

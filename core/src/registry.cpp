@@ -28,25 +28,26 @@ auto names() -> std::string {
   return out;
 }
 
-// Below 1 the value is meaningless (bad_value); above the bound it is a resource limit.
-void check_count(const char* what, long long value, long long max) {
+// Below 1 the value is meaningless (bad_value); above the bound it is a resource limit. `field` is the
+// size's name in the report (Error::field), `what` its name in words.
+void check_count(const char* field, const char* what, long long value, long long max) {
   if (value < 1)
     throw Error(ErrorCode::bad_value, std::string(what) + " must be at least 1 (got " + std::to_string(value) + ")",
-                {"size.at_least_1", {{"field", what}, {"value", std::to_string(value)}}});
+                {"size.at_least_1", {{"field", what}, {"value", std::to_string(value)}}}, field);
   if (value > max)
     throw Error(ErrorCode::limit_exceeded, std::string(what) + " must be at most " + std::to_string(max) +
                                                ", the limit of one run (got " + std::to_string(value) + ")",
-                {"size.at_most", {{"field", what}, {"max", std::to_string(max)}, {"value", std::to_string(value)}}});
+                {"size.at_most", {{"field", what}, {"max", std::to_string(max)}, {"value", std::to_string(value)}}}, field);
 }
 
 void check_bounds(const ScheduleSpec& spec, const ScheduleParams& p) {
-  check_count("ranks", p.ranks, limits::max_ranks);
-  check_count("micro-batches", p.micro_batches, limits::max_micro_batches);
-  check_count("virtual stages", p.virtual_stages, limits::max_virtual_stages);
+  check_count("ranks", "ranks", p.ranks, limits::max_ranks);
+  check_count("micro_batches", "micro-batches", p.micro_batches, limits::max_micro_batches);
+  check_count("virtual_stages", "virtual stages", p.virtual_stages, limits::max_virtual_stages);
   if (!spec.uses_virtual_stages && p.virtual_stages != 1)
     throw Error(ErrorCode::schedule_rule,
                 std::string(spec.name) + " has one stage per rank; --virtual-stages applies only to interleaved schedules",
-                {"size.virtual_stages_unused", {{"schedule", std::string(spec.name)}}});
+                {"size.virtual_stages_unused", {{"schedule", std::string(spec.name)}}}, "virtual_stages");
   // The op count of the whole run (limits::max_ops) is checked where the ops are laid out, before any
   // is allocated: ScheduleBuilder knows the stages each rank holds, which these sizes do not say.
 }
@@ -71,7 +72,7 @@ auto find_schedule(std::string_view name) -> const ScheduleSpec& {
   for (const ScheduleSpec* s : catalogue())
     if (s->name == name) return *s;
   throw Error(ErrorCode::unknown_name, "unknown schedule '" + std::string(name) + "'; known schedules: " + names(),
-              {"schedule.unknown", {{"name", std::string(name)}, {"known", names()}}});
+              {"schedule.unknown", {{"name", std::string(name)}, {"known", names()}}}, "schedule");
 }
 
 void check_schedule(std::string_view name, const ScheduleParams& params) {

@@ -61,13 +61,20 @@ auto rank_waits_json(const Run& run, int r) -> json {
   return {{"used_receive", number(sum.used_receive)}, {"unused_receive", number(sum.unused_receive)}, {"send", number(sum.send)}};
 }
 
+auto held_json(const std::vector<HeldStage>& stages) -> json {
+  json out = json::array();
+  for (const HeldStage& h : stages) out.push_back({{"phase", h.phase}, {"stage", h.stage}});
+  return out;
+}
+
 auto costs_json(const Costs& c) -> json {
   return {{"F", number(c.f)}, {"B", number(c.b)}, {"W", number(c.w)}, {"FB", number(c.fb)}, {"comm", number(c.comm)}};
 }
 
 auto formula_json(const Formula& f) -> json {
   return {{"text", f.text},     {"value", number(f.value)},    {"worked", f.worked}, {"exact", f.exact},
-          {"condition", f.condition}, {"source", f.source}, {"basis", f.over_span ? "span" : "makespan"}};
+          {"condition", f.condition}, {"source", f.source}, {"basis", f.over_span ? "span" : "makespan"},
+          {"simulated", number(f.simulated)}, {"agrees", f.agrees}};
 }
 
 /// What `phase` means in this schedule, read off its layout: the direction of a two-way schedule, the
@@ -283,6 +290,7 @@ auto to_json(const Run& run, Detail detail) -> json {
   out["max_bubble"] = number(m.max_bubble);
   out["max_span_bubble"] = number(m.max_span_bubble);
   out["peak_activations"] = m.peak_activations;
+  out["peak_at"] = number(m.peak_at);
   out["formula"] = formula_json(run.formula);
   out["op_count"] = s.ops.size();
   json per_rank = json::array();
@@ -294,7 +302,10 @@ auto to_json(const Run& run, Detail detail) -> json {
                  {"first_start", number(rm.first_start)},
                  {"last_end", number(rm.last_end)},
                  {"peak_activations", rm.peak_activations},
-                 {"stages_held", rm.stages_held}};
+                 {"peak_at", number(rm.peak_at)},
+                 {"utilisation", rm.utilisation},
+                 {"stages_held", rm.stages_held},
+                 {"stages", held_json(rm.stages)}};
     if (reference) rank["waits"] = rank_waits_json(run, r);
     if (detail == Detail::full) {
       json ops = json::array();

@@ -1,23 +1,34 @@
 #include "pipesim/run.h"
 
+#include "pipesim/error.h"
+
 namespace pipesim {
 
 namespace {
 
 // The published closed forms assume every stage costs the same and every rank runs at one speed.
-auto closed_form(const ScheduleSpec& spec, const ScheduleParams& params, const Costs& costs, const StageCosts& stages)
-    -> Formula {
+// Whether one agrees with the simulation is decided here, once, for every view.
+auto closed_form(const ScheduleSpec& spec, const ScheduleParams& params, const Costs& costs, const StageCosts& stages,
+                 const Metrics& metrics) -> Formula {
   Formula f = spec.formula(params, costs);
   if (!stages.uniform()) {
     f.exact = false;
     f.condition += "; it assumes every stage costs the same and every rank runs at one speed, which these costs do not";
   }
+  f.simulated = simulated_bubble(metrics, f.over_span);
+  f.agrees = !f.text.empty() && bubbles_agree(f.value, f.simulated);
   return f;
 }
 
 // The schedule the request names; in reference timing with its communication program.
 auto build(const ScheduleSpec& spec, const RunRequest& request) -> Schedule {
-  if (spec.parse != nullptr) return spec.parse(request.custom_schedule);  // its own SEND/RECV, if any
+  if (spec.parse != nullptr) {  // its own SEND/RECV, if any
+    try {
+      return spec.parse(request.custom_schedule);
+    } catch (const Error& e) {
+      throw e.about("custom_schedule");
+    }
+  }
   return request.timing == Timing::reference ? build_schedule_with_comm(request.schedule, request.params)
                                              : build_schedule(request.schedule, request.params);
 }
@@ -36,7 +47,7 @@ auto run(const RunRequest& request) -> Run {
   out.timeline = out.timing == Timing::reference ? simulate_reference(out.schedule, out.stage_costs, out.sends)
                                                  : simulate(out.schedule, out.stage_costs);
   out.metrics = measure(out.schedule, out.timeline);
-  out.formula = closed_form(*out.spec, out.schedule.params, out.costs, out.stage_costs);
+  out.formula = closed_form(*out.spec, out.schedule.params, out.costs, out.stage_costs, out.metrics);
   return out;
 }
 

@@ -59,7 +59,8 @@ void check_op_count(const Schedule& s, unsigned long long ops) {
   throw Error(ErrorCode::limit_exceeded,
               s.name + " at " + size + " would have " + std::to_string(ops) + " ops, over the " + std::to_string(limits::max_ops) +
                   " ops one run may have",
-              {"size.ops", {{"schedule", s.name}, {"size", size}, {"ops", std::to_string(ops)}, {"max", std::to_string(limits::max_ops)}}});
+              {"size.ops", {{"schedule", s.name}, {"size", size}, {"ops", std::to_string(ops)}, {"max", std::to_string(limits::max_ops)}}},
+              "micro_batches");  // the size the op count grows with, the one to lower
 }
 
 }  // namespace

@@ -69,7 +69,7 @@ auto stage_index(const StageSelector& at, const Indexed& stages) -> int {
   }
   if (at.index < 0 || at.index >= stages.count)
     throw Error(ErrorCode::bad_value, "--stage-cost stage " + std::to_string(at.index) + " is out of range: " +
-                stages.described + " (0 to " + std::to_string(stages.count - 1) + ", or first / last)");
+                stages.described + " (0 to " + std::to_string(stages.count - 1) + ", or first / last)", {}, "stage_cost");
   return at.index;
 }
 
@@ -79,7 +79,7 @@ auto cost_profile(const Costs& base, const CostRequest& request, const Indexed& 
   if (!request.table.empty()) {
     if (static_cast<int>(request.table.size()) != stages.count)
       throw Error(ErrorCode::bad_value, "--stage-costs lists " + std::to_string(request.table.size()) + " stage" +
-                  (request.table.size() == 1 ? "" : "s") + " but " + stages.described);
+                  (request.table.size() == 1 ? "" : "s") + " but " + stages.described, {}, "stage_cost");
     for (std::size_t k = 0; k < out.size(); ++k) out[k] = request.table[k].apply(base);
   }
   for (const StageCostOverride& o : request.overrides) {
@@ -135,12 +135,13 @@ auto recut_stage(const std::vector<Costs>& model, int j, int stages) -> Costs {
   return out;
 }
 
-// Runs validate_costs on one stage, naming the stage in its message.
+// Runs validate_costs on one stage, naming the stage in its message: the refusal is about the
+// per-stage costs, not the costs every stage starts from.
 void validate_stage(const Costs& c, int stage, const char* which = "stage ") {
   try {
     validate_costs(c);
   } catch (const Error& e) {
-    throw Error(e.code(), which + std::to_string(stage) + ": " + e.what());
+    throw Error(e.code(), which + std::to_string(stage) + ": " + e.what(), {}, "stage_cost");
   }
 }
 
@@ -182,7 +183,7 @@ auto resolve_stage_costs(const Costs& costs, const CostRequest& request, const S
   constexpr int most_stages = 2 * limits::max_ranks * limits::max_virtual_stages;
   if (request.model_stages < 0 || request.model_stages > most_stages)
     throw Error(ErrorCode::bad_value, "model stages must be a whole number from 1 to " + std::to_string(most_stages) + ", got " +
-                std::to_string(request.model_stages));
+                std::to_string(request.model_stages), {}, "model_stages");
   StageCosts out = uniform_stage_costs(costs, stages, schedule.ranks());
   out.model_stages = request.model_stages;
   const Indexed indexed = indexed_stages(request, schedule);
@@ -196,7 +197,7 @@ auto resolve_stage_costs(const Costs& costs, const CostRequest& request, const S
   for (const RankSpeed& speed : request.rank_speeds) {
     if (speed.rank < 0 || speed.rank >= schedule.ranks())
       throw Error(ErrorCode::bad_value, "--rank-speed rank " + std::to_string(speed.rank) + " is out of range: " +
-                  schedule.name + " has ranks 0 to " + std::to_string(schedule.ranks() - 1));
+                  schedule.name + " has ranks 0 to " + std::to_string(schedule.ranks() - 1), {}, "rank_speed");
     out.rank_speed[static_cast<std::size_t>(speed.rank)] = speed.factor;
   }
   validate_stage_costs(out, schedule);
@@ -216,7 +217,7 @@ void validate_stage_costs(const StageCosts& costs, const Schedule& schedule) {
     // The same range as a cost: a duration divided by a speed stays a normal, finite number.
     if (!std::isfinite(v) || v <= 0 || v < min_cost || v > max_cost)
       throw Error(ErrorCode::bad_value, "--rank-speed factor of rank " + std::to_string(r) + " must be a number > 0 (from " +
-                  format_number(min_cost) + " to " + format_number(max_cost) + "), got " + format_number(v));
+                  format_number(min_cost) + " to " + format_number(max_cost) + "), got " + format_number(v), {}, "rank_speed");
   }
 }
 
@@ -227,7 +228,8 @@ auto pair_duration(const Costs& forward, const Costs& backward) -> double {
   return forward.f + backward.b - hidden;
 }
 
-auto parse_stage_cost(std::string_view text) -> StageCostOverride {
+// Every refusal of these texts is about the option they come from (function-try-blocks say so once).
+auto parse_stage_cost(std::string_view text) -> StageCostOverride try {
   const auto colon = text.find(':');
   if (colon == std::string_view::npos)
     throw Error(ErrorCode::bad_value, "--stage-cost must be STAGE:KEY=VALUE,... (STAGE an index, first or last), got '" +
@@ -253,9 +255,11 @@ auto parse_stage_cost(std::string_view text) -> StageCostOverride {
   }
   if (!any) throw Error(ErrorCode::bad_value, "--stage-cost '" + std::string(detail::trim(text)) + "' gives no cost after the stage");
   return out;
+} catch (const Error& e) {
+  throw e.about("stage_cost");
 }
 
-auto parse_rank_speed(std::string_view text) -> RankSpeed {
+auto parse_rank_speed(std::string_view text) -> RankSpeed try {
   const auto colon = text.find(':');
   if (colon == std::string_view::npos)
     throw Error(ErrorCode::bad_value, "--rank-speed must be RANK:FACTOR (0.5 = half speed), got '" + std::string(detail::trim(text)) + "'");
@@ -267,9 +271,11 @@ auto parse_rank_speed(std::string_view text) -> RankSpeed {
                 std::string(detail::trim(text.substr(colon + 1))) + "'");
   out.factor = *factor;
   return out;
+} catch (const Error& e) {
+  throw e.about("rank_speed");
 }
 
-auto parse_stage_cost_table(std::string_view json_text) -> std::vector<PartialCosts> {
+auto parse_stage_cost_table(std::string_view json_text) -> std::vector<PartialCosts> try {
   detail::check_input_size(json_text, limits::max_small_json_bytes, "a stage cost table");
   nlohmann::json root;
   try {
@@ -297,6 +303,8 @@ auto parse_stage_cost_table(std::string_view json_text) -> std::vector<PartialCo
     out.push_back(p);
   }
   return out;
+} catch (const Error& e) {
+  throw e.about("stage_cost");
 }
 
 }  // namespace pipesim

@@ -30,7 +30,16 @@ struct Costs {
 inline constexpr double min_cost = 1e-6;
 inline constexpr double max_cost = 1e12;
 
-/// Throws Error unless all costs are finite, non-negative, in range, W <= B and max(F,B) <= FB <= F+B.
+/// The costs an overlapped pair may take: at least its longer half (perfect overlap), at most both
+/// halves (none). The one statement of max(F,B) <= FB <= F+B: validate_costs and the page read it.
+struct FbRange {
+  double lo = 0;
+  double hi = 0;
+};
+[[nodiscard]] constexpr auto fb_range(double f, double b) -> FbRange { return {f > b ? f : b, f + b}; }
+
+/// Throws Error unless all costs are finite, non-negative, in range, W <= B and FB within fb_range.
+/// The refusal's field (Error::field) is the cost it is about: "cost.F", ..., or "cost" for the text.
 void validate_costs(const Costs& costs);
 
 /// "F=1,B=2,W=1,FB=3,comm=0" with the shortest exact decimals.

@@ -54,11 +54,22 @@ struct Wording {
 
 class Error : public std::runtime_error {
  public:
-  Error(ErrorCode code, const std::string& message, Wording wording = {})
-      : std::runtime_error(printable(message)), code_(code), wording_(std::move(wording)) {}
+  /// `field` names the input the refusal is about, by the JSON report's names: "ranks",
+  /// "micro_batches", "virtual_stages", "schedule", "cost.F" (one per cost key: F, B, W, FB, comm),
+  /// "stage_cost", "rank_speed", "model_stages", "custom_schedule"; empty when it is about no one field.
+  Error(ErrorCode code, const std::string& message, Wording wording = {}, std::string field = {})
+      : std::runtime_error(printable(message)), code_(code), wording_(std::move(wording)), field_(std::move(field)) {}
 
   [[nodiscard]] auto code() const -> ErrorCode { return code_; }
   [[nodiscard]] auto wording() const -> const Wording& { return wording_; }
+  [[nodiscard]] auto field() const -> const std::string& { return field_; }
+
+  /// The same refusal, about `field` unless it already names a more precise one.
+  [[nodiscard]] auto about(std::string field) const -> Error {
+    Error out = *this;
+    if (out.field_.empty()) out.field_ = std::move(field);
+    return out;
+  }
 
  private:
   // Messages quote what users typed (file names, tokens, options): control characters are written
@@ -135,6 +146,7 @@ class Error : public std::runtime_error {
 
   ErrorCode code_;
   Wording wording_;
+  std::string field_;
 };
 
 }  // namespace pipesim

@@ -4,6 +4,7 @@
 // TextSink: the CLI streams it to its output, the WebAssembly module keeps it within a budget
 // (export_text) and hands it to the page as a download.
 #include <cstddef>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -53,8 +54,29 @@ void write_svg(const Run& run, TextSink& out);
 /// Every file a run exports, under the names the CLI's --format and the module's exportText take.
 enum class ExportFormat { chrome_trace, csv, svg, actions, json };
 
-/// "chrome-trace", "csv", "svg", "actions" or "json"; anything else is refused (unknown_name).
+/// One export format as every front end offers it: the CLI's --format choices and help, the module's
+/// exportText and exportFormats(), the page's download buttons all read export_formats().
+struct ExportFormatInfo {
+  ExportFormat format;
+  std::string_view name;       ///< the key of --format and exportText: "chrome-trace"
+  std::string_view extension;  ///< what a saved file's name ends with, after its dot: "trace.json"
+  std::string_view mime_type;  ///< "application/json"
+  std::string_view label;      ///< what a button says, in English: "Chrome trace"
+  /// The fewest bytes one op takes in the format (its shortest record: one-digit numbers), checked
+  /// against every schedule by tests/test_export.cpp.
+  std::size_t min_bytes_per_op;
+  void (*write)(const Run& run, TextSink& out, const TraceOptions& options);
+};
+
+/// The table of export formats, in the order the page offers them.
+[[nodiscard]] auto export_formats() -> std::span<const ExportFormatInfo>;
+
+/// The formats' names joined by `separator`, as help texts and refusals list them: "svg|csv|...".
+[[nodiscard]] auto export_format_names(std::string_view separator) -> std::string;
+
+/// A name of export_formats(); anything else is refused (unknown_name) with the known names.
 [[nodiscard]] auto parse_export_format(std::string_view name) -> ExportFormat;
+[[nodiscard]] auto export_format_info(ExportFormat format) -> const ExportFormatInfo&;
 [[nodiscard]] auto export_format_name(ExportFormat format) -> std::string_view;
 
 /// `run` in `format`, into `out`: json is the full report (to_json, Detail::full) and a newline.

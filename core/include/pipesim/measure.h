@@ -7,13 +7,23 @@
 
 namespace pipesim {
 
+/// A stage whose parameters a rank holds, named as its ops name it (Chunk::phase and Chunk::stage).
+struct HeldStage {
+  int phase = 0;
+  int stage = 0;
+  friend bool operator==(const HeldStage&, const HeldStage&) = default;
+};
+
 struct RankMetrics {
   double busy = 0;          ///< sum of op durations
   double bubble = 0;        ///< makespan - busy
   double first_start = 0;   ///< start of the rank's first op
   double last_end = 0;      ///< end of its last op
   int peak_activations = 0; ///< most chunks alive at once (F started, backward not finished)
+  double peak_at = 0;       ///< when peak_activations is first reached
+  double utilisation = 0;   ///< busy / makespan (0 for an empty run)
   int stages_held = 0;      ///< parameter copies, in stages
+  std::vector<HeldStage> stages;  ///< the stages its ops run, in the order they first appear
 };
 
 struct Metrics {
@@ -24,8 +34,17 @@ struct Metrics {
   double max_bubble = 0;            ///< largest per-rank bubble (what published formulas give)
   double max_span_bubble = 0;       ///< largest span - busy over ranks (Sea AI Lab's bubble)
   int peak_activations = 0;         ///< max over ranks
+  double peak_at = 0;               ///< when the run's peak is first reached on any rank
   std::vector<RankMetrics> per_rank;
 };
+
+/// The simulated bubble a closed form is compared with: the largest per-rank bubble, measured over
+/// the span when the formula's source measures it so (Sea AI Lab's zero-bubble papers).
+[[nodiscard]] auto simulated_bubble(const Metrics& metrics, bool over_span) -> double;
+
+/// Whether a closed form's bubble and the simulated one agree: equal up to floating-point rounding
+/// (within 1e-9, relative once they exceed 1). The one tolerance rule every view reads as `agrees`.
+[[nodiscard]] auto bubbles_agree(double formula, double simulated) -> bool;
 
 /// One step of a rank's live-activation curve: from `time` on, `alive` chunks are held.
 struct ActivationStep {

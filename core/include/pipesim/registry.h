@@ -21,6 +21,8 @@ struct Formula {
   std::string condition;  ///< when it holds: "exact when F = B-W = W and comm = 0"
   std::string source;     ///< where the formula is published
   bool over_span = false; ///< measured over the span (first op to last op of a rank), not from time 0
+  double simulated = 0;   ///< the simulation's bubble on the same basis (set by run(), see formula_agrees)
+  bool agrees = false;    ///< whether `value` and `simulated` agree (set by run(), see formula_agrees)
 };
 
 /// What a reader is told about a schedule, in one language.

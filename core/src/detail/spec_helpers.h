@@ -10,9 +10,18 @@
 
 namespace pipesim::detail {
 
-/// Throws "NAME: RULE (got ...)" unless `ok`, with the rule's key and values for other languages.
-inline void require(bool ok, std::string_view schedule, std::string_view rule, const std::string& got, Wording wording = {}) {
-  if (!ok) throw Error(ErrorCode::schedule_rule, std::string(schedule) + " " + std::string(rule) + " (got " + got + ")", std::move(wording));
+/// What a rule quotes of the request ("7 ranks") and which size that is (Error::field).
+struct Got {
+  std::string text;
+  std::string field;
+};
+
+/// Throws "NAME: RULE (got ...)" unless `ok`, with the rule's key and values for other languages and
+/// the size it is about.
+inline void require(bool ok, std::string_view schedule, std::string_view rule, const Got& got, Wording wording = {}) {
+  if (!ok)
+    throw Error(ErrorCode::schedule_rule, std::string(schedule) + " " + std::string(rule) + " (got " + got.text + ")", std::move(wording),
+                got.field);
 }
 
 /// The sizes a schedule rule quotes, as a refusal's parameters.
@@ -24,9 +33,12 @@ inline auto size_params(const ScheduleParams& p) -> std::vector<std::pair<std::s
 /// micro-batch) are their only rules.
 inline void any_size(const ScheduleParams&) {}
 
-inline auto ranks_text(const ScheduleParams& p) -> std::string { return std::to_string(p.ranks) + " ranks"; }
-inline auto micro_batches_text(const ScheduleParams& p) -> std::string {
-  return std::to_string(p.micro_batches) + " micro-batches with " + std::to_string(p.ranks) + " ranks";
+inline auto ranks_text(const ScheduleParams& p) -> Got { return {std::to_string(p.ranks) + " ranks", "ranks"}; }
+inline auto micro_batches_text(const ScheduleParams& p) -> Got {
+  return {std::to_string(p.micro_batches) + " micro-batches with " + std::to_string(p.ranks) + " ranks", "micro_batches"};
+}
+inline auto virtual_stages_text(const ScheduleParams& p) -> Got {
+  return {std::to_string(p.virtual_stages) + " virtual stage" + (p.virtual_stages == 1 ? "" : "s"), "virtual_stages"};
 }
 
 /// Numbers in formula text as a person writes them: 6 significant digits, so a sum of costs such as

@@ -21,8 +21,7 @@ void check(const ScheduleParams& p) {
   // 1F1B (its warm-up is 2(p-1-r), not p-1-r), so either reading would surprise someone.
   require(p.virtual_stages >= 2, "interleaved-1f1b",
           "needs at least 2 virtual stages per rank (with 1 it is plain 1f1b)",
-          std::to_string(p.virtual_stages) + " virtual stage" + (p.virtual_stages == 1 ? "" : "s"),
-          {"interleaved.virtual_stages", size_params(p)});
+          virtual_stages_text(p), {"interleaved.virtual_stages", size_params(p)});
   const int r = rounds(p);
   require(p.micro_batches % r == 0, "interleaved-1f1b",
           "needs micro-batches to be a multiple of the rounds max(1, micro-batches / ranks) = " + std::to_string(r) +

@@ -52,7 +52,7 @@ interface Needed {
 }
 
 /** A schedule's run at the current settings, or the engine's refusal of it (its message and code). */
-type RunOutcome = { run: RunView } | { error: string; code: string; wording?: Wording };
+type RunOutcome = { run: RunView } | { error: string; code: string; wording?: Wording; field?: string };
 
 export class App {
   private controls!: Controls;
@@ -97,7 +97,7 @@ export class App {
     });
     this.updates = new Lane(background);
     this.client = sharedClient(engine);
-    this.timeline = new TimelinePanel((request, format, update, away) => this.client.exportText(request, format, update, away), background);
+    this.timeline = new TimelinePanel((request, format, update, away) => this.client.exportText(request, format, update, away), background, engine.exportFormats);
     this.timeline.element.append(new MeasuredPipelinePanel(engine).element);
     const onBasis = (basis: AppState['basis']) => this.set({ basis });
     this.compare = new ComparePanel(engine.schedules, (names) => this.set({ compare: names }), onBasis);
@@ -284,7 +284,7 @@ export class App {
   private outcome(schedule: string, request: RunRequest, outcome: Outcome<SimulateValue>): RunOutcome {
     return 'value' in outcome
       ? { run: this.runView(schedule, request, outcome.value) }
-      : { error: outcome.error.message, code: outcome.error.code, wording: outcome.error.wording };
+      : { error: outcome.error.message, code: outcome.error.code, wording: outcome.error.wording, field: outcome.error.field };
   }
 
   private showBusy(ops: number | null): void {
@@ -306,7 +306,7 @@ export class App {
       this.controls.showApplicable(opKinds(this.primary));
       this.setStale(false);
     } else {
-      this.showError(primary.error, primary.code, primary.wording);
+      this.showError(primary.error, primary.code, primary.wording, primary.field);
       // Every view keeps showing the last accepted configuration, greyed out, as the message says.
       this.setStale(true);
     }
@@ -363,11 +363,11 @@ export class App {
 
   /** The engine's refusal in the error readout; its code (bad_argument, deadlock, ...) goes to
    *  data-code, for tools and tests, since the message already says what is wrong in words. */
-  private showError(english: string | null, code = '', wording?: Wording): void {
+  private showError(english: string | null, code = '', wording?: Wording, field?: string): void {
     const box = byId('error', this.root);
     // The engine's English names the field; the reader gets it in the page's language.
     const message = english === null ? null : wordRefusal(english, wording);
-    this.controls.markInvalid(english, message);
+    this.controls.markInvalid(english === null ? null : { field }, message);
     box.dataset.code = code;
     // An alert is announced when it changes: rewriting the same text on every keystroke would repeat it.
     if (box.dataset.message === (message ?? '')) return;

@@ -4,12 +4,12 @@
 // engine's own checks), cost sliders move in tenths, and a cost the schedule has no op for is disabled
 // with the reason. A refusal is shown at the field it is about, over the layout rather than in it.
 import { clear, el } from '../base/dom';
-import type { Engine, ScheduleInfo } from '../engine/engine';
+import { EngineError, type Engine, type ScheduleInfo } from '../engine/engine';
 import { num } from '../base/format';
 import { lang, t, type Key } from '../i18n';
 import { scheduleTitle } from '../model/describe';
 import { matchingPreset, presetFrom, type Preset } from './presets';
-import { CUSTOM_IN_URL_LIMIT, formatCost, parseCostLoose, scaledStageCost, type AppState, type CostValues } from '../state/page_state';
+import { CUSTOM_IN_URL_LIMIT, formatCost, scaledStageCost, type AppState, type CostValues } from '../state/page_state';
 
 /** Per-stage presets over the costs on screen: where a real model is heavier. */
 const STAGE_PRESETS: { id: string; name: Key; stages: string[]; factor: number }[] = [
@@ -123,6 +123,8 @@ export class Controls {
   private state: AppState | null = null;
   /** The cost setting the F&B note was written for; any other change hides it. */
   private noteFor = '';
+  /** The costs last read from the cost text: the sliders show them while it is malformed. */
+  private acceptedCosts: CostValues | null = null;
   /** The schedule whose summary `about` shows. */
   private aboutFor = '';
 
@@ -203,7 +205,7 @@ export class Controls {
     this.stageCost.addEventListener('input', () => this.onChange({ stageCost: this.stageCost.value }));
     this.stagePreset.addEventListener('change', () => {
       const preset = STAGE_PRESETS.find((p) => p.id === this.stagePreset.value);
-      const cost = this.state?.cost ?? '';
+      const cost = this.costValues(this.state?.cost ?? '');
       this.onChange({ stageCost: preset ? scaledStageCost(cost, preset.stages, preset.factor) : '' });
       this.stagePreset.value = '';
     });
@@ -306,7 +308,7 @@ export class Controls {
     const field = this.costs[key];
     const apply = (raw: string, follow: boolean) => {
       if (!this.state) return;
-      const current = parseCostLoose(this.state.cost);
+      const current = this.costValues(this.state.cost);
       const value = Number(raw);
       if (raw.trim() === '' || !Number.isFinite(value)) {
         // Let the engine word the refusal: pass the text through unchanged.
@@ -314,12 +316,11 @@ export class Controls {
         this.onChange({ cost: text.includes(`${key}=`) ? text : `${text},${key}=${raw.trim() || 'empty'}` });
         return;
       }
-      const noCredit = Math.abs(current.FB - (current.F + current.B)) < 1e-9;
+      const noCredit = Math.abs(current.FB - this.engine.costBounds(current.F, current.B).fbMax) < 1e-9;
       const next: CostValues = { ...current, [key]: value };
       let note: string | undefined;
       if (follow && (key === 'F' || key === 'B')) {
-        const lo = Math.max(next.F, next.B);
-        const hi = next.F + next.B;
+        const { fbMin: lo, fbMax: hi } = this.engine.costBounds(next.F, next.B);
         if (noCredit) next.FB = hi;
         else if (next.FB < lo || next.FB > hi) {
           next.FB = Math.min(hi, Math.max(lo, next.FB));
@@ -336,6 +337,18 @@ export class Controls {
       apply(field.range.value, true);
     });
     field.input.addEventListener('input', () => apply(field.input.value, false));
+  }
+
+  /** The costs `text` writes, as the engine's parser reads them (also when a value is out of its
+   *  bounds: the refusal is shown at its field); for malformed text, the costs last read, so the
+   *  sliders stay where they were. */
+  private costValues(text: string): CostValues {
+    try {
+      this.acceptedCosts = this.engine.readCosts(text);
+    } catch (e) {
+      if (!(e instanceof EngineError)) throw e;
+    }
+    return this.acceptedCosts ?? this.engine.parseCosts(''); // '' reads as the default costs
   }
 
   /** Shows `state` without disturbing a field the user is typing in. */
@@ -370,10 +383,11 @@ export class Controls {
       setIfIdle(field.input, state[key]);
       if (!isCustom && !field.root.hidden) this.offerSizes(key, field, state, info);
     }
-    const c = parseCostLoose(state.cost);
+    const c = this.costValues(state.cost);
     // Bounds before values: a range input clamps a value to the bounds it has when it is set.
-    this.costs.FB.range.min = String(Math.max(c.F, c.B));
-    this.costs.FB.range.max = String(c.F + c.B);
+    const bounds = this.engine.costBounds(c.F, c.B);
+    this.costs.FB.range.min = String(bounds.fbMin);
+    this.costs.FB.range.max = String(bounds.fbMax);
     for (const key of Object.keys(this.costs) as (keyof CostValues)[]) {
       const field = this.costs[key];
       setIfIdle(field.input, String(c[key]));
@@ -399,24 +413,22 @@ export class Controls {
     this.about.append(el('div', { text: summary }), el('div', { class: 'rules', text: t('control.rules', { rules: constraints }) }));
   }
 
-  /** Marks the field the engine's (English) message is about, for screen readers and the eye, and
-   *  shows the message at that field as `worded` in the page's language. */
-  markInvalid(message: string | null, worded: string | null = message): void {
-    const m = (message ?? '').toLowerCase();
+  /** Marks the field a refusal is about (the engine names it: `field`), for screen readers and the
+   *  eye, and shows the refusal at that field as `worded` in the page's language. */
+  markInvalid(refusal: { field?: string } | null, worded: string | null = null): void {
+    const about = refusal?.field ?? '';
     const flag = (field: SliderField, bad: boolean) => {
       field.input.setAttribute('aria-invalid', String(bad));
       field.refusal.hidden = !bad;
       field.refusal.textContent = bad ? worded : '';
     };
-    const aboutSpeed = m.startsWith('--rank-speed');
-    flag(this.ranks, !!message && m.includes('rank') && !m.includes('micro-batch') && !aboutSpeed);
-    this.rankSpeed.setAttribute('aria-invalid', String(!!message && aboutSpeed));
-    this.stageCost.setAttribute('aria-invalid', String(!!message && (m.startsWith('--stage-cost') || /^(model )?stage \d+:/.test(m))));
-    flag(this.microBatches, !!message && m.includes('micro-batch'));
-    flag(this.virtualStages, !!message && m.includes('virtual'));
-    this.custom.setAttribute('aria-invalid', String(!!message && this.state?.schedule === 'custom'));
-    for (const key of Object.keys(this.costs) as (keyof CostValues)[])
-      flag(this.costs[key], !!message && new RegExp(`^cost ${key}\\b`).test(message));
+    flag(this.ranks, about === 'ranks');
+    this.rankSpeed.setAttribute('aria-invalid', String(about === 'rank_speed'));
+    this.stageCost.setAttribute('aria-invalid', String(about === 'stage_cost' || about === 'model_stages'));
+    flag(this.microBatches, about === 'micro_batches');
+    flag(this.virtualStages, about === 'virtual_stages');
+    this.custom.setAttribute('aria-invalid', String(refusal !== null && this.state?.schedule === 'custom'));
+    for (const key of Object.keys(this.costs) as (keyof CostValues)[]) flag(this.costs[key], about === `cost.${key}`);
   }
 
 

@@ -33,10 +33,10 @@ export function renderReadouts(host: HTMLElement, run: RunView): void {
   const perRank: number[] = s.per_rank.map((r: any) => r.bubble);
   const lo = Math.min(...perRank);
   const hi = Math.max(...perRank);
-  const simulated = f.basis === 'span' ? s.max_span_bubble : s.max_bubble;
-  const agrees = Math.abs(simulated - f.value) < 1e-9;
+  // The engine compares closed form and simulation (formula.simulated on the formula's basis, agrees).
+  const simulated: number = f.simulated;
   const verdict = f.exact
-    ? el('span', { class: agrees ? 'ok' : 'warn', text: agrees ? t('readout.formulaHolds') : t('readout.formulaDiffers') })
+    ? el('span', { class: f.agrees ? 'ok' : 'warn', text: f.agrees ? t('readout.formulaHolds') : t('readout.formulaDiffers') })
     : el('span', { class: 'warn', text: t('readout.formulaInexact') });
   const stages = s.per_rank[0]?.stages_held ?? 1;
   const modelStages = s.stages;

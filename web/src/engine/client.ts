@@ -54,8 +54,8 @@ function isRefusal(e: unknown): e is Error & { code: string } {
 }
 
 function refusalOf(e: Error & { code: string }): Outcome<never> {
-  const wording = (e as { wording?: { key: string; params: Record<string, string> } }).wording;
-  return { error: { message: e.message, code: e.code, ...(wording ? { wording } : {}) } };
+  const { wording, field } = e as { wording?: { key: string; params: Record<string, string> }; field?: string };
+  return { error: { message: e.message, code: e.code, ...(wording ? { wording } : {}), ...(field ? { field } : {}) } };
 }
 
 export class EngineClient {

@@ -3,7 +3,7 @@
 // (course.ts). Every call returns typed results or throws an EngineError carrying the core's message
 // (the CLI's text) and its short code.
 import createPipesimEngine from './generated/pipesim_engine.mjs';
-import type { OverlapRequestJs, PipesimModule, PresetEntry, RunRequestJs, ScheduleEntry, SimulateValue, SweepValue } from './generated/pipesim_engine.mjs';
+import type { CostValuesJs, ExportFormatInfo, OverlapRequestJs, PipesimModule, PresetEntry, RunRequestJs, ScheduleEntry, SimulateValue, SweepValue } from './generated/pipesim_engine.mjs';
 import type { PipesimCourseModule } from './course';
 import { compileWasm, wasmOptions } from './wasm_source';
 
@@ -24,13 +24,17 @@ export class EngineError extends Error {
     /** The engine stopped after a failure inside WebAssembly and must be loaded again. */
     readonly broken = false,
     readonly wording?: Wording,
+    /** The input the refusal is about ('ranks', 'micro_batches', 'cost.FB', ...), as the engine names it. */
+    readonly field?: string,
   ) {
     super(message);
     this.name = 'EngineError';
   }
 }
 
-export type ExportFormat = 'chrome-trace' | 'csv' | 'svg' | 'actions' | 'json';
+/** The name of one of the engine's export formats (Engine.exportFormats: the core's table). */
+export type ExportFormat = string;
+export type { CostValuesJs, ExportFormatInfo };
 
 export interface OverlapSlot {
   chunk: 'F' | 'B';
@@ -160,7 +164,7 @@ function isThrownRefusal(e: unknown): e is { message: string; code: string } {
 /** A thrown PipesimError as an EngineError; anything else as it is. */
 function asEngineError(e: unknown): unknown {
   return isThrownRefusal(e)
-    ? new EngineError(e.message, e.code, (e as { broken?: unknown }).broken === true, (e as { wording?: Wording }).wording)
+    ? new EngineError(e.message, e.code, (e as { broken?: unknown }).broken === true, (e as { wording?: Wording }).wording, (e as { field?: string }).field)
     : e;
 }
 
@@ -193,12 +197,15 @@ function toJs(request: RunRequest): RunRequestJs {
 export class Engine {
   readonly schedules: ScheduleInfo[];
   readonly presets: PresetInfo[];
+  /** The core's table of export formats, in the order the page offers them. */
+  readonly exportFormats: ExportFormatInfo[];
   private course: PipesimCourseModule | null = null;
   private courseLoading: Promise<void> | null = null;
 
   constructor(private readonly module: PipesimModule) {
     this.schedules = unwrap(() => module.schedules()) as ScheduleInfo[];
     this.presets = unwrap(() => module.presets()) as PresetInfo[];
+    this.exportFormats = unwrap(() => module.exportFormats());
   }
 
   /** Resolves once this instance holds the course module with its data (core/data/*.json), which
@@ -293,6 +300,22 @@ export class Engine {
    *  before reading it. */
   limits(): ReturnType<PipesimModule['limits']> {
     return this.module.limits();
+  }
+
+  /** The CLI's --cost parser: the costs (FB defaults to F + B) or an EngineError whose field names the
+   *  cost it refuses ('cost.FB'). */
+  parseCosts(text: string): CostValuesJs {
+    return unwrap(() => this.module.parseCosts(text));
+  }
+
+  /** The costs the text writes, its syntax checked (an EngineError otherwise) but not its bounds. */
+  readCosts(text: string): CostValuesJs {
+    return unwrap(() => this.module.readCosts(text));
+  }
+
+  /** The core's bounds of a cost: any but FB is 0 or in [min, max]; FB lies in [fbMin, fbMax]. */
+  costBounds(F: number, B: number): ReturnType<PipesimModule['costBounds']> {
+    return unwrap(() => this.module.costBounds(F, B));
   }
 
   defaultWorkload(): Record<string, number> {

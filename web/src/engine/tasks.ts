@@ -4,13 +4,13 @@ import { EngineError, type Engine, type ExportFormat, type RunRequest, type Word
 
 /** One run's result or the engine's refusal of it, so that one refused schedule does not fail the
  *  others of a comparison. */
-export type Outcome<T> = { value: T } | { error: { message: string; code: string; wording?: Wording } };
+export type Outcome<T> = { value: T } | { error: { message: string; code: string; wording?: Wording; field?: string } };
 
 function outcome<T>(call: () => T): Outcome<T> {
   try {
     return { value: call() };
   } catch (e) {
-    if (e instanceof EngineError) return { error: { message: e.message, code: e.code, wording: e.wording } };
+    if (e instanceof EngineError) return { error: { message: e.message, code: e.code, wording: e.wording, field: e.field } };
     throw e;
   }
 }
@@ -76,15 +76,16 @@ export interface ErrorData {
   code?: string;
   broken?: boolean;
   wording?: Wording;
+  field?: string;
 }
 
 export function errorData(e: unknown): ErrorData {
-  if (e instanceof EngineError) return { message: e.message, code: e.code, broken: e.broken, wording: e.wording };
+  if (e instanceof EngineError) return { message: e.message, code: e.code, broken: e.broken, wording: e.wording, field: e.field };
   return { message: e instanceof Error ? e.message : String(e) };
 }
 
 /** The error as the page handles it: always an EngineError, so every view shows it as a message (an
  *  unexpected one as 'internal') rather than leaving it uncaught. */
 export function errorFrom(data: ErrorData): Error {
-  return new EngineError(data.message, data.code ?? 'internal', data.broken === true, data.wording);
+  return new EngineError(data.message, data.code ?? 'internal', data.broken === true, data.wording, data.field);
 }

@@ -64,28 +64,9 @@ export interface CostValues {
   comm: number;
 }
 
-/** Reads what it can of a cost string for the sliders; the engine gives the verdict on the rest. */
-export function parseCostLoose(text: string): CostValues {
-  const out: CostValues = { F: 1, B: 2, W: 1, FB: NaN, comm: 0 };
-  for (const part of text.split(',')) {
-    const [rawKey, rawValue] = part.split('=');
-    if (rawValue === undefined) continue;
-    const key = rawKey.trim().toLowerCase();
-    const value = Number(rawValue.trim());
-    if (!Number.isFinite(value)) continue;
-    if (key === 'f') out.F = value;
-    else if (key === 'b') out.B = value;
-    else if (key === 'w') out.W = value;
-    else if (key === 'fb' || key === 'f&b') out.FB = value;
-    else if (key === 'comm' || key === 'c') out.comm = value;
-  }
-  if (!Number.isFinite(out.FB)) out.FB = out.F + out.B;
-  return out;
-}
-
-/** The --stage-cost entries of a preset: `factor` times the costs on screen for the stages named. */
-export function scaledStageCost(cost: string, stages: string[], factor: number): string {
-  const c = parseCostLoose(cost);
+/** The --stage-cost entries of a preset: `factor` times the costs on screen (as the engine read
+ *  them) for the stages named. */
+export function scaledStageCost(c: CostValues, stages: string[], factor: number): string {
   const n = (v: number) => String(Number((v * factor).toFixed(6)));
   return stages.map((s) => `${s}:F=${n(c.F)},B=${n(c.B)},W=${n(c.W)},FB=${n(c.FB)}`).join('; ');
 }

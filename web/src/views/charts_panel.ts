@@ -224,7 +224,7 @@ export class ChartsPanel {
       name: scheduleTitle(r.info),
       color: seriesColor(r.info),
       x: r.result.summary.per_rank.map((p: any) => p.rank),
-      y: r.result.summary.per_rank.map((p: any) => p.busy / r.result.summary.makespan),
+      y: r.result.summary.per_rank.map((p: any) => p.utilisation),
     }));
     this.grid.append(
       card(

@@ -108,7 +108,7 @@ export class ChunkPanel {
       if (!this.result) return;
       // A loaded profile hands its measured costs (the measured span as F&B), the model its own.
       const measured = this.result.measured?.source === 'trace' ? this.result.measured : undefined;
-      this.onUseCosts(normalisedCosts(measured ?? this.result));
+      this.onUseCosts(normalisedCosts(measured ?? this.result, this.engine));
     });
     const loadProfile = el('button', { type: 'button', class: 'ghost', 'data-testid': 'chunk-load-profile', text: t('chunk.loadProfile') });
     loadProfile.addEventListener('click', () => this.profileInput.click());
@@ -474,13 +474,14 @@ function readWithProgress(file: File, onProgress: (done: number) => void): Promi
 }
 
 /** The chunk model's F, B, W, F&B scaled so that F = 1: the pipeline's shape depends only on ratios. */
-export function normalisedCosts(r: { costs: OverlapResult['costs'] }): string {
+export function normalisedCosts(r: { costs: OverlapResult['costs'] }, engine: Pick<Engine, 'costBounds'>): string {
   const c = r.costs;
   const unit = c.F > 0 ? c.F : 1;
   const q = (v: number) => Number((v / unit).toFixed(3));
   const F = q(c.F);
   const B = q(c.B);
   const W = Math.min(B, q(c.W));
-  const FB = Math.min(F + B, Math.max(Math.max(F, B), q(c.FB)));
+  const { fbMin, fbMax } = engine.costBounds(F, B); // rounding can move F&B out of its bounds
+  const FB = Math.min(fbMax, Math.max(fbMin, q(c.FB)));
   return `F=${F},B=${B},W=${W},FB=${Number(FB.toFixed(3))}`;
 }

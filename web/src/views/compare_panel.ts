@@ -101,7 +101,7 @@ function compareTable(entries: CompareEntry[], schedule: (name: string) => Sched
     if (!e.run) return el('tr', {}, [name, el('td', { colspan: 7, class: 'error-cell', text: e.error ?? '' })]);
     const s = e.run.result.summary;
     const f = s.formula;
-    const simulated = f.basis === 'span' ? s.max_span_bubble : s.max_bubble;
+    const simulated: number = f.simulated;
     const basis = f.basis === 'span' ? ` (${t('compare.spanBasis')})` : '';
     const stages = s.per_rank[0]?.stages_held ?? 1;
     return el('tr', { 'data-schedule': e.name }, [

@@ -1,5 +1,6 @@
 // Memory per rank: live activations over time with the peak marked, and the parameters each rank
-// holds (which stages, how many copies of the model).
+// holds (which stages, how many copies of the model). The engine's summary gives each rank's peak,
+// when it is first reached, and the stages the rank holds: this panel only draws them.
 import { clear, el, svg } from '../base/dom';
 import { cssVar } from '../base/tokens';
 import { num } from '../base/format';
@@ -42,16 +43,12 @@ export class MemoryPanel {
       const base = top + ROW - 6;
       const sy = (alive: number) => base - (alive / peak) * (ROW - 10);
       let d = `M${sx(0).toFixed(1)},${base}`;
-      let rankPeak = 0;
-      let peakAt = 0;
+      const rankPeak: number = s.per_rank[rank].peak_activations;
+      const peakAt: number = s.per_rank[rank].peak_at;
       for (let i = 0; i < curve.time.length; i++) {
         const x = sx(curve.time[i]).toFixed(1);
         const prev = i > 0 ? curve.alive[i - 1] : 0;
         d += `L${x},${sy(prev).toFixed(1)}L${x},${sy(curve.alive[i]).toFixed(1)}`;
-        if (curve.alive[i] > rankPeak) {
-          rankPeak = curve.alive[i];
-          peakAt = curve.time[i];
-        }
       }
       d += `L${sx(makespan).toFixed(1)},${base}Z`;
       root.append(
@@ -72,30 +69,18 @@ export class MemoryPanel {
   }
 }
 
-/** Which stages each rank runs, read off its ops: the parameters it must hold. */
-function stagesByRank(run: RunView): string[][] {
-  const ops = run.result.ops;
-  const seen: Map<string, string>[] = Array.from({ length: run.result.summary.ranks }, () => new Map());
-  const note = (rank: number, phase: number, stage: number) => {
-    const key = `${phase}/${stage}`;
-    if (seen[rank].has(key)) return;
-    const where = phaseLabel(run.result.summary, phase);
-    seen[rank].set(key, where ? `${t('op.stage', { n: stage })} (${where})` : t('op.stage', { n: stage }));
-  };
-  for (let i = 0; i < ops.count; i++) {
-    note(ops.rank[i], ops.phase[i], ops.stage[i]);
-    if (ops.kind[i] === 4) note(ops.rank[i], ops.bPhase[i], ops.bStage[i]);
-  }
-  return seen.map((m) => [...m.values()]);
+/** A stage a rank holds (summary.per_rank[r].stages), in words: "stage 3 (direction 1)". */
+function stageName(summary: any, held: { phase: number; stage: number }): string {
+  const where = phaseLabel(summary, held.phase);
+  return where ? `${t('op.stage', { n: held.stage })} (${where})` : t('op.stage', { n: held.stage });
 }
 
 function parametersTable(run: RunView): HTMLElement {
   const s = run.result.summary;
-  const stages = stagesByRank(run);
   const rows = s.per_rank.map((r: any) =>
     el('tr', {}, [
       el('td', { text: t('timeline.rank', { n: r.rank }) }),
-      el('td', { text: stages[r.rank].join(', ') }),
+      el('td', { text: r.stages.map((held: { phase: number; stage: number }) => stageName(s, held)).join(', ') }),
       el('td', { text: t('compare.stagesOf', { held: r.stages_held, total: s.stages }) }),
       el('td', { text: num(r.peak_activations) }),
     ]),

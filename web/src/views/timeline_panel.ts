@@ -1,10 +1,10 @@
 // The main view: the per-rank timeline of the chosen schedule, its legend, what it shows in words,
 // a per-rank table, and "explain this bubble" on click.
 import { clear, el } from '../base/dom';
-import { download } from '../base/download';
+import { download, downloadChoices } from '../base/download';
 import { num, percent } from '../base/format';
 import { Lane, SUPERSEDED, type Background, type LaneRequest } from '../engine/background';
-import { KINDS, type ExportFormat, type RunRequest } from '../engine/engine';
+import { KINDS, type ExportFormat, type ExportFormatInfo, type RunRequest } from '../engine/engine';
 import { fill, lang, t } from '../i18n';
 import { describeIdle, describeOp, phaseLabel } from '../model/describe';
 import { forwardShare, type RunView } from '../model/run';
@@ -36,6 +36,8 @@ export class TimelinePanel {
      *  one, calling `away` then); the view itself has no engine. */
     private readonly write: (request: RunRequest, format: ExportFormat, update: LaneRequest, away: () => void) => Promise<string | typeof SUPERSEDED>,
     background: Background,
+    /** The engine's table of export formats: one download button each. */
+    private readonly formats: readonly ExportFormatInfo[],
   ) {
     this.exports = new Lane(background);
     this.view = new TimelineView({
@@ -81,19 +83,12 @@ export class TimelinePanel {
     this.explain.hidden = false;
   }
 
-  /** Downloads of what is on screen: the engine writes every format but PNG, which is the canvas. */
+  /** Downloads of what is on screen: one button per format of the engine's table, and PNG (the
+   *  canvas, the page's own) beside SVG, the other picture. */
   private exportBar(): HTMLElement {
-    const formats: [string, ExportFormat | 'png', string, string][] = [
-      ['SVG', 'svg', 'svg', 'image/svg+xml'],
-      ['PNG 2×', 'png', 'png', 'image/png'],
-      ['CSV', 'csv', 'csv', 'text/csv'],
-      [t('timeline.chromeTrace'), 'chrome-trace', 'trace.json', 'application/json'],
-      ['JSON', 'json', 'json', 'application/json'],
-      [t('timeline.actions'), 'actions', 'txt', 'text/plain'],
-    ];
-    const buttons = formats.map(([label, format, ext, type]) => {
+    const buttons = downloadChoices(this.formats).map(({ label, format, extension, type }) => {
       const b = el('button', { type: 'button', class: 'ghost', 'data-testid': `export-${format}`, text: label });
-      b.addEventListener('click', () => void this.export(format, ext, type));
+      b.addEventListener('click', () => void this.export(format, extension, type));
       return b;
     });
     return el('div', { class: 'toolbar export-bar' }, [el('span', { class: 'hint', text: t('timeline.export') }), ...buttons]);
@@ -212,7 +207,7 @@ function perRankTable(run: RunView): HTMLElement {
       el('td', { text: t('timeline.rank', { n: r.rank }) }),
       el('td', { text: num(r.busy) }),
       el('td', { text: num(r.bubble) }),
-      el('td', { text: percent(r.busy / s.makespan, 1) }),
+      el('td', { text: percent(r.utilisation, 1) }),
       el('td', { text: num(r.peak_activations) }),
       el('td', { text: num(r.stages_held) }),
     ]),
