@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { loadWebModule } from './load.mjs';
 
-const { completePatch, DEFAULT_STATE, APP_STATE_KEYS, scaledStageCost, formatCost, parseCostLoose } = await loadWebModule('state/page_state');
+const { completePatch, DEFAULT_STATE, APP_STATE_KEYS, scaledStageCost, formatCost } = await loadWebModule('state/page_state');
 
 test('choosing a schedule takes it out of the compared ones', () => {
   assert.deepEqual(completePatch({ ...DEFAULT_STATE, compare: ['1f1b', 'zb-h1'] }, { schedule: 'zb-h1' }), { schedule: 'zb-h1', compare: ['1f1b'] });
@@ -19,16 +19,11 @@ test('the URL state has one key per field of the default state', () => {
   assert.deepEqual(APP_STATE_KEYS, Object.keys(DEFAULT_STATE));
 });
 
-test('a loose cost reading keeps what it can and derives F&B as F + B when absent', () => {
-  assert.deepEqual(parseCostLoose('F=2, b=3, w=x, comm=0.5'), { F: 2, B: 3, W: 1, FB: 5, comm: 0.5 });
-  assert.deepEqual(parseCostLoose('F&B=4'), { F: 1, B: 2, W: 1, FB: 4, comm: 0 });
-});
-
 test('costs are written with at most six decimals, comm only when not zero', () => {
   assert.equal(formatCost({ F: 1 / 3, B: 2, W: 1, FB: 3, comm: 0 }), 'F=0.333333,B=2,W=1,FB=3');
   assert.equal(formatCost({ F: 1, B: 2, W: 1, FB: 3, comm: 0.25 }), 'F=1,B=2,W=1,FB=3,comm=0.25');
 });
 
 test('a preset\'s stage costs scale the costs on screen for each stage named', () => {
-  assert.equal(scaledStageCost('F=1,B=2,W=1,FB=3', ['first', 'last'], 2), 'first:F=2,B=4,W=2,FB=6; last:F=2,B=4,W=2,FB=6');
+  assert.equal(scaledStageCost({ F: 1, B: 2, W: 1, FB: 3, comm: 0 }, ['first', 'last'], 2), 'first:F=2,B=4,W=2,FB=6; last:F=2,B=4,W=2,FB=6');
 });
