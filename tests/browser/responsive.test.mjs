@@ -79,9 +79,9 @@ test('a new setting stops the sweep still running: only the newest charts are dr
 
 test('a large run simulates in the worker: the page says so, keeps its drawing meanwhile and stays usable', async () => {
   const { page, problems } = await browser.page('?view=compare&schedule=dualpipe&ranks=64&micro-batches=64&compare=1f1b,zb-h1');
-  // The page is ready before the comparison is drawn: read the drawing once it is there (on a loaded
-  // machine it was not yet, and the test then compared the new run's change against nothing).
-  await page.waitForSelector('#panel-compare canvas[data-t1]');
+  // The page is ready before its first run is done: read the drawing once that run is over (on a
+  // loaded machine it was not yet, and its late drawing then looked like the new run's).
+  await idle(page);
   const drawnBefore = await page.locator('#panel-compare canvas').getAttribute('data-t1');
   await page.fill('[data-testid=micro-batches]', '2048'); // about 400 000 ops over three schedules
   // The fill returned while the run is still under way: the main thread was free to answer it.
