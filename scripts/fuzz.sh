@@ -1,9 +1,14 @@
 #!/usr/bin/env bash
 # Fuzzes every input surface of the core (tests/fuzz/): builds the libFuzzer targets with clang-14 under
-# AddressSanitizer and UndefinedBehaviorSanitizer, then runs each for its share of a time budget, as
-# many at once as there are cores, from a scratch copy of its seed corpus (the repository's stays as is).
+# AddressSanitizer and UndefinedBehaviorSanitizer, then runs each, as many at once as there are cores,
+# from a scratch copy of its seed corpus (the repository's stays as is).
 #
-# Usage: scripts/fuzz.sh [SECONDS]   total wall-clock budget, default 30 (`npm run fuzz -- 600`)
+# Usage: scripts/fuzz.sh            the bounded run of `npm test`: every target executes its whole seed
+#                                   corpus, then a fixed number of mutations (its `mutations` below)
+#                                   from a fixed random seed. It does the same work on any machine, at
+#                                   any load, and finds the same inputs: a finding reproduces.
+#        scripts/fuzz.sh SECONDS    a campaign: a wall-clock budget shared by all targets, random
+#                                   seeds (`npm run fuzz -- 600`, or PIPESIM_FUZZ_SECONDS=600 npm test)
 #
 # A finding is a crash, a sanitizer report, an exception other than pipesim::Error, a broken property,
 # an input slower than $timeout seconds or one that takes more than $rss_limit_mb MB. Its input is saved
@@ -13,13 +18,14 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-budget="${1:-30}"
-if ! [[ "$budget" =~ ^[1-9][0-9]*$ ]]; then
+budget="${1:-}"
+if [[ -n "$budget" && ! "$budget" =~ ^[1-9][0-9]*$ ]]; then
   echo "fuzz.sh: the budget must be a whole number of seconds, got '$budget'" >&2
   exit 2
 fi
 timeout=10
 rss_limit_mb=2048
+random_seed=1
 
 targets=(fuzz_costs fuzz_numbers fuzz_custom_schedule fuzz_plan fuzz_overlap fuzz_run fuzz_inputs fuzz_profile_trace)
 declare -A surface=(
@@ -32,6 +38,12 @@ declare -A surface=(
   [fuzz_inputs]="document checks (BOM, NUL, size), bounded JSON parsing, message escaping, exports within a budget"
   [fuzz_profile_trace]="PyTorch profiler traces: the reader, one pair measured (run_measured_overlap), a pipeline of up to 3 ranks (measure_pipeline)"
 )
+# The bounded run's mutations per target, after its seeds: each about 3 s of one core on this 2-core
+# machine (fuzz_run executes whole pipelines and every export, fuzz_costs one short string).
+declare -A mutations=(
+  [fuzz_costs]=60000 [fuzz_numbers]=20000 [fuzz_custom_schedule]=12000 [fuzz_plan]=20000
+  [fuzz_overlap]=6000 [fuzz_run]=800 [fuzz_inputs]=6000 [fuzz_profile_trace]=3000
+)
 
 scripts/setup.sh hardening
 scripts/build-sanitized.sh pipesim_fuzzers
@@ -43,11 +55,28 @@ mkdir -p "$out"
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 
-# Targets run side by side, one per core, so the budget buys cores x budget seconds of fuzzing.
+# Targets run side by side, one per core: a campaign's budget buys cores x budget seconds of fuzzing.
 parallel=$(nproc)
-waves=$(( (${#targets[@]} + parallel - 1) / parallel ))
-per_target=$(( budget / waves > 0 ? budget / waves : 1 ))
-echo "fuzz: ${#targets[@]} targets, ${per_target} s each, ${parallel} at a time"
+if [[ -n "$budget" ]]; then
+  waves=$(( (${#targets[@]} + parallel - 1) / parallel ))
+  per_target=$(( budget / waves > 0 ? budget / waves : 1 ))
+  echo "fuzz: ${#targets[@]} targets, ${per_target} s each, ${parallel} at a time"
+else
+  echo "fuzz: ${#targets[@]} targets, each its seeds then a fixed number of mutations (seed $random_seed), ${parallel} at a time"
+fi
+
+# The bound of one target: time for a campaign; for the bounded run, libFuzzer's -runs, which counts
+# the seed inputs too, so it is set to seeds + mutations, and a fixed -seed.
+bound_of() {
+  local target=$1
+  if [[ -n "$budget" ]]; then
+    echo "-max_total_time=$per_target"
+  else
+    local seeds
+    seeds=$(find tests/fuzz/corpus/"$target" -type f | wc -l)
+    echo "-runs=$(( seeds + ${mutations[$target]} )) -seed=$random_seed"
+  fi
+}
 
 fuzz_one() {
   local target=$1
@@ -56,7 +85,7 @@ fuzz_one() {
   local dict=()
   [[ -f tests/fuzz/dict/$target.dict ]] && dict=(-dict="tests/fuzz/dict/$target.dict")
   local status=0
-  build-sanitized/fuzz/"$target" "$scratch/$target" "${dict[@]}" -max_total_time="$per_target" \
+  build-sanitized/fuzz/"$target" "$scratch/$target" "${dict[@]}" $(bound_of "$target") \
     -timeout="$timeout" -rss_limit_mb="$rss_limit_mb" -artifact_prefix="$out/$target/" -print_final_stats=1 \
     >"$out/$target.log" 2>&1 || status=$?
   echo "$status" >"$scratch/$target.status"
@@ -105,14 +134,14 @@ for target in "${targets[@]}"; do
   artifacts=$(find "$out/$target" -type f -printf '"%p",' | sed 's/,$//')
   [[ "$outcome" == clean ]] || failed=1
   printf '%-22s %8s %10s %9s %8s  %s\n' "$target" "$seeds" "${executed:-?}" "${per_second:-?}" "$corpus" "$outcome"
-  entries+=("$(printf '    {"target": "%s", "surface": "%s", "seconds": %s, "seeds": %s, "executed": %s, "execs_per_second": %s, "corpus": %s, "slowest_input_seconds": %s, "peak_rss_mb": %s, "outcome": "%s", "findings": [%s]}' \
-    "$target" "${surface[$target]}" "$per_target" "$seeds" "${executed:-0}" "${per_second:-0}" "$corpus" \
+  entries+=("$(printf '    {"target": "%s", "surface": "%s", "bound": "%s", "seeds": %s, "executed": %s, "execs_per_second": %s, "corpus": %s, "slowest_input_seconds": %s, "peak_rss_mb": %s, "outcome": "%s", "findings": [%s]}' \
+    "$target" "${surface[$target]}" "$(bound_of "$target")" "$seeds" "${executed:-0}" "${per_second:-0}" "$corpus" \
     "${slowest:-0}" "${peak_rss:-0}" "$outcome" "$artifacts")")
 done
 
 {
   echo "{"
-  echo "  \"budget_seconds\": $budget, \"parallel\": $parallel, \"timeout_seconds\": $timeout, \"rss_limit_mb\": $rss_limit_mb,"
+  echo "  \"budget_seconds\": ${budget:-null}, \"parallel\": $parallel, \"timeout_seconds\": $timeout, \"rss_limit_mb\": $rss_limit_mb,"
   echo "  \"sanitizers\": \"address,undefined\", \"compiler\": \"$(clang++-14 --version | head -n 1)\","
   echo "  \"targets\": ["
   (IFS=$'\n'; echo "${entries[*]}" | sed '$!s/$/,/')

@@ -9,7 +9,7 @@ let browser;
 before(async () => (browser = await openBrowser()));
 after(async () => browser?.close());
 
-const ready = (page) => page.waitForSelector('#panel-charts[data-swept-in] [data-testid=chart-absolute]', { timeout: 60000 });
+const ready = (page) => page.waitForSelector('#panel-charts[data-swept-in] [data-testid=chart-absolute]');
 
 /** The rows of the data table under the `n`th card: [x, value per series...]. */
 const tableOf = (page, card) =>

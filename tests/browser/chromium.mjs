@@ -1,15 +1,22 @@
 // Debian's Chromium driven by playwright-core (no browser download): one launcher for all browser tests.
 import { chromium } from 'playwright-core';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 
 export const CHROMIUM = process.env.PIPESIM_CHROMIUM ?? '/usr/bin/chromium';
 
-/** A headless Chromium with the flags this sandbox needs (root, closed network) and a fresh profile. */
+/**
+ * How long any wait may last before a test fails: a guard against a hang, not a measure of speed.
+ * Tests wait for conditions (a selector, a state, an event), never for durations, so this bound only
+ * has to be far above what the slowest wait takes on a loaded 2-core machine.
+ */
+export const HANG_GUARD_MS = 300_000;
+
+/**
+ * A headless Chromium with the flags this sandbox needs (root, closed network) and a fresh profile.
+ * Every page opens in a context of its own: its own storage, cookies and cache, so that a test sees
+ * only what it set up, whichever tests ran before it or run beside it.
+ */
 export async function launchChromium() {
-  const profile = mkdtempSync(join(tmpdir(), 'pipesim-chromium-'));
-  const context = await chromium.launchPersistentContext(profile, {
+  const browser = await chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
     args: [
@@ -25,14 +32,14 @@ export async function launchChromium() {
   // Present a Browser-like object: newPage(options) opens a page with its own viewport and scheme.
   return {
     async newPage({ viewport = { width: 1400, height: 900 }, colorScheme = 'light' } = {}) {
+      const context = await browser.newContext({ viewport, colorScheme, acceptDownloads: true });
+      context.setDefaultTimeout(HANG_GUARD_MS);
       const page = await context.newPage();
-      await page.setViewportSize(viewport);
-      await page.emulateMedia({ colorScheme });
+      page.once('close', () => context.close().catch(() => {}));
       return page;
     },
     async close() {
-      await context.close();
-      rmSync(profile, { recursive: true, force: true });
+      await browser.close();
     },
   };
 }

@@ -27,7 +27,7 @@ test('the animation plays, and the scrubber moves it', async () => {
   await page.locator('[data-testid=chunk-scrub]').fill('0');
   await page.click('[data-testid=chunk-play]');
   assert.equal(await page.textContent('[data-testid=chunk-play]'), 'Pause');
-  await page.waitForFunction(() => document.querySelector('[data-testid=chunk-scrub]').value > 100, null, { timeout: 5000 });
+  await page.waitForFunction(() => document.querySelector('[data-testid=chunk-scrub]').value > 100);
   await page.click('[data-testid=chunk-play]');
   assert.equal(await page.textContent('[data-testid=chunk-play]'), 'Play');
   await page.screenshot({ path: join(ARTIFACTS, 'page-chunk.png'), fullPage: true });

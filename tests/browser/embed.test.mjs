@@ -70,16 +70,16 @@ test('the offline single file works from a file:// URL', async () => {
   const problems = [];
   page.on('pageerror', (e) => problems.push(e.message));
   await page.goto(pathToFileURL(join(DIST, 'pipesim-offline.html')).href);
-  await page.waitForSelector('#app[data-state=ready]', { timeout: 20000 });
+  await page.waitForSelector('#app[data-state=ready]');
   assert.equal(await page.textContent('[data-testid=makespan]'), '66');
   await page.fill('[data-testid=ranks]', '4');
   await page.fill('[data-testid=micro-batches]', '8');
   assert.equal(await page.textContent('[data-testid=makespan]'), '26');
   // The course data the engine gets on first need is inside the file too: the planner, the exercises.
   await page.goto(pathToFileURL(join(DIST, 'pipesim-offline.html')).href + '?view=planner');
-  await page.waitForSelector('[data-testid=planner-recommendation]', { timeout: 20000 });
+  await page.waitForSelector('[data-testid=planner-recommendation]');
   await page.click('[data-testid=tab-exercises]');
-  await page.waitForSelector('#panel-exercises [data-testid=exercise-1-answer]', { state: 'attached', timeout: 20000 }); // its solution opens after an answer
+  await page.waitForSelector('#panel-exercises [data-testid=exercise-1-answer]', { state: 'attached' }); // its solution opens after an answer
   assert.deepEqual(problems, []);
   await chromium.close();
 });

@@ -94,7 +94,14 @@ test('the timeline has a table alternative, and a colour-blind palette', async (
   assert.equal(await orange(), 0);
   await page.check('#palette-toggle');
   await page.waitForFunction(() => document.documentElement.dataset.palette === 'cb');
-  await page.waitForTimeout(100);
+  // The redraw follows the palette switch within a frame or so: wait until it is on the canvas.
+  await page.waitForFunction(() => {
+    const c = document.querySelector('#panel-timeline canvas');
+    const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+    let n = 0;
+    for (let i = 0; i < d.length; i += 4) if (d[i] === 0xe6 && d[i + 1] === 0x9f && d[i + 2] === 0x00) n++;
+    return n > 500;
+  });
   assert.ok((await orange()) > 500, 'Okabe-Ito orange drawn');
   await page.close();
 });

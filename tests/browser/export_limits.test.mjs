@@ -13,14 +13,14 @@ let browser;
 before(async () => (browser = await openBrowser()));
 after(async () => browser?.close());
 
-const idle = (page) => page.waitForSelector('#app[data-state=ready]:not([data-busy])', { timeout: 120000 });
+const idle = (page) => page.waitForSelector('#app[data-state=ready]:not([data-busy])');
 
 test('an export over the budget gives a message, and the worker then runs a large run as before', async () => {
   const { page, problems } = await browser.page('?schedule=zb-h1&ranks=2048&micro-batches=768', { ready: null });
   await idle(page);
   for (const [format, least] of [['svg', '405.0 MiB'], ['json', '450.0 MiB'], ['chrome-trace', '675.0 MiB']]) {
     await page.click(`[data-testid=export-${format}]`);
-    await page.waitForSelector('[data-testid=export-error]:not([hidden])', { timeout: 120000 });
+    await page.waitForSelector('[data-testid=export-error]:not([hidden])');
     assert.equal(
       (await page.textContent('[data-testid=export-error]')).trim(),
       `Not accepted: the ${format} export of this run would take at least ${least}, over the 256.0 MiB one export may ` +
@@ -36,7 +36,7 @@ test('an export over the budget gives a message, and the worker then runs a larg
   assert.equal(where, 'worker');
   assert.match(await page.textContent('[data-testid=makespan]'), /^\d[\d,]*$/);
   // And a download of a size the budget allows is written in the worker.
-  const [download] = await Promise.all([page.waitForEvent('download', { timeout: 120000 }), page.click('[data-testid=export-actions]')]);
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid=export-actions]')]);
   assert.equal(download.suggestedFilename(), 'pipesim-zb-h1-2048x512.txt');
   assert.deepEqual(problems, []);
   await page.close();
@@ -70,7 +70,7 @@ test('the offline file runs when served with the policy it states for itself, an
   const missing = [];
   page.on('response', (r) => r.status() === 404 && missing.push(new URL(r.url()).pathname));
   await page.goto(`${browser.url}pipesim-offline.html`);
-  await page.waitForSelector('#app[data-state=ready]', { timeout: 20000 });
+  await page.waitForSelector('#app[data-state=ready]');
   assert.match(await page.textContent('[data-testid=makespan]'), /^66$/);
   const policy = await page.evaluate(async () => (await fetch(location.href)).headers.get('content-security-policy'));
   assert.match(policy, /^default-src 'self'; script-src 'sha256-[A-Za-z0-9+/=]{44}'( 'sha256-[A-Za-z0-9+/=]{44}')* 'wasm-unsafe-eval'; style-src 'sha256-/);

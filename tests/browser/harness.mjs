@@ -26,7 +26,7 @@ export async function openBrowser(root = DIST) {
       page.on('console', (m) => m.type() === 'error' && problems.push(m.text()));
       page.on('pageerror', (e) => problems.push(e.message));
       await page.goto(url + path);
-      if (ready) await page.waitForSelector(ready, { timeout: 20000 });
+      if (ready) await page.waitForSelector(ready);
       return { page, problems };
     },
     async close() {
@@ -42,7 +42,7 @@ export async function openBrowser(root = DIST) {
  * spell, but at most every 250 ms while settings keep changing (web/src/app/url_writer.ts).
  */
 export async function addressMatching(page, pattern) {
-  await page.waitForFunction((source) => new RegExp(source).test(location.href), pattern.source, { timeout: 5000 });
+  await page.waitForFunction((source) => new RegExp(source).test(location.href), pattern.source);
   return new URL(page.url());
 }
 

@@ -47,11 +47,16 @@ test('play runs the schedule in time order; pause stops it; step moves to the ne
   await page.waitForFunction(() => /^t = (\d+(\.\d+)?) of 33$/.test(document.querySelector('[data-testid=player-time]').textContent) && Number(document.querySelector('[data-testid=player-time]').textContent.split(' ')[2]) > 5);
   await page.click('[data-testid=player-play]');
   const paused = await page.textContent('[data-testid=player-time]');
-  await page.waitForTimeout(300);
+  // Ten animation frames later (the player moves on each frame it plays) the time has not moved.
+  await page.evaluate(() => new Promise((done) => {
+    let frames = 0;
+    const next = () => (++frames >= 10 ? done() : requestAnimationFrame(next));
+    requestAnimationFrame(next);
+  }));
   assert.equal(await page.textContent('[data-testid=player-time]'), paused, 'paused stays put');
   // Played to the end, the whole run is back.
   await page.click('[data-testid=player-play]');
-  await page.waitForFunction(() => document.querySelector('[data-testid=player-play]').textContent === 'Play', null, { timeout: 15000 });
+  await page.waitForFunction(() => document.querySelector('[data-testid=player-play]').textContent === 'Play');
   assert.equal(await page.locator('.player-cursor').count(), 0);
   assert.equal(await page.locator(canvas).getAttribute('data-t1'), '33');
   assert.deepEqual(problems, []);

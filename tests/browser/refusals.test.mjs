@@ -36,7 +36,7 @@ for (const lang of ['pt-BR', 'zh-CN']) {
     const seen = {};
     for (const [key, query] of Object.entries(REFUSED)) {
       const { page, problems } = await browser.page(`?lang=${lang}&${query}`, { ready: '#app[data-state=ready]' });
-      await page.waitForSelector('[data-testid=error]:not([hidden])', { timeout: 30000 });
+      await page.waitForSelector('[data-testid=error]:not([hidden])');
       const text = await page.textContent('[data-testid=error]');
       assert.doesNotMatch(text, ENGLISH, `${key}: ${text}`);
       seen[key] = text;

@@ -13,7 +13,7 @@ before(async () => (browser = await openBrowser()));
 after(async () => browser?.close());
 
 const text = (page, id) => page.textContent(`[data-testid=${id}]`);
-const idle = (page) => page.waitForSelector('#app[data-state=ready]:not([data-busy])', { timeout: 60000 });
+const idle = (page) => page.waitForSelector('#app[data-state=ready]:not([data-busy])');
 
 /** Records every value the sweep's progress bar shows, from before the page starts. */
 async function recordProgress(page) {
@@ -31,7 +31,7 @@ test('the Charts sweeps run in the background worker and show their progress poi
   const { page, problems } = await browser.page('', { ready: null });
   await recordProgress(page);
   await page.goto(`${browser.url}?view=charts&schedule=dualpipe&ranks=32&micro-batches=64&compare=1f1b,zb-h1`);
-  await page.waitForSelector('#panel-charts[data-swept-in] .chart-card', { timeout: 60000 });
+  await page.waitForSelector('#panel-charts[data-swept-in] .chart-card');
   assert.equal(await page.getAttribute('#panel-charts', 'data-swept-in'), 'worker');
   const seen = await page.evaluate(() => window.progressSeen);
   const counts = seen.filter((s) => !s.hidden).map((s) => s.done);
@@ -69,7 +69,7 @@ test('a new setting stops the sweep still running: only the newest charts are dr
     }).observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-done'] });
   });
   await page.goto(`${browser.url}?view=charts&schedule=dualpipe&ranks=32&micro-batches=512&compare=1f1b,zb-h1`);
-  await page.waitForSelector('#panel-charts[data-swept-in] .chart-card', { timeout: 60000 });
+  await page.waitForSelector('#panel-charts[data-swept-in] .chart-card');
   assert.equal(await page.inputValue('[data-testid=ranks]'), '8');
   const titles = await page.evaluate(() => window.chartTitles);
   assert.deepEqual(titles.filter((title) => /ranks\)$/.test(title)), ['Bubble fraction vs micro-batches (8 ranks)', 'Largest rank bubble vs micro-batches (8 ranks)'], 'the charts of 32 ranks were never drawn');
@@ -79,6 +79,9 @@ test('a new setting stops the sweep still running: only the newest charts are dr
 
 test('a large run simulates in the worker: the page says so, keeps its drawing meanwhile and stays usable', async () => {
   const { page, problems } = await browser.page('?view=compare&schedule=dualpipe&ranks=64&micro-batches=64&compare=1f1b,zb-h1');
+  // The page is ready before its first run is done: read the drawing once that run is over (on a
+  // loaded machine it was not yet, and its late drawing then looked like the new run's).
+  await idle(page);
   const drawnBefore = await page.locator('#panel-compare canvas').getAttribute('data-t1');
   await page.fill('[data-testid=micro-batches]', '2048'); // about 400 000 ops over three schedules
   // The fill returned while the run is still under way: the main thread was free to answer it.
@@ -133,7 +136,7 @@ test('a refusal from the worker (a large run) shows in the error readout and kee
   assert.equal(await page.locator('#panels.is-stale').count(), 1);
   // An accepted value again: the error goes and the new run is drawn.
   await page.fill('[data-testid=ranks]', '62');
-  await page.waitForSelector('[data-testid=error]', { state: 'hidden', timeout: 60000 });
+  await page.waitForSelector('[data-testid=error]', { state: 'hidden' });
   await idle(page);
   assert.notEqual(await text(page, 'makespan'), before.makespan);
   assert.equal(await page.locator('#panels.is-stale').count(), 0);
@@ -212,7 +215,7 @@ test('a large run in a <pipesim-timeline> element is simulated off the page and 
     element.setAttribute('ranks', '64');
     element.setAttribute('micro-batches', '2048');
   });
-  await page.waitForFunction(() => document.querySelector('#fig5').shadowRoot.querySelector('canvas')?.dataset.render === 'aggregated', null, { timeout: 60000 });
+  await page.waitForFunction(() => document.querySelector('#fig5').shadowRoot.querySelector('canvas')?.dataset.render === 'aggregated');
   assert.notEqual(await page.locator('#fig5 [data-testid=makespan]').textContent(), '66');
   assert.deepEqual(problems, []);
   await page.close();
@@ -225,7 +228,7 @@ test('the offline file, which cannot start a worker, runs the sweeps on the page
   page.on('pageerror', (e) => problems.push(e.message));
   await recordProgress(page);
   await page.goto(`${pathToFileURL(join(DIST, 'pipesim-offline.html')).href}?view=charts&ranks=8&micro-batches=20`);
-  await page.waitForSelector('#panel-charts[data-swept-in] .chart-card', { timeout: 60000 });
+  await page.waitForSelector('#panel-charts[data-swept-in] .chart-card');
   assert.equal(await page.getAttribute('#panel-charts', 'data-swept-in'), 'main-thread');
   const counts = await page.evaluate(() => window.progressSeen.filter((s) => !s.hidden).map((s) => s.done));
   assert.ok(new Set(counts).size >= 5, `progress shown in steps: ${counts.join(', ')}`);

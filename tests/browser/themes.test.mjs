@@ -73,8 +73,8 @@ async function openTab(theme, palette, width, view) {
     [theme, palette],
   );
   await page.goto(`${browser.url}?view=${view}`);
-  await page.waitForSelector('#app[data-state=ready]:not([data-busy])', { timeout: 30000 });
-  await page.waitForSelector(TAB_READY[view], { timeout: 60000 });
+  await page.waitForSelector('#app[data-state=ready]:not([data-busy])');
+  await page.waitForSelector(TAB_READY[view]);
   return { page, problems };
 }
 
@@ -114,7 +114,7 @@ test('in the dark theme, tab labels and quiz answers are light text, before and 
   assert.deepEqual(await violations(page), []);
   // The choice of theme is kept: after a reload the page is dark and still readable.
   await page.reload();
-  await page.waitForSelector(TAB_READY.quiz, { timeout: 60000 });
+  await page.waitForSelector(TAB_READY.quiz);
   assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), 'dark');
   assert.equal(await ink('[data-testid=tab-timeline]'), rgb(await cssVar('--ink-soft')));
   assert.deepEqual(await violations(page), []);
