@@ -14,8 +14,12 @@ auto generate(const ScheduleParams& p) -> Schedule {
   ScheduleBuilder builder("gpipe", p, straight_layout(p.ranks), 2);  // F and B only
   for (int r = 0; r < p.ranks; ++r) {
     RankProgram prog(builder.rank(r));
-    for (int mb = 0; mb < p.micro_batches; ++mb) prog.forward({mb, 0, r});
-    for (int mb = 0; mb < p.micro_batches; ++mb) prog.full_backward({mb, 0, r});
+    // Step 1: nF (every forward)
+    const int step_1 = p.micro_batches;
+    for (int mb = 0; mb < step_1; ++mb) prog.forward({mb, 0, r});
+    // Step 2: nB (every backward, FIFO as torch's ScheduleGPipe)
+    const int step_2 = p.micro_batches;
+    for (int mb = 0; mb < step_2; ++mb) prog.full_backward({mb, 0, r});
   }
   return std::move(builder).build();
 }
