@@ -117,7 +117,7 @@ auto limits_text() -> std::string {
   namespace lim = pipesim::limits;
   return "Limits of one run: " + std::to_string(lim::max_ranks) + " ranks, " + std::to_string(lim::max_micro_batches) +
          " micro-batches, " + std::to_string(lim::max_virtual_stages) + " virtual stages, " +
-         std::to_string(lim::max_ops) + " ops (ranks x stages per rank x micro-batches x ops per chunk); a custom schedule of at most " +
+         std::to_string(lim::max_ops) + " ops (ranks x stages per rank x micro-batches x ops per chunk; DualPipe's F&B pairs count once); a custom schedule of at most " +
          std::to_string(lim::max_schedule_text_bytes >> 20) + " MiB.\n";
 }
 

@@ -47,30 +47,37 @@ void chimera_rank(int stages, int rank, int units, RankOps out) {
   const auto B = [&](int dir) { prog.full_backward({backwards[at(dir)]++, dir, stage_of[at(dir)]}); };
   const int secondary = 1 - primary;
 
+  // Steps 1-4 once per basic unit, then step 5 once.
   for (int unit = 0; unit < units; ++unit) {
     // Step 1: nF (first unit) or nBF (later units: the previous unit's remaining primary backwards)
-    for (int i = 0; i < a; ++i) {
+    const int step_1 = a;
+    for (int i = 0; i < step_1; ++i) {
+      // NOTE: the runtime issues the previous unit's last primary backwards here, one before each forward.
       if (unit > 0) B(primary);
       F(primary);
     }
     // Step 2: nF'F (the other pipeline's forwards arrive)
-    for (int i = 0; i < b; ++i) {
+    const int step_2 = b;
+    for (int i = 0; i < step_2; ++i) {
       F(secondary);
       F(primary);
     }
     // Step 3: nF'B' (the other pipeline, deep in its second half, turns around)
-    for (int i = 0; i < a; ++i) {
+    const int step_3 = a;
+    for (int i = 0; i < step_3; ++i) {
       F(secondary);
       B(secondary);
     }
     // Step 4: nBB'
-    for (int i = 0; i < b; ++i) {
+    const int step_4 = b;
+    for (int i = 0; i < step_4; ++i) {
       B(primary);
       B(secondary);
     }
   }
   // Step 5: nB (the tail: the last unit's remaining primary backwards)
-  for (int i = 0; i < a; ++i) B(primary);
+  const int step_5 = a;
+  for (int i = 0; i < step_5; ++i) B(primary);
 }
 
 auto generate(const ScheduleParams& p) -> Schedule {

@@ -14,28 +14,17 @@ auto generate(const ScheduleParams& p) -> Schedule {
   ScheduleBuilder builder("gpipe", p, straight_layout(p.ranks), 2);  // F and B only
   for (int r = 0; r < p.ranks; ++r) {
     RankProgram prog(builder.rank(r));
-    for (int mb = 0; mb < p.micro_batches; ++mb) prog.forward({mb, 0, r});
-    for (int mb = 0; mb < p.micro_batches; ++mb) prog.full_backward({mb, 0, r});
+    // Step 1: nF (every forward)
+    const int step_1 = p.micro_batches;
+    for (int mb = 0; mb < step_1; ++mb) prog.forward({mb, 0, r});
+    // Step 2: nB (every backward, FIFO as torch's ScheduleGPipe)
+    const int step_2 = p.micro_batches;
+    for (int mb = 0; mb < step_2; ++mb) prog.full_backward({mb, 0, r});
   }
   return std::move(builder).build();
 }
 
 }  // namespace
-
-/// (p-1)(F+B): the fill and drain of a pipeline without zero-bubble splitting. GPipe's phases are
-/// separate chains, so each send adds its latency once per hop: exact with comm too. 1F1B's steady
-/// state also waits on round trips when comm > 0, so there the closed form needs comm = 0.
-auto fill_drain_formula(int p, const Costs& c, bool with_comm, std::string source) -> Formula {
-  const double value = (p - 1) * (c.f + c.b + (with_comm ? 2 * c.comm : 0));
-  const std::string numbers = "(" + std::to_string(p) + "-1)(" + num(c.f) + "+" + num(c.b) +
-                              (with_comm ? "+2*" + num(c.comm) : "") + ") = " + num(value);
-  return Formula{with_comm ? "(PP-1)(F+B+2comm)" : "(PP-1)(F+B)",
-                 numbers,
-                 value,
-                 with_comm || exact_when_no_comm(c),
-                 with_comm ? "exact on every rank" : "exact on every rank when comm = 0",
-                 std::move(source)};
-}
 
 const ScheduleSpec gpipe_spec{
     .name = "gpipe",

@@ -50,15 +50,17 @@ void interleaved_rank(const ScheduleParams& p, int rank, RankOps out) {
   const auto B = [&](int k) { prog.full_backward(chunk(v - 1 - (k / per_round) % v, next_backward)); };
 
   // Step 1: nF (warm-up)
-  for (int k = 0; k < warm_up; ++k) F(k);
+  const int step_1 = warm_up;
+  for (int k = 0; k < step_1; ++k) F(k);
   // Step 2: nFB (steady state: the next forward, then the oldest backward)
   const int step_2 = total - warm_up;
   for (int k = 0; k < step_2; ++k) {
-    F(warm_up + k);
+    F(step_1 + k);
     B(k);
   }
-  // Step 3: nB (cool-down)
-  for (int k = step_2; k < total; ++k) B(k);
+  // Step 3: nB (cool-down: the warm-up's backwards)
+  const int step_3 = warm_up;
+  for (int k = 0; k < step_3; ++k) B(step_2 + k);
 }
 
 auto generate(const ScheduleParams& p) -> Schedule {

@@ -16,15 +16,20 @@ auto generate(const ScheduleParams& p) -> Schedule {
   const int m = p.micro_batches;
   for (int r = 0; r < p.ranks; ++r) {
     RankProgram prog(builder.rank(r));
-    const int warm_up = std::min(m, p.ranks - 1 - r);
     int forwards = 0;
     int backwards = 0;
-    while (forwards < warm_up) prog.forward({forwards++, 0, r});
-    while (forwards < m) {
+    // Step 1: nF (warm-up: the forwards in flight below this rank)
+    const int step_1 = std::min(m, p.ranks - 1 - r);
+    for (int i = 0; i < step_1; ++i) prog.forward({forwards++, 0, r});
+    // Step 2: nFB (steady state: the next forward, then the oldest backward)
+    const int step_2 = m - step_1;
+    for (int i = 0; i < step_2; ++i) {
       prog.forward({forwards++, 0, r});
       prog.full_backward({backwards++, 0, r});
     }
-    while (backwards < m) prog.full_backward({backwards++, 0, r});
+    // Step 3: nB (cool-down: the warm-up's backwards)
+    const int step_3 = step_1;
+    for (int i = 0; i < step_3; ++i) prog.full_backward({backwards++, 0, r});
   }
   return std::move(builder).build();
 }
