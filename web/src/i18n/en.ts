@@ -167,6 +167,7 @@ export const en = {
   'timeline.rank': 'rank {n}',
   'timeline.export': 'Download:',
   'timeline.exporting': 'Writing the {format} download of {ops} ops in the background…',
+  'timeline.exportProgress': 'Writing the {format} download of {ops} ops in the background: {percent}…',
   'timeline.actions': 'PyTorch actions',
   'timeline.chromeTrace': 'Chrome trace (Perfetto)',
   'timeline.showTable': 'Show every op as a table',

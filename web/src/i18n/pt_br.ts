@@ -181,6 +181,7 @@ export const ptBR = {
   'timeline.rank': 'rank {n}',
   'timeline.export': 'Baixar:',
   'timeline.exporting': 'Gerando o download {format} de {ops} operações em segundo plano…',
+  'timeline.exportProgress': 'Gerando o download {format} de {ops} operações em segundo plano: {percent}…',
   'timeline.actions': 'Ações do PyTorch',
   'timeline.chromeTrace': 'Trace do Chrome (Perfetto)',
   'timeline.showTable': 'Mostrar todas as operações numa tabela',

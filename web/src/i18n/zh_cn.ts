@@ -172,6 +172,7 @@ export const zhCN = {
   'timeline.rank': 'rank {n}',
   'timeline.export': '下载：',
   'timeline.exporting': '正在后台生成 {ops} 个操作的 {format} 下载…',
+  'timeline.exportProgress': '正在后台生成 {ops} 个操作的 {format} 下载：{percent}…',
   'timeline.actions': 'PyTorch 动作列表',
   'timeline.chromeTrace': 'Chrome trace（Perfetto）',
   'timeline.showTable': '以表格列出所有操作',

@@ -119,9 +119,11 @@ export class TimelinePanel {
   private async exportText(request: RunRequest, format: ExportFormat): Promise<string | typeof SUPERSEDED> {
     if (estimatedOps(request) <= BACKGROUND_ABOVE_OPS) return this.engine.exportText(request, format);
     this.exportStatus.hidden = false;
-    this.exportStatus.textContent = t('timeline.exporting', { format: format.toUpperCase(), ops: (this.run?.result.ops.count ?? 0).toLocaleString(lang()) });
+    const words = { format: format.toUpperCase(), ops: (this.run?.result.ops.count ?? 0).toLocaleString(lang()) };
+    this.exportStatus.textContent = t('timeline.exporting', words);
+    const progress = (done: number) => (this.exportStatus.textContent = t('timeline.exportProgress', { ...words, percent: percent(done / 100, 0) }));
     try {
-      return await this.exports.begin().run('exportText', { request, format });
+      return await this.exports.begin().run('exportText', { request, format }, progress);
     } finally {
       this.exportStatus.hidden = true;
     }
