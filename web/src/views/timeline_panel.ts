@@ -144,6 +144,9 @@ export class TimelinePanel {
     const r = this.run.result;
     const ops = r.ops;
     const limit = Math.min(ops.count, 3000);
+    // Reference timing: each op's wait before it starts, in its three layers (what the timeline
+    // hatches), so that the table says what the canvas shows.
+    const waits = ops.waitUsedReceive && ops.waitUnusedReceive && ops.waitSend ? [ops.waitUsedReceive, ops.waitUnusedReceive, ops.waitSend] : null;
     const rows: HTMLElement[] = [];
     for (let i = 0; i < limit; i++) {
       const kind = KINDS[ops.kind[i]];
@@ -159,10 +162,12 @@ export class TimelinePanel {
           el('td', { text: kind === 'FB' ? `${ops.stage[i]} / ${ops.bStage[i]}` : String(ops.stage[i]) }),
           el('td', { text: num(ops.start[i]) }),
           el('td', { text: num(ops.end[i]) }),
+          ...(waits ?? []).map((layer) => el('td', { text: num(layer[i]) })),
         ]),
       );
     }
-    const head = ['table.rank', 'table.order', 'table.op', 'table.stage', 'table.start', 'table.end'] as const;
+    const head = ['table.rank', 'table.order', 'table.op', 'table.stage', 'table.start', 'table.end',
+      ...(waits ? (['table.waitUsed', 'table.waitUnused', 'table.waitSend'] as const) : [])] as const;
     this.opsTable.append(
       el('table', { class: 'data', 'data-testid': 'ops-table' }, [
         el('caption', { text: t('table.opsCaption', { count: ops.count }) }),
