@@ -2,6 +2,7 @@
 // report without its tree, and an export held in memory (the WebAssembly module's) stays within a
 // budget or is refused with the size it would take.
 #include <catch2/catch.hpp>
+#include <cstdint>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -118,6 +119,46 @@ TEST_CASE("an export within the budget is the whole text; over it, it is refused
                                               "the svg export of this run would take at least 5.6 KiB, over the 1000 bytes one "
                                               "export may take in memory here; export a smaller run, or use the CLI, which "
                                               "streams it (pipesim simulate --format svg)"));
+}
+
+TEST_CASE("an export held in memory tells its progress after each block, in records: ops, or a trace's events") {
+  // 1F1B 32 x 128: 8,192 ops and 2(p-1)m = 7,936 cross-rank transfers, each four trace events (a send
+  // and a receive slice, the flow's two ends); every format but actions takes several 64 KiB blocks.
+  const Run r = run_unit("1f1b", 32, 128);
+  REQUIRE(r.schedule.ops.size() == 8192);
+  struct Told {
+    std::uint64_t written, expected;
+  };
+  for (const ExportFormat format : all_formats) {
+    CAPTURE(export_format_name(format));
+    std::vector<Told> told;
+    const std::string text = export_text(r, format, limits::max_export_bytes, {},
+                                         [&](std::uint64_t written, std::uint64_t expected) { told.push_back({written, expected}); });
+    StringSink whole;
+    write_export(r, format, whole);
+    CHECK(text == whole.take());  // progress changes nothing in the text
+    if (format == ExportFormat::actions) {
+      CHECK(told.empty());  // written in one piece
+      continue;
+    }
+    REQUIRE(told.size() >= 3);
+    for (std::size_t k = 1; k < told.size(); ++k) {
+      CHECK(told[k].written > told[k - 1].written);
+      CHECK(told[k].expected == told[0].expected);
+    }
+    if (format == ExportFormat::chrome_trace) {
+      CHECK(told[0].expected == 8192 + 4 * 7936);
+      // The metadata events (process and thread names) come on top of the expected ones.
+      std::uint64_t metadata = 0;
+      for (auto at = text.find("\"ph\":\"M\""); at != std::string::npos; at = text.find("\"ph\":\"M\"", at + 1)) ++metadata;
+      CHECK(metadata >= 32);
+      CHECK(told.back().written == told.back().expected + metadata);
+    } else {
+      // The SVG's frame (title, axis, rows) is one record before its cells.
+      CHECK(told[0].expected == 8192 + (format == ExportFormat::svg ? 1 : 0));
+      CHECK(told.back().written == told.back().expected);
+    }
+  }
 }
 
 TEST_CASE("the issue's ZB-H1 2048 x 768 is refused up front as svg, json and chrome-trace, from its op count") {

@@ -359,3 +359,37 @@ TEST_CASE("the Chrome trace of reference timing shows each wait on a comm thread
   CHECK((*f_receive)["dur"] == 1000);
   CHECK(trace["otherData"]["timing"] == "reference");
 }
+
+TEST_CASE("a run's large columns freed and asked for again reuse their memory, and repeated runs agree op for op") {
+  // The reference timing writes each of its entries once; repeated runs (the bench, a sweep) get the
+  // previous run's memory back (op_column.cpp) instead of fresh pages, so they must write every entry.
+  const std::size_t bytes = std::size_t{8} << 20;
+  void* first = column_memory::acquire(bytes);
+  column_memory::release(first, bytes);
+  void* again = column_memory::acquire(bytes);
+  CHECK(again == first);  // the same size: the block kept
+  void* other = column_memory::acquire(2 * bytes);
+  CHECK(other != first);  // another size: memory of its own
+  column_memory::release(other, 2 * bytes);
+  column_memory::release(again, bytes);
+  // DualPipe 64 x 4096: 270,274 ops, so every column is a large block; a run of another size between
+  // two of the same size leaves its values in the memory the third one gets.
+  const Costs c = test::costs(1, 2, 1.5, 2.5, 0.5);
+  const Run a = run_timed("dualpipe", 64, 4096, c, Timing::reference);
+  REQUIRE(a.schedule.ops.size() == 270274);
+  const Run between = run_timed("dualpipe", 64, 2048, test::costs(3, 5, 2, 7, 1), Timing::reference);
+  const Run b = run_timed("dualpipe", 64, 4096, c, Timing::reference);
+  CHECK(b.timeline.start == a.timeline.start);
+  CHECK(b.timeline.end == a.timeline.end);
+  CHECK(b.timeline.waited_for == a.timeline.waited_for);
+  bool waits_equal = true;
+  for (std::size_t i = 0; i < a.timeline.waits.size(); ++i) {
+    const OpWait& x = a.timeline.waits[i];
+    const OpWait& y = b.timeline.waits[i];
+    waits_equal = waits_equal && x.used_receive == y.used_receive && x.unused_receive == y.unused_receive &&
+                  x.send == y.send && x.on == y.on && x.peer == y.peer;
+  }
+  CHECK(waits_equal);
+  CHECK(b.metrics.makespan == a.metrics.makespan);
+  CHECK(between.metrics.makespan != a.metrics.makespan);
+}

@@ -4,6 +4,8 @@
 // per op. The course's calls (quiz, lesson, planner) are in the course module (bindings_course.cpp):
 // they pull in the learning layer, which would make this module, the page's first download, 40% larger.
 #include <cstdint>
+#include <cstdlib>
+#include <string>
 
 #include "bindings_common.h"
 #include "pipesim/cost_text.h"
@@ -384,6 +386,18 @@ auto trace_options(const val& us_per_unit) -> pipesim::TraceOptions {
   return options;
 }
 
+/// A large export's progress for whoever created the module: the background worker gives its options
+/// an `onExportProgress(written, expected)` (records of the export, see ExportProgress) and posts each
+/// call to the page. It is the module's own option, never a caller's argument, so no caller's code runs
+/// here (see errors.pre.js); the worker's function catches whatever it throws.
+auto export_progress() -> pipesim::ExportProgress {
+  val hook = val::module_property("onExportProgress");
+  if (hook.typeOf().as<std::string>() != "function") return {};
+  return [hook](std::uint64_t written, std::uint64_t expected) {
+    hook(static_cast<double>(written), static_cast<double>(expected));
+  };
+}
+
 /// The run in one of the export formats of the core's table (export_formats()). The text crosses
 /// to JavaScript as one string, so it must stay within limits::max_export_bytes: a larger one is refused
 /// with its size before anything of it reaches JavaScript (a string V8 cannot hold would throw inside
@@ -394,10 +408,16 @@ auto export_text(val request, val format_arg, val us_per_unit) -> val {
     const pipesim::TraceOptions options = trace_options(us_per_unit);
     const pipesim::Run run = pipesim::run(request_from(request));
     val out = val::object();
-    out.set("text", pipesim::export_text(run, format, pipesim::limits::max_export_bytes, options));
+    out.set("text", pipesim::export_text(run, format, pipesim::limits::max_export_bytes, options, export_progress()));
     return out;
   });
 }
+
+/// Fails inside WebAssembly the way a bug would (std::abort: Emscripten's abort throws out of the
+/// module's frames), so that the page's recovery from a broken engine is tested for real: only the
+/// background worker calls it, when a browser test asks (web/src/engine/worker.ts). errors.pre.js
+/// then marks the module broken, as after any such failure.
+void abort_for_test() { std::abort(); }
 
 }  // namespace
 
@@ -415,6 +435,7 @@ EMSCRIPTEN_BINDINGS(pipesim_engine) {
   emscripten::function("parseCosts", &parse_costs);
   emscripten::function("readCosts", &read_costs);
   emscripten::function("costBounds", &cost_bounds);
+  emscripten::function("abortForTest", &abort_for_test);
   emscripten::function("defaultWorkload", &default_workload);
   emscripten::function("acceptedValues", &accepted_values);
   emscripten::function("version", &version);

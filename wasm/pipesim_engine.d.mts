@@ -189,6 +189,7 @@ export interface PipesimModule {
   actions(request: RunRequestJs): { actions: string }; // PyTorch action notation
   // usPerUnit: microseconds per cost unit in a chrome-trace; 0 means the CLI's default, 1000; anything
   // else must lie in [0.001, 1e9] as --us-per-unit does, else a PipesimError (checked for every format).
+  // A large export tells the module's onExportProgress option (if any) how far it has got.
   exportText(request: RunRequestJs, format: string, usPerUnit: number): { text: string }; // format: a name of exportFormats()
   // The table of export formats, in the order the page offers them.
   exportFormats(): ExportFormatInfo[];
@@ -198,6 +199,9 @@ export interface PipesimModule {
   readCosts(text: string): CostValuesJs;
   // A cost other than FB is 0 or in [min, max]; FB lies in [fbMin, fbMax] = [max(F, B), F + B].
   costBounds(F: number, B: number): { min: number; max: number; fbMin: number; fbMax: number };
+  // Aborts inside WebAssembly, as a bug would, leaving the module broken: only for the test of the
+  // page's recovery (web/src/engine/worker.ts); throws a PipesimError with broken: true.
+  abortForTest(): void;
   defaultWorkload(): Record<string, number>;
   // The values 1..to of one size that the request's schedule accepts with its other sizes.
   acceptedValues(request: RunRequestJs, field: 'ranks' | 'microBatches' | 'virtualStages', to: number): { values: Int32Array };
@@ -212,6 +216,9 @@ export interface ModuleOptions {
   locateFile?: (path: string, prefix: string) => string;
   print?: (text: string) => void;
   printErr?: (text: string) => void;
+  // Told after each block of a large export: its records (ops, trace events) written and expected.
+  // It must not throw (it runs while the module's frames are on the stack).
+  onExportProgress?: (written: number, expected: number) => void;
 }
 
 export default function createPipesimEngine(options?: ModuleOptions): Promise<PipesimModule>;

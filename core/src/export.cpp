@@ -86,11 +86,33 @@ void write_export(const Run& run, ExportFormat format, TextSink& out, const Trac
   export_format_info(format).write(run, out, options);
 }
 
-auto export_text(const Run& run, ExportFormat format, std::size_t budget, const TraceOptions& options) -> std::string {
+namespace {
+
+/// A text within its budget whose writer's progress is told to `progress` after each block.
+class ObservedText final : public TextSink {
+ public:
+  ObservedText(BudgetedText& text, const ExportProgress& progress) : text_(text), progress_(progress) {}
+  void write(std::string_view piece) override { text_.write(piece); }
+  void expect_records(std::uint64_t total) override { expected_ = total; }
+  void records_written(std::uint64_t done) override {
+    if (progress_) progress_(done, expected_);
+  }
+
+ private:
+  BudgetedText& text_;
+  const ExportProgress& progress_;
+  std::uint64_t expected_ = 0;
+};
+
+}  // namespace
+
+auto export_text(const Run& run, ExportFormat format, std::size_t budget, const TraceOptions& options,
+                 const ExportProgress& progress) -> std::string {
   const double least = double(run.schedule.ops.size()) * double(min_export_bytes_per_op(format));
   if (least > double(budget)) refuse(format, "at least " + binary_size(least), budget);
   BudgetedText text(budget);
-  write_export(run, format, text, options);
+  ObservedText observed(text, progress);
+  write_export(run, format, observed, options);
   if (text.over_budget()) refuse(format, binary_size(double(text.size())) + " (" + std::to_string(text.size()) + " bytes)", budget);
   return text.take();
 }

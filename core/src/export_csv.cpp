@@ -33,6 +33,7 @@ void add_chunk(std::vector<std::string>& fields, const Chunk& c) {
 void write_csv(const Run& run, TextSink& sink) {
   const Schedule& s = run.schedule;
   detail::SinkBuffer buffer(sink);
+  buffer.expect_records(s.ops.size());  // one row per op
   std::string& out = buffer.text();
   out += row({"rank", "index", "op", "mb", "phase", "stage", "b_mb", "b_phase", "b_stage", "start", "end",
                          "duration"});

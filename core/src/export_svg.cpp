@@ -261,6 +261,7 @@ void write_svg(const Run& run, TextSink& sink) {
   const double width = f.x(f.makespan) + 2 * margin;
   const double height = legend_bottom + margin;
   detail::SinkBuffer buffer(sink);
+  buffer.expect_records(run.schedule.ops.size() + 1);  // the frame, then one cell per op
   std::string& out = buffer.text();
   out += "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
   out += "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"" + px(width) + "\" height=\"" + px(height) +

@@ -511,6 +511,9 @@ void write_chrome_trace(const Run& run, TextSink& sink, const TraceOptions& opti
   const bool waits = run.timing == Timing::reference;
   const Tids tids = make_tids(1 + *std::max_element(lanes.begin(), lanes.end()) + (waits ? 1 : 0));
   detail::SinkBuffer buffer(sink);
+  // An event per op and per transfer (each a send and a receive slice and their flow): the metadata
+  // and the waits are few beside them.
+  buffer.expect_records(s.ops.size() + 4 * transfers.size());
   std::string& out = buffer.text();
   out += "{\"traceEvents\":[\n";
   EventList events(buffer);

@@ -1,5 +1,10 @@
 #include "pipesim/op_column.h"
 
+#include <mutex>
+#include <new>
+#include <utility>
+#include <vector>
+
 #include "detail/huge_pages.h"
 
 namespace pipesim::column_memory {
@@ -8,6 +13,63 @@ namespace {
 
 constexpr std::align_val_t huge_alignment{huge_page};
 
+#ifndef __EMSCRIPTEN__
+// Large blocks freed, kept for the next request of the same size. A process that runs one size again
+// and again (the bench, a sweep's repeats, the planner, a test) otherwise pays on every run for fresh
+// pages: a page fault and the kernel's zeroing of each page on first touch, which was 65% of a
+// reference-timing run of DualPipe 64 x 8192 (its communication program and its messages are written
+// once each, so nearly every byte written was a fresh page). Reused only at the exact size, so what a
+// run gets back is what it would have asked for; at most `limit` bytes kept, the oldest released
+// first. WebAssembly's allocator reuses freed memory with no kernel work, so it keeps none here.
+class BlockCache {
+ public:
+  auto take(std::size_t bytes) -> void* {
+    const std::lock_guard lock(mutex_);
+    for (auto it = blocks_.rbegin(); it != blocks_.rend(); ++it)
+      if (it->second == bytes) {
+        void* block = it->first;
+        blocks_.erase(std::next(it).base());
+        kept_ -= bytes;
+        return block;
+      }
+    return nullptr;
+  }
+  /// Keeps `block`, or says no (false) when it alone is over the limit.
+  auto keep(void* block, std::size_t bytes) -> bool {
+    if (bytes > limit) return false;
+    const std::lock_guard lock(mutex_);
+    while (kept_ + bytes > limit) {
+      ::operator delete(blocks_.front().first, huge_alignment);
+      kept_ -= blocks_.front().second;
+      blocks_.erase(blocks_.begin());
+    }
+    blocks_.emplace_back(block, bytes);
+    kept_ += bytes;
+    return true;
+  }
+  /// Releases every block kept: memory is short.
+  void clear() noexcept {
+    const std::lock_guard lock(mutex_);
+    for (const auto& [block, bytes] : blocks_) ::operator delete(block, huge_alignment);
+    blocks_.clear();
+    kept_ = 0;
+  }
+
+ private:
+  static constexpr std::size_t limit = std::size_t{512} << 20;
+  std::mutex mutex_;
+  std::vector<std::pair<void*, std::size_t>> blocks_;  // oldest first
+  std::size_t kept_ = 0;
+};
+
+// Never destroyed: a column freed during static destruction still finds it (and the blocks it holds
+// stay reachable, so leak checkers do not count them).
+auto cache() -> BlockCache& {
+  static BlockCache* const blocks = new BlockCache;
+  return *blocks;
+}
+#endif
+
 }  // namespace
 
 // Aligned in WebAssembly too, though it has no huge pages: there the large runs measured faster with
@@ -15,14 +77,35 @@ constexpr std::align_val_t huge_alignment{huge_page};
 // at most 2 MiB of linear memory per large column.
 auto acquire(std::size_t bytes) -> void* {
   if (bytes < huge_page) return ::operator new(bytes);
+#ifndef __EMSCRIPTEN__
+  if (void* reused = cache().take(bytes)) return reused;
+  void* block = nullptr;
+  try {
+    block = ::operator new(bytes, huge_alignment);
+  } catch (const std::bad_alloc&) {
+    cache().clear();  // what is kept for later must not make this request fail
+    block = ::operator new(bytes, huge_alignment);
+  }
+#else
   void* block = ::operator new(bytes, huge_alignment);
+#endif
   detail::prefer_huge_pages(block, bytes);  // before anything touches it
   return block;
 }
 
 void release(void* block, std::size_t bytes) noexcept {
-  if (bytes < huge_page) ::operator delete(block);
-  else ::operator delete(block, huge_alignment);
+  if (bytes < huge_page) {
+    ::operator delete(block);
+    return;
+  }
+#ifndef __EMSCRIPTEN__
+  try {
+    if (cache().keep(block, bytes)) return;
+  } catch (...) {
+    // No room to note it (out of memory): released as without the cache.
+  }
+#endif
+  ::operator delete(block, huge_alignment);
 }
 
 }  // namespace pipesim::column_memory

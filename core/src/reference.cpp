@@ -163,9 +163,10 @@ class ReferenceEngine {
 
   // The latency of the stage boundary a message crosses: an activation into stage s crosses the boundary
   // after s-1, a gradient into stage s the one after s (stage_costs.h: a stage's comm is the boundary after it).
+  // done() asks it several times per message, so every stage alike (the usual case) skips the divisions.
   [[nodiscard]] auto latency(std::size_t key) const -> double {
-    const std::size_t row = key / 2;
-    const int stage = static_cast<int>((row / static_cast<std::size_t>(grid_.per_path())) % static_cast<std::size_t>(grid_.stages()));
+    if (uniform_) return costs_.stages.front().comm;
+    const int stage = static_cast<int>(slot_of(key) % static_cast<std::uint32_t>(grid_.stages()));
     const bool gradient = (key & 1) != 0;
     return costs_.stages[static_cast<std::size_t>(gradient ? stage : stage - 1)].comm;
   }
@@ -210,11 +211,15 @@ class ReferenceEngine {
   // --- messages --------------------------------------------------------------------------------
 
   // The two ranks of a message: the consumer's (receiver) and its producer's (sender).
-  [[nodiscard]] auto receiver_of(std::size_t key) const -> int { return grid_.rank_of_row(key / 2); }
+  // The (path, stage) slot of a message's consumer. Rows fit 32 bits (limits::max_ops bounds the
+  // chunks), and a 32-bit division is several times cheaper than a 64-bit one on the hot path.
+  [[nodiscard]] auto slot_of(std::size_t key) const -> std::uint32_t {
+    return static_cast<std::uint32_t>(key / 2) / static_cast<std::uint32_t>(grid_.per_path());
+  }
+  [[nodiscard]] auto receiver_of(std::size_t key) const -> int { return s_.layout.rank_of_stage[slot_of(key)]; }
+  // The producer is one slot before the consumer (an activation) or one after it (a gradient).
   [[nodiscard]] auto sender_of(std::size_t key) const -> int {
-    const std::size_t row = key / 2;
-    return (key & 1) != 0 ? grid_.rank_of_row(row + static_cast<std::size_t>(grid_.per_path()))
-                          : grid_.rank_of_row(row - static_cast<std::size_t>(grid_.per_path()));
+    return s_.layout.rank_of_stage[(key & 1) != 0 ? slot_of(key) + 1 : slot_of(key) - 1];
   }
 
   // Checks one queued transfer and returns its entry.

@@ -236,6 +236,7 @@ void write_json(const Run& run, Detail detail, TextSink& sink) {
     return;
   }
   detail::SinkBuffer buffer(sink);
+  buffer.expect_records(run.schedule.ops.size());  // one object per op
   std::string& out = buffer.text();
   out += "{\n";
   bool first = true;

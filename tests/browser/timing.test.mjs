@@ -30,3 +30,22 @@ test('the Timing switch times DualPipe as dualpipe.py communicates, shows the ga
   assert.deepEqual(problems, []);
   await page.close();
 });
+
+test('in reference timing the table of ops gives each op its wait in three layers, which sum to the gap readout', async () => {
+  const { page, problems } = await browser.page('?schedule=dualpipe&ranks=4&micro-batches=8&cost=F=1,B=2,W=1.5,FB=2.5');
+  await page.click('[data-testid=table-toggle]');
+  const header = () => page.$$eval('[data-testid=ops-table] thead th', (ths) => ths.map((th) => th.textContent));
+  assert.deepEqual(await header(), ['Rank', '#', 'Op', 'Stage', 'Start', 'End'], 'dataflow: no waits to show');
+  await page.selectOption('[data-testid=timing]', 'reference');
+  await page.waitForFunction(() => document.querySelector('[data-testid=makespan]')?.textContent === '25.5');
+  assert.deepEqual(await header(), ['Rank', '#', 'Op', 'Stage', 'Start', 'End', 'Wait: its receives', 'Wait: receives it does not use', 'Wait: sends']);
+  const rows = await page.$$eval('[data-testid=ops-table] tbody tr', (trs) => trs.map((tr) => [...tr.children].map((td) => Number(td.textContent))));
+  const sum = (column) => rows.reduce((total, row) => total + row[column], 0);
+  // As the gap line says: 3 on receives it does not use, 2 on sends (summed over ranks).
+  assert.equal(sum(7), 3);
+  assert.equal(sum(8), 2);
+  // An op with no wait before it shows zeros; the first op of every rank waits for nothing but its input.
+  for (const row of rows.filter((r) => r[1] === 0)) assert.deepEqual(row.slice(7), [0, 0]);
+  assert.deepEqual(problems, []);
+  await page.close();
+});

@@ -4,6 +4,8 @@
 // TextSink: the CLI streams it to its output, the WebAssembly module keeps it within a budget
 // (export_text) and hands it to the page as a download.
 #include <cstddef>
+#include <cstdint>
+#include <functional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -86,10 +88,16 @@ void write_export(const Run& run, ExportFormat format, TextSink& out, const Trac
 /// before anything is written. tests/test_export.cpp checks it against every schedule's exports.
 [[nodiscard]] auto min_export_bytes_per_op(ExportFormat format) -> std::size_t;
 
+/// How far an export has got, told after each block the writer hands over (about 64 KiB): the records
+/// (ops, trace events) written so far and how many the writer expects in all (TextSink::expect_records),
+/// so that a page can show a percentage of a large download.
+using ExportProgress = std::function<void(std::uint64_t written, std::uint64_t expected)>;
+
 /// `run` in `format` as one string of at most `budget` bytes (limits::max_export_bytes in the module).
 /// A larger export is refused with limit_exceeded naming its size, up front when its ops alone exceed
 /// the budget (min_export_bytes_per_op), otherwise once written, with nothing over the budget ever held.
-[[nodiscard]] auto export_text(const Run& run, ExportFormat format, std::size_t budget, const TraceOptions& options = {})
-    -> std::string;
+/// `progress`, when given, is told after each block (an export written in one piece, actions, is not).
+[[nodiscard]] auto export_text(const Run& run, ExportFormat format, std::size_t budget, const TraceOptions& options = {},
+                               const ExportProgress& progress = {}) -> std::string;
 
 }  // namespace pipesim

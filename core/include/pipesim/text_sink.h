@@ -19,6 +19,10 @@ class TextSink {
   auto operator=(const TextSink&) -> TextSink& = delete;
   virtual ~TextSink() = default;
   virtual void write(std::string_view text) = 0;
+  /// Progress, for a sink that shows it (the page's large downloads): a writer says how many records
+  /// (ops, trace events) its text will have, then after each block how many it has written so far.
+  virtual void expect_records(std::uint64_t /*total*/) {}
+  virtual void records_written(std::uint64_t /*done*/) {}
 };
 
 /// A whole text in memory (the to_* functions that return a string use it).
@@ -65,19 +69,25 @@ class SinkBuffer {
  public:
   explicit SinkBuffer(TextSink& sink) : sink_(sink) { text_.reserve(block + 4096); }
   [[nodiscard]] auto text() -> std::string& { return text_; }
+  /// How many records the writer will write, for the sink's progress: writers call flush_if_full()
+  /// once between records, so its calls count the records written.
+  void expect_records(std::uint64_t total) { sink_.expect_records(total); }
   void flush_if_full() {
+    ++records_;
     if (text_.size() >= block) flush();
   }
   void flush() {
     if (text_.empty()) return;
     sink_.write(text_);
     text_.clear();
+    sink_.records_written(records_);
   }
 
  private:
   static constexpr std::size_t block = std::size_t{64} << 10;
   TextSink& sink_;
   std::string text_;
+  std::uint64_t records_ = 0;
 };
 
 }  // namespace detail

@@ -97,7 +97,7 @@ export class App {
     });
     this.updates = new Lane(background);
     this.client = sharedClient(engine);
-    this.timeline = new TimelinePanel((request, format, update, away) => this.client.exportText(request, format, update, away), background, engine.exportFormats);
+    this.timeline = new TimelinePanel((request, format, update, away, progress) => this.client.exportText(request, format, update, away, progress), background, engine.exportFormats);
     this.timeline.element.append(new MeasuredPipelinePanel(engine).element);
     const onBasis = (basis: AppState['basis']) => this.set({ basis });
     this.compare = new ComparePanel(engine.schedules, (names) => this.set({ compare: names }), onBasis);

@@ -19,6 +19,13 @@ import { SUPERSEDED, type Superseded } from './superseded';
 
 export { SUPERSEDED, type Superseded } from './superseded';
 
+/** A browser test of the recovery from a broken engine: under automation (navigator.webdriver) a page
+ *  opened with ?test-engine=abort has its first worker's engine fail inside WebAssembly, for real,
+ *  before its first task. Nobody else can reach it, and it breaks only that page's worker. */
+function testAbortRequested(): boolean {
+  return navigator.webdriver === true && new URLSearchParams(location.search).get('test-engine') === 'abort';
+}
+
 /** How long a worker may take to start its engine before the page gives up on it. */
 const WORKER_START_TIMEOUT_MS = 15_000;
 
@@ -27,6 +34,8 @@ interface Job {
   task: TaskName;
   args: unknown;
   lane: Lane | null;
+  /** Told a large export's progress, in whole percent, while the worker writes it. */
+  onProgress?: (percent: number) => void;
   resolve(value: unknown): void;
   reject(error: Error): void;
 }
@@ -57,11 +66,17 @@ export class Background {
   }
 
   /** Runs `task` away from the main thread if a worker is there; resolves with its result, or
-   *  SUPERSEDED if a newer request of `lane` dropped it before it started. */
-  run<K extends TaskName>(task: K, args: TaskArgs<K>, lane: Lane | null = null): Promise<TaskResult<K> | Superseded> {
+   *  SUPERSEDED if a newer request of `lane` dropped it before it started. `onProgress` hears how far
+   *  an export in the worker has got. */
+  run<K extends TaskName>(
+    task: K,
+    args: TaskArgs<K>,
+    lane: Lane | null = null,
+    onProgress?: (percent: number) => void,
+  ): Promise<TaskResult<K> | Superseded> {
     this.warmUp();
     return new Promise((resolve, reject) => {
-      this.queue.push({ id: this.nextId++, task, args, lane, resolve: resolve as (v: unknown) => void, reject });
+      this.queue.push({ id: this.nextId++, task, args, lane, onProgress, resolve: resolve as (v: unknown) => void, reject });
       this.pump();
     });
   }
@@ -104,7 +119,8 @@ export class Background {
       e.preventDefault();
       this.giveUpWorker();
     });
-    void compiledEngine().then((module) => worker.postMessage({ type: 'init', module } satisfies ToWorker));
+    const abortOnFirstTask = this.restarts === 0 && testAbortRequested(); // the replacement works
+    void compiledEngine().then((module) => worker.postMessage({ type: 'init', module, abortOnFirstTask } satisfies ToWorker));
   }
 
   private onMessage(m: FromWorker, timer: ReturnType<typeof setTimeout>): void {
@@ -114,6 +130,8 @@ export class Background {
       this.pump();
     } else if (m.type === 'failed') {
       this.giveUpWorker();
+    } else if (m.type === 'progress') {
+      if (this.running?.id === m.id) this.running.onProgress?.(m.percent);
     } else {
       const job = this.running;
       if (!job || job.id !== m.id) return;
@@ -206,10 +224,10 @@ export class LaneRequest {
   }
 
   /** Runs one task of this request; SUPERSEDED (never an error) once the request is stale. */
-  async run<K extends TaskName>(task: K, args: TaskArgs<K>): Promise<TaskResult<K> | Superseded> {
+  async run<K extends TaskName>(task: K, args: TaskArgs<K>, onProgress?: (percent: number) => void): Promise<TaskResult<K> | Superseded> {
     if (!this.current) return SUPERSEDED;
     try {
-      const result = await this.background.run(task, args, this.lane);
+      const result = await this.background.run(task, args, this.lane, onProgress);
       return this.current ? result : SUPERSEDED;
     } catch (e) {
       if (!this.current) return SUPERSEDED;

@@ -103,10 +103,16 @@ export class EngineClient {
 
   /** The run in one of the export formats: written here for a small run (the download starts within
    *  the click), in the worker for a large one; `away` tells when that is so. */
-  async exportText(request: RunRequest, format: ExportFormat, update: Pick<LaneRequest, 'run'>, away: () => void = () => {}): Promise<string | Superseded> {
+  async exportText(
+    request: RunRequest,
+    format: ExportFormat,
+    update: Pick<LaneRequest, 'run'>,
+    away: () => void = () => {},
+    progress?: (percent: number) => void,
+  ): Promise<string | Superseded> {
     if (estimatedOps(request) <= BACKGROUND_ABOVE_OPS) return this.engine.exportText(request, format);
     away();
-    return update.run('exportText', { request, format });
+    return update.run('exportText', { request, format }, progress);
   }
 
   private simulateHere(request: RunRequest): Outcome<SimulateValue> {

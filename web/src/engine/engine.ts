@@ -326,6 +326,12 @@ export class Engine {
     return this.schedules.find((s) => s.name === name);
   }
 
+  /** Makes the module fail inside WebAssembly, as a bug would (only the worker calls it, for the
+   *  browser test of the page's recovery): it is broken afterwards. */
+  abortForTest(): void {
+    unwrap(() => this.module.abortForTest());
+  }
+
   /** True once the module failed inside WebAssembly: it refuses every call from then on. */
   get broken(): boolean {
     return this.module.broken === true;
@@ -338,10 +344,11 @@ export class Engine {
 
 /** An engine instantiated from an already compiled module: the page compiles the .wasm once and the
  *  worker instantiates the same WebAssembly.Module. `fallback` says where the module may fetch the
- *  .wasm itself should a build ignore `instantiateWasm`. */
+ *  .wasm itself should a build ignore `instantiateWasm` (and, in the worker, where a large export's
+ *  progress goes). */
 export async function instantiateEngine(
   compiled: WebAssembly.Module,
-  fallback: { locateFile?: () => string; wasmBinary?: Uint8Array } = {},
+  fallback: { locateFile?: () => string; wasmBinary?: Uint8Array; onExportProgress?: (written: number, expected: number) => void } = {},
 ): Promise<Engine> {
   const options = {
     ...fallback,

@@ -34,7 +34,13 @@ export class TimelinePanel {
   constructor(
     /** Writes a download (the app's engine client: here for a small run, in the worker for a large
      *  one, calling `away` then); the view itself has no engine. */
-    private readonly write: (request: RunRequest, format: ExportFormat, update: LaneRequest, away: () => void) => Promise<string | typeof SUPERSEDED>,
+    private readonly write: (
+      request: RunRequest,
+      format: ExportFormat,
+      update: LaneRequest,
+      away: () => void,
+      progress: (percent: number) => void,
+    ) => Promise<string | typeof SUPERSEDED>,
     background: Background,
     /** The engine's table of export formats: one download button each. */
     private readonly formats: readonly ExportFormatInfo[],
@@ -114,12 +120,14 @@ export class TimelinePanel {
   /** The engine's export, written where the engine client says (a large one in the worker, with a
    *  note while it is). */
   private async exportText(request: RunRequest, format: ExportFormat): Promise<string | typeof SUPERSEDED> {
+    const words = { format: format.toUpperCase(), ops: (this.run?.result.ops.count ?? 0).toLocaleString(lang()) };
     const away = () => {
       this.exportStatus.hidden = false;
-      this.exportStatus.textContent = t('timeline.exporting', { format: format.toUpperCase(), ops: (this.run?.result.ops.count ?? 0).toLocaleString(lang()) });
+      this.exportStatus.textContent = t('timeline.exporting', words);
     };
+    const progress = (done: number) => (this.exportStatus.textContent = t('timeline.exportProgress', { ...words, percent: percent(done / 100, 0) }));
     try {
-      return await this.write(request, format, this.exports.begin(), away);
+      return await this.write(request, format, this.exports.begin(), away, progress);
     } finally {
       this.exportStatus.hidden = true;
     }
@@ -140,6 +148,9 @@ export class TimelinePanel {
     const r = this.run.result;
     const ops = r.ops;
     const limit = Math.min(ops.count, 3000);
+    // Reference timing: each op's wait before it starts, in its three layers (what the timeline
+    // hatches), so that the table says what the canvas shows.
+    const waits = ops.waitUsedReceive && ops.waitUnusedReceive && ops.waitSend ? [ops.waitUsedReceive, ops.waitUnusedReceive, ops.waitSend] : null;
     const rows: HTMLElement[] = [];
     for (let i = 0; i < limit; i++) {
       const kind = KINDS[ops.kind[i]];
@@ -155,10 +166,12 @@ export class TimelinePanel {
           el('td', { text: kind === 'FB' ? `${ops.stage[i]} / ${ops.bStage[i]}` : String(ops.stage[i]) }),
           el('td', { text: num(ops.start[i]) }),
           el('td', { text: num(ops.end[i]) }),
+          ...(waits ?? []).map((layer) => el('td', { text: num(layer[i]) })),
         ]),
       );
     }
-    const head = ['table.rank', 'table.order', 'table.op', 'table.stage', 'table.start', 'table.end'] as const;
+    const head = ['table.rank', 'table.order', 'table.op', 'table.stage', 'table.start', 'table.end',
+      ...(waits ? (['table.waitUsed', 'table.waitUnused', 'table.waitSend'] as const) : [])] as const;
     this.opsTable.append(
       el('table', { class: 'data', 'data-testid': 'ops-table' }, [
         el('caption', { text: t('table.opsCaption', { count: ops.count }) }),
