@@ -1,5 +1,5 @@
 #pragma once
-// The catalogue of schedules. Each schedule is one file in core/src/schedules/ that defines a
+// The catalogue of schedules. Each schedule is one file in core/engine/src/schedules/ that defines a
 // ScheduleSpec; registry.cpp lists them. The engine never looks at names.
 #include <span>
 #include <string>

@@ -1,5 +1,5 @@
 #pragma once
-// One ScheduleSpec per file in core/src/schedules/; registry.cpp lists them in display order.
+// One ScheduleSpec per file in core/engine/src/schedules/; registry.cpp lists them in display order.
 #include "pipesim/registry.h"
 
 namespace pipesim::detail {
