@@ -1,4 +1,5 @@
-# `cmake --install build [--prefix DIR]`: the static library, its public headers (pipesim/*.h), the
+# `cmake --install build [--prefix DIR]`: the static libraries (pipesim::engine, ::io, ::course and
+# pipesim::core linking the three), its public headers (pipesim/*.h), the
 # pipesim command when built, and a CMake package, so that another project writes
 #   find_package(pipesim 0.1 REQUIRED)
 #   target_link_libraries(app PRIVATE pipesim::core)
@@ -6,10 +7,13 @@
 include(CMakePackageConfigHelpers)
 set(PIPESIM_CMAKE_DIR "${CMAKE_INSTALL_LIBDIR}/cmake/pipesim")
 
-install(TARGETS pipesim_core EXPORT pipesimTargets
+install(TARGETS pipesim_engine pipesim_io pipesim_course pipesim_core EXPORT pipesimTargets
         ARCHIVE DESTINATION "${CMAKE_INSTALL_LIBDIR}"
         INCLUDES DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}")
-install(DIRECTORY "${PROJECT_SOURCE_DIR}/core/include/pipesim" DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}")
+# The three parts' headers share one include root once installed: "pipesim/run.h", "pipesim/report.h", ...
+foreach(part engine io course)
+  install(DIRECTORY "${PROJECT_SOURCE_DIR}/core/${part}/include/pipesim" DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}")
+endforeach()
 if(TARGET pipesim)
   install(TARGETS pipesim RUNTIME DESTINATION "${CMAKE_INSTALL_BINDIR}")
 endif()

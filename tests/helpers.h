@@ -5,10 +5,17 @@
 
 #include <catch2/catch.hpp>
 
+#include "pipesim/course_data.h"
 #include "pipesim/error.h"
 #include "pipesim/run.h"
 
 namespace pipesim::test {
+
+/// The compiled-in course data, parsed once for the suite: what the CLI's quiz, lesson and plan read.
+inline auto course_data() -> const CourseData& {
+  static const CourseData course = embedded_course_data();
+  return course;
+}
 
 /// The ops of one rank in `describe` notation, space separated: "F0 F1 FB(F3,B1.1) W2".
 inline auto program(const Schedule& s, int rank) -> std::string {

@@ -1,4 +1,4 @@
-// The course's option order (core/src/detail/course_order.h), checked against python3 itself: its
+// The course's option order (core/course/src/detail/course_order.h), checked against python3 itself: its
 // hashlib, its random.Random and its re module give the oracle, so "passes the course's
 // scripts/debias_quizzes.py --check" is tested against the very functions that check calls.
 #include <catch2/catch.hpp>
@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "cli_run.h"
+#include "helpers.h"
 #include "detail/course_order.h"
 #include "pipesim/quiz.h"
 
@@ -85,8 +86,8 @@ const std::vector<std::string> positional_samples = {
 
 auto bank_orders() -> json {
   json orders = json::array();
-  const std::string path = pipesim::course_quiz_path();
-  for (const auto& q : pipesim::quiz_bank()["questions"])
+  const std::string path = pipesim::course_quiz_path(pipesim::test::course_data());
+  for (const auto& q : pipesim::quiz_bank(pipesim::test::course_data())["questions"])
     for (const char* lang : {"en", "pt-BR", "zh-CN"}) {
       json options = json::array();
       for (const auto& o : q["options"]) options.push_back(o[lang].get<std::string>());
@@ -151,9 +152,9 @@ TEST_CASE("the course's debias check would rewrite none of the exported question
   json orders = json::array();
   std::vector<ordered_json> exported;
   for (const char* lang : {"en", "pt-BR", "zh-CN"}) {
-    const ordered_json quiz = pipesim::course_quiz(lang);  // kept alive: the loop runs over a part of it
+    const ordered_json quiz = pipesim::course_quiz(pipesim::test::course_data(), lang);  // kept alive: the loop runs over a part of it
     for (const auto& q : quiz["questions"]) {
-      orders.push_back({{"path", pipesim::course_quiz_path()},
+      orders.push_back({{"path", pipesim::course_quiz_path(pipesim::test::course_data())},
                         {"question", q["question"].get<std::string>()},
                         {"options", q["options"].get<std::vector<std::string>>()},
                         {"correct", q["correct"].get<int>()}});

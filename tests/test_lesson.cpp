@@ -21,7 +21,7 @@ auto exercise(int n, const std::string& lang = "en", pipesim::Costs costs = pipe
   r.exercise = n;
   r.language = lang;
   r.costs = costs;
-  return lesson_exercise(r);
+  return lesson_exercise(pipesim::test::course_data(), r);
 }
 
 auto simulate(const std::string& schedule, int ranks, int micro_batches, const pipesim::Costs& costs) -> pipesim::Run {
@@ -179,7 +179,7 @@ TEST_CASE("every exercise renders in every language with no placeholder left") {
       INFO("exercise " << n << " in " << lang);
       const json j = exercise(n, lang);
       CHECK(j["language"] == lang);
-      const std::string text = pipesim::render_lesson_text(j);
+      const std::string text = pipesim::render_lesson_text(pipesim::test::course_data(), j);
       CHECK(text.find(j["title"].get<std::string>()) == 0);
       CHECK(j["answer"].get<std::string>().find('{') == std::string::npos);
     }
@@ -195,5 +195,5 @@ TEST_CASE("pipesim lesson prints an exercise as JSON and refuses bad input with 
   CHECK(bad.err == "pipesim: error[bad_value]: --exercise must be a whole number from 1 to 4, got 5\n");
   LessonRequest r;
   r.exercise = 0;
-  CHECK_THROWS_AS(lesson_exercise(r), pipesim::Error);
+  CHECK_THROWS_AS(lesson_exercise(pipesim::test::course_data(), r), pipesim::Error);
 }

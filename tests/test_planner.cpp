@@ -81,8 +81,8 @@ auto language_cases() -> std::vector<std::pair<std::string, std::string>> {
 }  // namespace
 
 TEST_CASE("a DeepSeek-V3-like input recommends dualpipe or dualpipev and explains why with its numbers") {
-  const pipesim::Plan p = pipesim::plan(pipesim::parse_plan_input(example("deepseek-v3.json")));
-  INFO(pipesim::render_plan_text(p));
+  const pipesim::Plan p = pipesim::plan(pipesim::test::course_data(), pipesim::parse_plan_input(example("deepseek-v3.json")));
+  INFO(pipesim::render_plan_text(pipesim::test::course_data(), p));
   CHECK((p.recommended == "dualpipe" || p.recommended == "dualpipev"));
   REQUIRE(p.reasons.size() >= 3);
   CHECK(contains(p.reasons, "all-to-all over InfiniBand"));
@@ -98,8 +98,8 @@ TEST_CASE("a DeepSeek-V3-like input recommends dualpipe or dualpipev and explain
 }
 
 TEST_CASE("a small dense model on 8 GPUs is not recommended DualPipe") {
-  const pipesim::Plan p = pipesim::plan(pipesim::parse_plan_input(example("small-dense.json")));
-  INFO(pipesim::render_plan_text(p));
+  const pipesim::Plan p = pipesim::plan(pipesim::test::course_data(), pipesim::parse_plan_input(example("small-dense.json")));
+  INFO(pipesim::render_plan_text(pipesim::test::course_data(), p));
   CHECK_FALSE(p.recommended.empty());
   CHECK(p.recommended != "dualpipe");
   CHECK(p.recommended != "dualpipev");
@@ -110,7 +110,7 @@ TEST_CASE("a small dense model on 8 GPUs is not recommended DualPipe") {
 }
 
 TEST_CASE("the planner simulates every schedule of the registry or says why it does not apply") {
-  const pipesim::Plan p = pipesim::plan(pipesim::parse_plan_input(example("deepseek-v3.json")));
+  const pipesim::Plan p = pipesim::plan(pipesim::test::course_data(), pipesim::parse_plan_input(example("deepseek-v3.json")));
   std::set<std::string> seen;
   for (const auto& c : p.ranked) seen.insert(c.schedule);
   for (const auto& [name, why] : p.not_applicable) {
@@ -146,7 +146,7 @@ TEST_CASE("the planner's op costs follow the documented FLOP and all-to-all mode
   CHECK(mc.a2a_forward_ms == Approx(58 * tokens * 8 * 7168 * 3 / 50e9 * 1000));
   CHECK(mc.a2a_link == "InfiniBand");
 
-  const pipesim::Plan p = pipesim::plan(in);
+  const pipesim::Plan p = pipesim::plan(pipesim::test::course_data(), in);
   for (const auto& c : p.ranked) {
     INFO(c.schedule);
     CHECK(c.costs.f == Approx((mc.forward_ms + mc.a2a_forward_ms) / c.stages));
@@ -167,15 +167,15 @@ TEST_CASE("parameter_split estimates DeepSeek-V3's active parameters from its sh
 
 TEST_CASE("the recommendation follows the numbers when memory gets tight") {
   const std::string tight = with(example("deepseek-v3.json"), "/cluster/gpu/memory_gb", 60);
-  const pipesim::Plan p = pipesim::plan(pipesim::parse_plan_input(tight));
-  INFO(pipesim::render_plan_text(p));
+  const pipesim::Plan p = pipesim::plan(pipesim::test::course_data(), pipesim::parse_plan_input(tight));
+  INFO(pipesim::render_plan_text(pipesim::test::course_data(), p));
   for (const auto& c : p.ranked)
     if (c.schedule == "dualpipe") CHECK_FALSE(c.fits);
   CHECK(p.recommended == "dualpipev");
   CHECK(contains(p.reasons, "dualpipe would be faster"));
 
   const std::string tiny = with(example("deepseek-v3.json"), "/cluster/gpu/memory_gb", 10);
-  const pipesim::Plan none = pipesim::plan(pipesim::parse_plan_input(tiny));
+  const pipesim::Plan none = pipesim::plan(pipesim::test::course_data(), pipesim::parse_plan_input(tiny));
   CHECK(contains(none.reasons, "no schedule fits in 10.0 GB"));
 }
 
@@ -205,7 +205,7 @@ TEST_CASE("pipesim plan prints the plan and exits 2 with one line on bad input")
   const auto ok = pipesim::test::run_cli("plan --input " + path + " --format json");
   REQUIRE(ok.status == 0);
   const json j = json::parse(ok.out);
-  CHECK(j["recommendation"]["schedule"] == pipesim::plan_from_json(example("deepseek-v3.json"))["recommendation"]["schedule"]);
+  CHECK(j["recommendation"]["schedule"] == pipesim::plan_from_json(pipesim::test::course_data(), example("deepseek-v3.json"))["recommendation"]["schedule"]);
   CHECK(j["candidates"][0]["rank"] == 1);
   const auto text = pipesim::test::run_cli("plan --input " + path);
   CHECK(text.out.find("recommended: ") != std::string::npos);
@@ -221,11 +221,11 @@ TEST_CASE("pipesim plan prints the plan and exits 2 with one line on bad input")
 TEST_CASE("every example input plans, and an MoE with its all-to-all inside a node is not sent to DualPipe") {
   for (const std::string name : {"deepseek-v3.json", "small-dense.json", "moe-one-node-ep.json"}) {
     INFO(name);
-    const json j = pipesim::plan_from_json(example(name));
+    const json j = pipesim::plan_from_json(pipesim::test::course_data(), example(name));
     CHECK_FALSE(j["recommendation"]["schedule"].get<std::string>().empty());
     CHECK_FALSE(j["recommendation"]["reasons"].empty());
   }
-  const pipesim::Plan p = pipesim::plan(pipesim::parse_plan_input(example("moe-one-node-ep.json")));
+  const pipesim::Plan p = pipesim::plan(pipesim::test::course_data(), pipesim::parse_plan_input(example("moe-one-node-ep.json")));
   CHECK(p.model_costs.a2a_link == "NVLink");
   CHECK(p.model_costs.a2a_forward_ms < 0.1 * p.model_costs.forward_ms);
   CHECK(p.recommended != "dualpipe");
@@ -233,12 +233,12 @@ TEST_CASE("every example input plans, and an MoE with its all-to-all inside a no
 
 TEST_CASE("the same plan in every language has the same numbers and recommendation, and its own words") {
   for (const auto& [name, input] : language_cases()) {
-    const json en = pipesim::plan_from_json(input, "en");
+    const json en = pipesim::plan_from_json(pipesim::test::course_data(), input, "en");
     const auto& en_reasons = en["recommendation"]["reasons"];
     CHECK(en["language"] == "en");
     for (const std::string lang : {"pt-BR", "zh-CN"}) {
       INFO(name << " in " << lang);
-      const json j = pipesim::plan_from_json(input, lang);
+      const json j = pipesim::plan_from_json(pipesim::test::course_data(), input, lang);
       CHECK(j["language"] == lang);
       CHECK(j["input"] == en["input"]);
       CHECK(j["candidates"] == en["candidates"]);
@@ -267,15 +267,15 @@ TEST_CASE("the same plan in every language has the same numbers and recommendati
 
 TEST_CASE("the planner's reasons use the course's terms and write numbers the language's way") {
   const std::string input = example("deepseek-v3.json");
-  const pipesim::Plan en = pipesim::plan(pipesim::parse_plan_input(input));
+  const pipesim::Plan en = pipesim::plan(pipesim::test::course_data(), pipesim::parse_plan_input(input));
   const pipesim::PlanCandidate* pick = recommended_candidate(en);
   REQUIRE(pick != nullptr);
   const std::string total = gb_text(pick->total_gb);
   std::string total_pt = total;
   std::replace(total_pt.begin(), total_pt.end(), '.', ',');
 
-  const auto pt = pipesim::plan_from_json(input, "pt-BR")["recommendation"]["reasons"].get<std::vector<std::string>>();
-  const auto zh = pipesim::plan_from_json(input, "zh-CN")["recommendation"]["reasons"].get<std::vector<std::string>>();
+  const auto pt = pipesim::plan_from_json(pipesim::test::course_data(), input, "pt-BR")["recommendation"]["reasons"].get<std::vector<std::string>>();
+  const auto zh = pipesim::plan_from_json(pipesim::test::course_data(), input, "zh-CN")["recommendation"]["reasons"].get<std::vector<std::string>>();
   CHECK(contains(pt, "bolha"));  // quiz_bank.json and lesson_text.json: bubble = bolha / 气泡
   CHECK(contains(zh, "气泡"));
   CHECK(contains(pt, "pares F&B"));
@@ -307,13 +307,13 @@ TEST_CASE("every planner text exists in every course language with the same plac
 
 TEST_CASE("the text view is translated and its table lines up in every language") {
   pipesim::PlanInput in = pipesim::parse_plan_input(example("deepseek-v3.json"));
-  const std::string en = pipesim::render_plan_text(pipesim::plan(in));
+  const std::string en = pipesim::render_plan_text(pipesim::test::course_data(), pipesim::plan(pipesim::test::course_data(), in));
   const std::map<std::string, std::string> recommended = {{"pt-BR", "\nrecomendado: "}, {"zh-CN", "\n推荐："}};
   for (const auto& [lang, heading] : recommended) {
     INFO(lang);
     in.language = lang;
-    const pipesim::Plan p = pipesim::plan(in);
-    const std::string text = pipesim::render_plan_text(p);
+    const pipesim::Plan p = pipesim::plan(pipesim::test::course_data(), in);
+    const std::string text = pipesim::render_plan_text(pipesim::test::course_data(), p);
     CHECK(text != en);
     CHECK(text.find(heading) != std::string::npos);
     CHECK(placeholders(text).empty());
@@ -330,12 +330,12 @@ TEST_CASE("the text view is translated and its table lines up in every language"
 
 TEST_CASE("the plan's language comes from the input's \"language\" and is checked") {
   const std::string ok = example("small-dense.json");
-  const pipesim::Plan zh = pipesim::plan(pipesim::parse_plan_input(with(ok, "/language", "zh-CN")));
+  const pipesim::Plan zh = pipesim::plan(pipesim::test::course_data(), pipesim::parse_plan_input(with(ok, "/language", "zh-CN")));
   CHECK(zh.input.language == "zh-CN");
-  CHECK(json(zh.reasons) == pipesim::plan_from_json(ok, "zh-CN")["recommendation"]["reasons"]);
+  CHECK(json(zh.reasons) == pipesim::plan_from_json(pipesim::test::course_data(), ok, "zh-CN")["recommendation"]["reasons"]);
   CHECK(pipesim::parse_plan_input(ok).language == "en");
   // The explicit language wins over the input's.
-  CHECK(pipesim::plan_from_json(with(ok, "/language", "zh-CN"), "en") == pipesim::plan_from_json(ok));
+  CHECK(pipesim::plan_from_json(pipesim::test::course_data(), with(ok, "/language", "zh-CN"), "en") == pipesim::plan_from_json(pipesim::test::course_data(), ok));
 
   // An unknown language is unknown_name, as for --lang and on every other surface.
   CHECK_THROWS_MATCHES(pipesim::parse_plan_input(with(ok, "/language", "fr")), pipesim::Error,
@@ -343,10 +343,10 @@ TEST_CASE("the plan's language comes from the input's \"language\" and is checke
                                               "plan input: unknown language 'fr'; languages are en, pt-BR, zh-CN"));
   CHECK_THROWS_MATCHES(pipesim::parse_plan_input(with(ok, "/language", 1)), pipesim::Error,
                        pipesim::test::Refused(pipesim::ErrorCode::bad_value, "plan input: language must be a string like \"pt-BR\", got 1"));
-  CHECK_THROWS_WITH(pipesim::plan_from_json(ok, "pt"), "unknown language 'pt'; languages are en, pt-BR, zh-CN");
+  CHECK_THROWS_WITH(pipesim::plan_from_json(pipesim::test::course_data(), ok, "pt"), "unknown language 'pt'; languages are en, pt-BR, zh-CN");
   pipesim::PlanInput in = pipesim::parse_plan_input(ok);
   in.language = "EN";
-  CHECK_THROWS_WITH(pipesim::plan(in), "unknown language 'EN'; languages are en, pt-BR, zh-CN");
+  CHECK_THROWS_WITH(pipesim::plan(pipesim::test::course_data(), in), "unknown language 'EN'; languages are en, pt-BR, zh-CN");
 }
 
 TEST_CASE("pipesim plan --lang explains in that language, over the input's own") {
@@ -355,7 +355,7 @@ TEST_CASE("pipesim plan --lang explains in that language, over the input's own")
   REQUIRE(pt.status == 0);
   const json j = json::parse(pt.out);
   CHECK(j["language"] == "pt-BR");
-  CHECK(j["recommendation"] == pipesim::plan_from_json(example("deepseek-v3.json"), "pt-BR")["recommendation"]);
+  CHECK(j["recommendation"] == pipesim::plan_from_json(pipesim::test::course_data(), example("deepseek-v3.json"), "pt-BR")["recommendation"]);
 
   const auto zh = pipesim::test::run_cli("plan --input " + path + " --lang zh-CN");
   REQUIRE(zh.status == 0);

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "cli_run.h"
+#include "helpers.h"
 #include "pipesim/error.h"
 #include "pipesim/quiz.h"
 
@@ -20,7 +21,7 @@ namespace {
 const std::vector<std::string> languages = {"en", "pt-BR", "zh-CN"};
 
 auto bank_question(int id) -> const ordered_json& {
-  for (const auto& q : quiz_bank()["questions"])
+  for (const auto& q : quiz_bank(pipesim::test::course_data())["questions"])
     if (q["id"] == id) return q;
   static const ordered_json none;
   FAIL("no question " << id);
@@ -35,7 +36,7 @@ TEST_CASE("the course languages are English, Brazilian Portuguese and Simplified
 }
 
 TEST_CASE("every bank question has 4 distinct options, a valid answer, a source, a view and all three languages") {
-  const ordered_json& bank = quiz_bank();
+  const ordered_json& bank = quiz_bank(pipesim::test::course_data());
   REQUIRE_NOTHROW(pipesim::validate_quiz_bank(bank));
   REQUIRE(bank["questions"].size() >= 26);
   const std::set<std::string> views = {"timeline", "compare", "charts", "memory", "chunk", "placement", "exercises"};
@@ -67,7 +68,7 @@ TEST_CASE("the bank states none of the lesson's known errors as an answer") {
   // unsourced GPU-hour losses, "1 parameter copy" for DualPipeV without a basis.
   const std::vector<std::string> wrong = {"95%", "§3.3.2", "Section 3.4", "§3.4", "1.2 ×", "1.2x", "EP-off", "340", "420K",
                                           "2.8M", "5.5%"};
-  for (const auto& q : quiz_bank()["questions"]) {
+  for (const auto& q : quiz_bank(pipesim::test::course_data())["questions"]) {
     const std::string answer = q["options"][q["correct"].get<std::size_t>()]["en"];
     const std::string why = q["explanation"]["en"];
     for (const std::string& w : wrong) {
@@ -81,7 +82,7 @@ TEST_CASE("the bank states none of the lesson's known errors as an answer") {
 TEST_CASE("the course export is 1 pre, 3 check and 2 post questions in that order, in every language") {
   for (const std::string& lang : languages) {
     INFO(lang);
-    const ordered_json quiz = course_quiz(lang);
+    const ordered_json quiz = course_quiz(pipesim::test::course_data(), lang);
     CHECK(quiz["lesson"] == "19-dualpipe-parallelism");
     CHECK_FALSE(quiz["title"].get<std::string>().empty());
     std::vector<std::string> stages;
@@ -91,7 +92,7 @@ TEST_CASE("the course export is 1 pre, 3 check and 2 post questions in that orde
 }
 
 TEST_CASE("the course export has exactly the keys the course's quiz renderer reads") {
-  const ordered_json quiz = course_quiz("en");
+  const ordered_json quiz = course_quiz(pipesim::test::course_data(), "en");
   std::vector<std::string> top;
   for (const auto& item : quiz.items()) top.push_back(item.key());
   CHECK(top == std::vector<std::string>{"lesson", "title", "questions"});
@@ -108,7 +109,7 @@ TEST_CASE("the course export's zero-indexed correct answer points at the bank's 
   const std::vector<int> suggested = {3, 1, 6, 12, 7, 10};  // pre #3; check #1, #6, #12; post #7, #10
   for (const std::string& lang : languages) {
     INFO(lang);
-    const ordered_json quiz = course_quiz(lang);
+    const ordered_json quiz = course_quiz(pipesim::test::course_data(), lang);
     REQUIRE(quiz["questions"].size() == suggested.size());
     for (std::size_t i = 0; i < suggested.size(); ++i) {
       const ordered_json& stored = bank_question(suggested[i]);
@@ -126,47 +127,47 @@ TEST_CASE("the course export's zero-indexed correct answer points at the bank's 
 }
 
 TEST_CASE("the course export names the lesson's quiz path in the course") {
-  CHECK(pipesim::course_quiz_path() == "phases/10-llms-from-scratch/19-dualpipe-parallelism/quiz.json");
+  CHECK(pipesim::course_quiz_path(pipesim::test::course_data()) == "phases/10-llms-from-scratch/19-dualpipe-parallelism/quiz.json");
 }
 
 TEST_CASE("the course export is the same file on every call") {
-  CHECK(course_quiz("zh-CN").dump() == course_quiz("zh-CN").dump());
+  CHECK(course_quiz(pipesim::test::course_data(), "zh-CN").dump() == course_quiz(pipesim::test::course_data(), "zh-CN").dump());
 }
 
 TEST_CASE("the bank in one language keeps ids, sources and stored option order") {
-  const ordered_json en = pipesim::quiz_bank_in("pt-BR");
+  const ordered_json en = pipesim::quiz_bank_in(pipesim::test::course_data(), "pt-BR");
   CHECK(en["language"] == "pt-BR");
-  REQUIRE(en["questions"].size() == quiz_bank()["questions"].size());
+  REQUIRE(en["questions"].size() == quiz_bank(pipesim::test::course_data())["questions"].size());
   const auto& first = en["questions"][0];
   CHECK(first["id"] == 1);
-  CHECK(first["options"][0] == quiz_bank()["questions"][0]["options"][0]["pt-BR"]);
+  CHECK(first["options"][0] == quiz_bank(pipesim::test::course_data())["questions"][0]["options"][0]["pt-BR"]);
   CHECK_FALSE(first["source"].get<std::string>().empty());
 }
 
 TEST_CASE("validation names the question whose options are broken") {
-  ordered_json bank = quiz_bank();
+  ordered_json bank = quiz_bank(pipesim::test::course_data());
   bank["questions"][2]["options"].erase(3);
   CHECK_THROWS_WITH(pipesim::validate_quiz_bank(bank), "quiz bank: question 3 needs 4 options");
-  bank = quiz_bank();
+  bank = quiz_bank(pipesim::test::course_data());
   bank["questions"][0]["options"][1]["zh-CN"] = "";
   CHECK_THROWS_WITH(pipesim::validate_quiz_bank(bank), "course data: quiz bank question 1 option 1 has no 'zh-CN' text");
-  bank = quiz_bank();
+  bank = quiz_bank(pipesim::test::course_data());
   bank["course"].erase(0);
   CHECK_THROWS_WITH(pipesim::validate_quiz_bank(bank), "quiz bank: the course set must be 1 pre, 3 check, 2 post, in that order");
 }
 
 TEST_CASE("an unknown language is refused with the list of languages") {
-  CHECK_THROWS_AS(course_quiz("fr"), pipesim::Error);
-  CHECK_THROWS_WITH(pipesim::quiz_bank_in("pt"), "unknown language 'pt'; languages are en, pt-BR, zh-CN");
+  CHECK_THROWS_AS(course_quiz(pipesim::test::course_data(), "fr"), pipesim::Error);
+  CHECK_THROWS_WITH(pipesim::quiz_bank_in(pipesim::test::course_data(), "pt"), "unknown language 'pt'; languages are en, pt-BR, zh-CN");
 }
 
 TEST_CASE("pipesim quiz prints the course quiz.json and refuses bad options with one line and exit 2") {
   const auto course = pipesim::test::run_cli("quiz --course --lang zh-CN");
   REQUIRE(course.status == 0);
-  CHECK(ordered_json::parse(course.out) == course_quiz("zh-CN"));
+  CHECK(ordered_json::parse(course.out) == course_quiz(pipesim::test::course_data(), "zh-CN"));
   const auto bank = pipesim::test::run_cli("quiz --bank");
   REQUIRE(bank.status == 0);
-  CHECK(ordered_json::parse(bank.out) == quiz_bank());
+  CHECK(ordered_json::parse(bank.out) == quiz_bank(pipesim::test::course_data()));
 
   const auto none = pipesim::test::run_cli("quiz");
   CHECK(none.status == 2);

@@ -15,6 +15,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>  // linked by the modules themselves (wasm/CMakeLists.txt)
+
 #include "pipesim/error.h"
 #include "pipesim/parse.h"
 #include "pipesim/report.h"

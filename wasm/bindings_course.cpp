@@ -5,22 +5,30 @@
 #include <cstdint>
 
 #include "bindings_common.h"
+#include "pipesim/course_data.h"
+#include "pipesim/frontend/measured.h"
 #include "pipesim/lesson.h"
 #include "pipesim/measured_chunk.h"
 #include "pipesim/limits.h"
 #include "pipesim/measured_pipeline.h"
 #include "pipesim/planner.h"
 #include "pipesim/quiz.h"
-#include "detail/embedded.h"  // provide_course_data: the module does not carry core/data/*.json
 
 namespace {
 
 using namespace pipesim_wasm;
 
+/// The module's course data: empty until the page gives each file (provideCourseData), because the
+/// module does not carry core/data/*.json. The one value every course call below reads.
+auto course_data() -> pipesim::CourseData& {
+  static pipesim::CourseData course;
+  return course;
+}
+
 /// The course's quiz.json (1 pre, 3 check, 2 post), options in the order the course's CI demands:
 /// `pipesim quiz --course`.
 auto course_quiz(val lang_arg) -> val {
-  return guarded([&] { return from_json(pipesim::course_quiz(text_arg(lang_arg, "lang"))); });
+  return guarded([&] { return from_json(pipesim::course_quiz(course_data(), text_arg(lang_arg, "lang"))); });
 }
 
 /// A lesson exercise worked by the engine, every step as data: `pipesim lesson --format json`.
@@ -32,13 +40,13 @@ auto lesson(val request) -> val {
     if (const std::string cost = text_field(request, "cost"); !cost.empty()) r.costs = pipesim::parse_costs(cost);
     if (const auto bytes = optional_number(request, "bytesPerParam")) r.bytes_per_param = *bytes;
     if (const auto memory = optional_number(request, "gpuMemoryGb")) r.gpu_memory_gb = *memory;
-    return from_json(pipesim::lesson_exercise(r));
+    return from_json(pipesim::lesson_exercise(course_data(), r));
   });
 }
 
 /// The planner on a JSON input, explained in `lang` (`pipesim plan --input FILE --format json --lang L`).
 auto plan(val input, val lang) -> val {
-  return guarded([&] { return from_json(pipesim::plan_from_json(text_arg(input, "plan input"), text_arg(lang, "lang"))); });
+  return guarded([&] { return from_json(pipesim::plan_from_json(course_data(), text_arg(input, "plan input"), text_arg(lang, "lang"))); });
 }
 
 /// A PyTorch profiler trace of one F&B pair (its JSON text) measured next to the chunk model: the CLI's
@@ -54,31 +62,20 @@ auto measured_pipeline(val texts, val align) -> val {
   return guarded([&] {
     if (texts.isUndefined() || texts.isNull() || !texts.isArray())
       throw pipesim::Error(pipesim::ErrorCode::usage, "a measured pipeline needs an array of profiler traces, one per rank");
-    const auto count = texts["length"].as<std::size_t>();
-    if (count > static_cast<std::size_t>(pipesim::limits::max_profile_trace_files))
-      throw pipesim::Error(pipesim::ErrorCode::limit_exceeded, "a measured pipeline may have at most " +
-                                                                   std::to_string(pipesim::limits::max_profile_trace_files) + " traces");
-    std::vector<pipesim::ProfileTrace> traces;
-    for (std::size_t i = 0; i < count; ++i) {
-      try {
-        traces.push_back(pipesim::read_profile_trace(text_arg(texts[i], "profiler trace")));
-      } catch (const pipesim::Error& e) {
-        throw pipesim::Error(e.code(), "trace " + std::to_string(i + 1) + ": " + e.what());
-      }
-    }
-    const std::string clock = align.isUndefined() ? "profiler" : text_arg(align, "align");
-    if (clock != "profiler" && clock != "first-ops")
-      throw pipesim::Error(pipesim::ErrorCode::unknown_name, "align must be one of profiler|first-ops, got '" + clock + "'");
-    const auto m = pipesim::measure_pipeline(traces, {}, clock == "profiler" ? pipesim::Clock::profiler : pipesim::Clock::first_ops);
+    const auto traces = pipesim::frontend::read_traces(
+        texts["length"].as<std::size_t>(), [&](std::size_t i) { return text_arg(texts[i], "profiler trace"); },
+        [](std::size_t i) { return "trace " + std::to_string(i + 1) + ": "; }, "a measured pipeline");
+    const auto clock = pipesim::frontend::parse_clock(align.isUndefined() ? "profiler" : text_arg(align, "align"), "align");
+    const auto m = pipesim::measure_pipeline(traces, {}, clock);
     return from_json(pipesim::measured_pipeline_json(m));
   });
 }
 
-/// Hands over core/data/NAME.json, which this module does not carry (detail/provided_data.cpp): the
-/// page loads it the first time a quiz, lesson or planner call needs it.
+/// Hands over core/data/NAME.json, which this module does not carry: the page loads it the first time
+/// a quiz, lesson or planner call needs it. Parsed and checked now, once.
 auto provide_course_data(val name, val text) -> val {
   return guarded([&] {
-    pipesim::detail::provide_course_data(text_arg(name, "course data name"), text_arg(text, "course data"));
+    course_data().provide(text_arg(name, "course data name"), text_arg(text, "course data"));
     return val::undefined();
   });
 }

@@ -7,7 +7,7 @@ export interface RunRequestJs {
   microBatches?: number | string;
   virtualStages?: number | string;
   cost?: string;
-  // Beyond `cost` (see core/include/pipesim/stage_costs.h), as the CLI's options: modelStages
+  // Beyond `cost` (see core/engine/include/pipesim/stage_costs.h), as the CLI's options: modelStages
   // (--model-stages: cost is one of N stages of the model, which the schedule re-cuts; --model-cost X is
   // cost X with modelStages 1), stageCost (--stage-cost entries, "last:F=2,B=4") and rankSpeed
   // (--rank-speed entries, "3:0.5"). A --stage-costs table is the CLI's only.
@@ -21,7 +21,7 @@ export interface RunRequestJs {
   sends?: string;
 }
 
-/** A language of every registry text (core/include/pipesim/language.h). */
+/** A language of every registry text (core/engine/include/pipesim/language.h). */
 export type Language = 'en' | 'pt-BR' | 'zh-CN';
 
 /** A schedule's texts in one language. The caption's {ranks}, {micro}, {last} (ranks - 1), {half}
@@ -33,7 +33,7 @@ export interface ScheduleTexts {
   caption: string;
 }
 
-/** One entry of schedules(): core/include/pipesim/registry.h's ScheduleSpec as data. */
+/** One entry of schedules(): core/engine/include/pipesim/registry.h's ScheduleSpec as data. */
 export interface ScheduleEntry {
   name: string;
   /** The English texts, as texts.en has them. */
@@ -66,7 +66,7 @@ export interface PresetEntry {
   compare: string[];
 }
 
-/** The core's error codes (pipesim::ErrorCode, core/include/pipesim/error.h). */
+/** The core's error codes (pipesim::ErrorCode, core/engine/include/pipesim/error.h). */
 export type ErrorCode =
   | 'usage' | 'bad_value' | 'unknown_name' | 'limit_exceeded' | 'schedule_rule'
   | 'bad_import' | 'invalid_schedule' | 'deadlock' | 'io' | 'internal';
@@ -205,7 +205,7 @@ export interface PipesimModule {
   defaultWorkload(): Record<string, number>;
   // The values 1..to of one size that the request's schedule accepts with its other sizes.
   acceptedValues(request: RunRequestJs, field: 'ranks' | 'microBatches' | 'virtualStages', to: number): { values: Int32Array };
-  // The bounds of core/include/pipesim/limits.h, in bytes, ops and counts.
+  // The bounds of core/engine/include/pipesim/limits.h, in bytes, ops and counts.
   limits(): { maxRanks: number; maxMicroBatches: number; maxVirtualStages: number; maxOps: number;
               maxScheduleTextBytes: number; maxSmallJsonBytes: number; maxExportBytes: number };
   version(): string;

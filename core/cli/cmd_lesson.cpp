@@ -2,6 +2,7 @@
 
 #include "args.h"
 #include "commands.h"
+#include "pipesim/course_data.h"
 #include "pipesim/lesson.h"
 
 namespace pipesim::cli {
@@ -15,9 +16,10 @@ auto run_lesson(Argv argv) -> int {
   request.bytes_per_param = args.number_or("bytes-per-param", 2, 0.125, 64);
   request.gpu_memory_gb = args.number_or("gpu-memory-gb", 80, 1, 100'000);
   const std::string format = args.choice_or("format", "text", {"text", "json"});
-  const auto exercise = lesson_exercise(request);
+  const CourseData course = embedded_course_data();
+  const auto exercise = lesson_exercise(course, request);
   if (format == "json") std::cout << exercise.dump(2) << "\n";
-  else std::cout << render_lesson_text(exercise);
+  else std::cout << render_lesson_text(course, exercise);
   return 0;
 }
 

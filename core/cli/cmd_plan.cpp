@@ -2,6 +2,7 @@
 
 #include "args.h"
 #include "commands.h"
+#include "pipesim/course_data.h"
 #include "pipesim/error.h"
 #include "pipesim/limits.h"
 #include "pipesim/planner.h"
@@ -17,9 +18,10 @@ auto run_plan(Argv argv) -> int {
   PlanInput input = parse_plan_input(text);
   // --lang wins over the file's "language": the same input file serves every reader.
   if (const auto lang = args.text("lang")) input.language = *lang;
-  const Plan result = plan(input);
-  if (format == "json") std::cout << plan_json(result).dump(2) << "\n";
-  else std::cout << render_plan_text(result);
+  const CourseData course = embedded_course_data();
+  const Plan result = plan(course, input);
+  if (format == "json") std::cout << plan_json(course, result).dump(2) << "\n";
+  else std::cout << render_plan_text(course, result);
   return 0;
 }
 

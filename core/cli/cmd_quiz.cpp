@@ -2,6 +2,7 @@
 
 #include "args.h"
 #include "commands.h"
+#include "pipesim/course_data.h"
 #include "pipesim/error.h"
 #include "pipesim/quiz.h"
 
@@ -14,12 +15,13 @@ auto run_quiz(Argv argv) -> int {
   if (args.has("course")) {
     if (args.has("seed"))
       throw Error(ErrorCode::usage, "--seed no longer applies: --course orders the options as the course's scripts/debias_quizzes.py requires");
-    std::cout << course_quiz(args.text_or("lang", "en")).dump(2) << "\n";
+    std::cout << course_quiz(embedded_course_data(), args.text_or("lang", "en")).dump(2) << "\n";
     return 0;
   }
   if (args.has("seed")) throw Error(ErrorCode::usage, "--seed applies to --course only: the bank keeps its options in stored order");
   const auto lang = args.text("lang");
-  std::cout << (lang ? quiz_bank_in(*lang) : quiz_bank()).dump(2) << "\n";
+  const CourseData course = embedded_course_data();
+  std::cout << (lang ? quiz_bank_in(course, *lang) : quiz_bank(course)).dump(2) << "\n";
   return 0;
 }
 

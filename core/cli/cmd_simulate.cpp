@@ -11,6 +11,7 @@
 #include "output.h"
 #include "pipesim/custom.h"
 #include "pipesim/error.h"
+#include "pipesim/frontend/measured.h"
 #include "pipesim/limits.h"
 #include "pipesim/model_stages.h"
 #include "pipesim/planner.h"
@@ -117,8 +118,6 @@ auto measured_trace_paths(const std::string& list) -> std::vector<std::string> {
     out.insert(out.end(), files.begin(), files.end());
   }
   if (out.empty()) throw Error(ErrorCode::usage, "--measured needs trace files or a folder of them");
-  if (out.size() > static_cast<std::size_t>(limits::max_profile_trace_files))
-    throw Error(ErrorCode::limit_exceeded, "--measured takes at most " + std::to_string(limits::max_profile_trace_files) + " traces, one per rank");
   return out;
 }
 
@@ -130,16 +129,11 @@ auto run_measured(const Args& args) -> int {
       throw Error(ErrorCode::usage, "--" + std::string(name) + " does not apply with --measured: the traces give the schedule and its costs");
   const std::string format = args.choice_or("format", "text", {"text", "json"});
   const OpNaming naming = args.has("op-names") ? parse_op_naming(*args.text("op-names")) : OpNaming{};
-  std::vector<ProfileTrace> traces;
-  for (const std::string& path : measured_trace_paths(*args.text("measured"))) {
-    try {
-      traces.push_back(read_profile_trace(read_input("measured", path, limits::max_profile_trace_bytes)));
-    } catch (const Error& e) {
-      if (e.code() == ErrorCode::io) throw;
-      throw Error(e.code(), "'" + path + "': " + e.what());
-    }
-  }
-  const Clock clock = args.choice_or("align", "profiler", {"profiler", "first-ops"}) == "profiler" ? Clock::profiler : Clock::first_ops;
+  const std::vector<std::string> paths = measured_trace_paths(*args.text("measured"));
+  const std::vector<ProfileTrace> traces = frontend::read_traces(
+      paths.size(), [&](std::size_t i) { return read_input("measured", paths[i], limits::max_profile_trace_bytes); },
+      [&](std::size_t i) { return "'" + paths[i] + "': "; }, "--measured");
+  const Clock clock = frontend::parse_clock(args.text_or("align", "profiler"), "--align");
   const MeasuredPipeline measured = measure_pipeline(traces, naming, clock);
   if (format == "json") std::cout << measured_pipeline_json(measured).dump(2) << "\n";
   else std::cout << render_measured_pipeline_text(measured);

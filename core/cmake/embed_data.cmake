@@ -4,7 +4,7 @@
 #   cmake -DOUT=<generated.cpp> -DINPUTS="quiz_bank=<path>|lesson_text=<path>" -P embed_data.cmake
 #
 # For each NAME=PATH it defines `auto pipesim::detail::embedded_NAME() -> std::string_view`
-# (declared in core/src/detail/embedded.h). The bytes go in as an array, not a string literal:
+# (declared in core/course/src/detail/embedded.h). The bytes go in as an array, not a string literal:
 # compilers cap literal lengths and the files hold UTF-8.
 cmake_minimum_required(VERSION 3.20)
 

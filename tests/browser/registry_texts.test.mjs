@@ -1,5 +1,5 @@
 // The page words each schedule and preset as the engine's registry does (core: ScheduleSpec texts,
-// core/src/presets.cpp), in each of its languages, and colours each schedule as its entry says.
+// core/engine/src/presets.cpp), in each of its languages, and colours each schedule as its entry says.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { openBrowser } from './harness.mjs';

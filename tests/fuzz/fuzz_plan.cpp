@@ -1,6 +1,7 @@
 // The planner's JSON input (core/data/plan_examples/): parsed, and when the pipeline is small enough
 // to simulate every schedule in milliseconds, planned, written as JSON and as text.
 #include "fuzz_support.h"
+#include "pipesim/course_data.h"
 #include "pipesim/planner.h"
 
 namespace {
@@ -20,10 +21,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   fuzz::refusing_only_with_error([&] {
     const PlanInput input = parse_plan_input(fuzz::as_text(data, size));
     if (!small_enough_to_plan(input)) return;
-    const Plan p = plan(input);
+    static const CourseData course = embedded_course_data();  // parsed once for the whole run
+    const Plan p = plan(course, input);
     fuzz::require(p.ranked.empty() || !p.recommended.empty(), "a plan with candidates recommends one");
-    (void)plan_json(p).dump();
-    (void)render_plan_text(p);
+    (void)plan_json(course, p).dump();
+    (void)render_plan_text(course, p);
   });
   return 0;
 }

@@ -1,4 +1,4 @@
-// Presets that reproduce published figures and the lesson's exercises: core's (core/src/presets.cpp,
+// Presets that reproduce published figures and the lesson's exercises: core's (core/engine/src/presets.cpp,
 // the module's presets()), turned into the page's state.
 import type { PresetInfo } from '../engine/engine';
 import { lang } from '../i18n';

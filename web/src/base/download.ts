@@ -1,5 +1,5 @@
 // Saves text or bytes as a file the browser downloads (no server involved), and the download buttons'
-// choices: the engine's table of export formats (core/src/export.cpp), plus the page's own PNG.
+// choices: the engine's table of export formats (core/io/src/export.cpp), plus the page's own PNG.
 import { t, type Key } from '../i18n';
 import type { ExportFormatInfo } from '../engine/engine';
 

@@ -146,10 +146,10 @@ export interface RunRequest {
   sends?: string;
 }
 
-/** A schedule as the registry describes it (core/include/pipesim/registry.h): names, texts in every
+/** A schedule as the registry describes it (core/engine/include/pipesim/registry.h): names, texts in every
  *  language, colours, defaults. The page reads these facts here and nowhere else. */
 export type ScheduleInfo = ScheduleEntry;
-/** A preset as core/src/presets.cpp lists it. */
+/** A preset as core/engine/src/presets.cpp lists it. */
 export type PresetInfo = PresetEntry;
 
 /** Kind codes of OpColumns.kind, in the core's OpKind order. */
@@ -296,7 +296,7 @@ export class Engine {
     return Array.from(unwrap(() => this.module.acceptedValues(toJs(request), field, to)).values);
   }
 
-  /** The engine's limits (core/include/pipesim/limits.h): the page checks a file's size against them
+  /** The engine's limits (core/engine/include/pipesim/limits.h): the page checks a file's size against them
    *  before reading it. */
   limits(): ReturnType<PipesimModule['limits']> {
     return this.module.limits();

@@ -1,5 +1,5 @@
 // The engine's refusals in the page's language. The engine gives each refusal a key naming its rule
-// and the values it quotes (pipesim::Wording, core/include/pipesim/error.h); its English message is
+// and the values it quotes (pipesim::Wording, core/engine/include/pipesim/error.h); its English message is
 // the CLI's text and is shown as it is in English. Other languages word the same refusal from this
 // catalogue, so no English is left on a pt-BR or zh-CN page. A key missing here falls back to the
 // engine's English, which tests/browser/refusals.test.mjs would catch for the rules it walks.

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "pipesim/costs.h"
+#include "pipesim/course_data.h"
 #include "pipesim/op.h"
 #include "pipesim/run.h"
 
@@ -85,10 +86,11 @@ struct SecondCopyCost {
 /// One exercise as data: {"exercise", "language", "title", "question", "steps": [{"key", "label",
 /// "formula", "value", "unit"}], "answer", "assumptions": [...], plus the exercise's own fields
 /// (exercise 2: "table", "first_two_directions"; exercise 4: "statements", "engine"). Throws Error on
-/// an exercise number other than 1-4, an unknown language or invalid costs.
-[[nodiscard]] auto lesson_exercise(const LessonRequest& request) -> nlohmann::json;
+/// an exercise number other than 1-4, an unknown language or invalid costs. Its words are
+/// core/data/lesson_text.json, as `course` holds it.
+[[nodiscard]] auto lesson_exercise(const CourseData& course, const LessonRequest& request) -> nlohmann::json;
 
 /// The same, for a terminal.
-[[nodiscard]] auto render_lesson_text(const nlohmann::json& exercise) -> std::string;
+[[nodiscard]] auto render_lesson_text(const CourseData& course, const nlohmann::json& exercise) -> std::string;
 
 }  // namespace pipesim

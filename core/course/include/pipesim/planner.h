@@ -37,6 +37,7 @@
 #include <nlohmann/json.hpp>
 
 #include "pipesim/costs.h"
+#include "pipesim/course_data.h"
 
 namespace pipesim {
 
@@ -179,22 +180,24 @@ struct ModelPart {
 [[nodiscard]] auto stage_op_costs(const ModelCosts& part, double share, const PlanAssumptions& assumptions) -> Costs;
 
 /// Runs every schedule of the registry (except those given as text) through pipesim::run() and writes
-/// the reasons in input.language. Throws Error on a language other than en, pt-BR or zh-CN.
-[[nodiscard]] auto plan(const PlanInput& input) -> Plan;
+/// the reasons in input.language, in the words of core/data/planner_text.json as `course` holds it.
+/// Throws Error on a language other than en, pt-BR or zh-CN.
+[[nodiscard]] auto plan(const CourseData& course, const PlanInput& input) -> Plan;
 
 /// The plan as JSON: its "language", input echo, estimates, ranked candidates, schedules that do not
 /// apply, and the recommendation with its reasons.
-[[nodiscard]] auto plan_json(const Plan& plan) -> nlohmann::json;
+[[nodiscard]] auto plan_json(const CourseData& course, const Plan& plan) -> nlohmann::json;
 
 /// A table a person can read in a terminal, then the recommendation, in the plan's language.
-[[nodiscard]] auto render_plan_text(const Plan& plan) -> std::string;
+[[nodiscard]] auto render_plan_text(const CourseData& course, const Plan& plan) -> std::string;
 
 /// One call for the web page: JSON text in, plan_json out, in the input's "language". Throws Error on
 /// bad input.
-[[nodiscard]] auto plan_from_json(std::string_view json_text) -> nlohmann::json;
+[[nodiscard]] auto plan_from_json(const CourseData& course, std::string_view json_text) -> nlohmann::json;
 
 /// The same in `language` (en, pt-BR or zh-CN), whatever the input's "language" says: the page
 /// passes the language it is shown in.
-[[nodiscard]] auto plan_from_json(std::string_view json_text, std::string_view language) -> nlohmann::json;
+[[nodiscard]] auto plan_from_json(const CourseData& course, std::string_view json_text, std::string_view language)
+    -> nlohmann::json;
 
 }  // namespace pipesim

@@ -1,6 +1,6 @@
 #pragma once
 // The lesson's quiz: a bank of sourced questions in every course language (core/data/quiz_bank.json,
-// compiled in), and the course's quiz.json built from it.
+// held by a CourseData), and the course's quiz.json built from it.
 //
 // The bank is the one source of truth: the web page imports the JSON file directly, the CLI and the
 // WebAssembly module read the copy embedded at build time. Each question stores its correct option
@@ -13,21 +13,23 @@
 
 #include <nlohmann/json.hpp>
 
+#include "pipesim/course_data.h"
+
 namespace pipesim {
 
 /// The languages every course string exists in: "en", "pt-BR", "zh-CN".
 [[nodiscard]] auto supported_languages() -> std::span<const std::string_view>;
 
-/// The whole bank as stored, every language, parsed once and checked with validate_quiz_bank().
-[[nodiscard]] auto quiz_bank() -> const nlohmann::ordered_json&;
+/// The whole bank as stored, every language, as `course` holds it (checked with validate_quiz_bank()).
+[[nodiscard]] auto quiz_bank(const CourseData& course) -> const nlohmann::ordered_json&;
 
 /// The bank in one language, options in stored order:
 /// {"lesson", "title", "language", "questions": [{"id", "stage", "view", "source", "question",
 /// "options" (4), "correct", "explanation"}]}. Throws Error on an unknown language.
-[[nodiscard]] auto quiz_bank_in(std::string_view lang) -> nlohmann::ordered_json;
+[[nodiscard]] auto quiz_bank_in(const CourseData& course, std::string_view lang) -> nlohmann::ordered_json;
 
 /// Where the course keeps this lesson's quiz: "phases/<phase>/<lesson>/quiz.json" (from the bank).
-[[nodiscard]] auto course_quiz_path() -> std::string;
+[[nodiscard]] auto course_quiz_path(const CourseData& course) -> std::string;
 
 /// The course's quiz.json, exactly the shape its site renders:
 /// {"lesson": "19-dualpipe-parallelism", "title", "questions": [{"stage", "question", "options" (4),
@@ -35,7 +37,7 @@ namespace pipesim {
 /// as listed under "course" in the bank. Each question's options are in the order the course's
 /// `scripts/debias_quizzes.py --check` demands for course_quiz_path() (detail/course_order.h), so the
 /// file passes the course's CI unchanged, in every language. Throws Error on an unknown language.
-[[nodiscard]] auto course_quiz(std::string_view lang) -> nlohmann::ordered_json;
+[[nodiscard]] auto course_quiz(const CourseData& course, std::string_view lang) -> nlohmann::ordered_json;
 
 /// Throws Error naming the first problem: ids unique, stage and view known, 4 distinct options,
 /// a valid `correct`, a source, every text in every language, a well-formed course set.

@@ -1,5 +1,5 @@
 #pragma once
-// One ScheduleSpec per file in core/src/schedules/, declared from detail/schedule_list.h.
+// One ScheduleSpec per file in core/engine/src/schedules/, declared from detail/schedule_list.h.
 #include "pipesim/registry.h"
 
 namespace pipesim::detail {

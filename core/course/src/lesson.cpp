@@ -6,7 +6,7 @@
 #include <map>
 #include <vector>
 
-#include "detail/embedded.h"
+#include "detail/course_files.h"
 #include "detail/i18n.h"
 #include "pipesim/error.h"
 #include "pipesim/planner.h"
@@ -19,16 +19,11 @@ namespace {
 using nlohmann::json;
 using Values = std::map<std::string, std::string>;
 
-auto lesson_text() -> const json& {
-  static const json text = detail::parse_embedded<json>(detail::embedded_lesson_text(), "lesson text: core/data/lesson_text.json");
-  return text;
-}
-
 /// The strings of one exercise in one language.
 class Texts {
  public:
-  Texts(int exercise, std::string lang)
-      : lang_(std::move(lang)), section_(lesson_text().at("exercise_" + std::to_string(exercise))) {}
+  Texts(const json& lesson_text, int exercise, std::string lang)
+      : lang_(std::move(lang)), root_(lesson_text), section_(lesson_text.at("exercise_" + std::to_string(exercise))) {}
 
   [[nodiscard]] auto lang() const -> const std::string& { return lang_; }
   [[nodiscard]] auto get(const std::string& key, const Values& values = {}) const -> std::string {
@@ -38,7 +33,7 @@ class Texts {
     return detail::pick(section_.at("steps").at(key), lang_, "step " + key);
   }
   [[nodiscard]] auto common(const std::string& key, const Values& values = {}) const -> std::string {
-    return detail::fill(detail::pick(lesson_text().at("common").at(key), lang_, key), values);
+    return detail::fill(detail::pick(root_.at("common").at(key), lang_, key), values);
   }
   [[nodiscard]] auto assumptions(const Values& values = {}) const -> json {
     json out = json::array();
@@ -49,6 +44,7 @@ class Texts {
 
  private:
   std::string lang_;
+  const json& root_;  ///< core/data/lesson_text.json
   const json& section_;
 };
 
@@ -91,8 +87,8 @@ auto total_busy(const Run& r) -> double {
 // ---------------------------------------------------------------------------------------------------
 // Exercise 1
 
-auto exercise_1(const LessonRequest& req) -> json {
-  const Texts t(1, req.language);
+auto exercise_1(const json& text, const LessonRequest& req) -> json {
+  const Texts t(text, 1, req.language);
   const std::string& l = t.lang();
   const RecoveredGpuHours e = recovered_gpu_hours(req.costs);
   const int p = e.dualpipe.schedule.ranks();
@@ -239,8 +235,8 @@ auto direction_name(const Texts& t, int direction, int ranks) -> std::string {
   return direction == 0 ? t.common("direction_0") : t.common("direction_1", {{"last", std::to_string(ranks - 1)}});
 }
 
-auto exercise_2(const LessonRequest& req) -> json {
-  const Texts t(2, req.language);
+auto exercise_2(const json& text, const LessonRequest& req) -> json {
+  const Texts t(text, 2, req.language);
   constexpr int ranks = 4;
   constexpr int micro_batches = 8;
   const Run r = run_schedule("dualpipe", ranks, micro_batches, req.costs);
@@ -323,8 +319,8 @@ auto copy_cost(double params, double routed, int stages, int ep, double bytes_pe
   return c;
 }
 
-auto exercise_3(const LessonRequest& req) -> json {
-  const Texts t(3, req.language);
+auto exercise_3(const json& text, const LessonRequest& req) -> json {
+  const Texts t(text, 3, req.language);
   const std::string& l = t.lang();
   const SecondCopyCost e = second_copy_cost(req.bytes_per_param, req.gpu_memory_gb);
   const CopyCost& d = e.dense;
@@ -430,8 +426,8 @@ auto engine_cell(const Texts& t, const std::string& name, int ranks, int micro_b
   }
 }
 
-auto exercise_4(const LessonRequest& req) -> json {
-  const Texts t(4, req.language);
+auto exercise_4(const json& text, const LessonRequest& req) -> json {
+  const Texts t(text, 4, req.language);
   json out = header(t, 4, {});
   json statements = json::array();
   for (const json& s : t.section().at("statements"))
@@ -523,21 +519,22 @@ auto second_copy_cost(double bytes_per_param, double gpu_memory_gb) -> SecondCop
   return e;
 }
 
-auto lesson_exercise(const LessonRequest& request) -> json {
+auto lesson_exercise(const CourseData& course, const LessonRequest& request) -> json {
+  const json& text = detail::lesson_text_of(course);
   LessonRequest req = request;
   req.language = detail::check_language(request.language);
   validate_costs(req.costs);
   switch (req.exercise) {
-    case 1: return exercise_1(req);
-    case 2: return exercise_2(req);
-    case 3: return exercise_3(req);
-    case 4: return exercise_4(req);
+    case 1: return exercise_1(text, req);
+    case 2: return exercise_2(text, req);
+    case 3: return exercise_3(text, req);
+    case 4: return exercise_4(text, req);
     default: throw Error(ErrorCode::bad_value, "--exercise must be 1, 2, 3 or 4, got " + std::to_string(req.exercise));
   }
 }
 
-auto render_lesson_text(const json& ex) -> std::string {
-  const Texts t(ex.at("exercise").get<int>(), ex.at("language").get<std::string>());
+auto render_lesson_text(const CourseData& course, const json& ex) -> std::string {
+  const Texts t(detail::lesson_text_of(course), ex.at("exercise").get<int>(), ex.at("language").get<std::string>());
   std::string out = ex.at("title").get<std::string>() + "\n\n" + ex.at("question").get<std::string>() + "\n";
   if (ex.contains("statements")) {
     out += "\n";

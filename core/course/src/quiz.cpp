@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "detail/course_order.h"
-#include "detail/embedded.h"
+#include "detail/course_files.h"
 #include "detail/i18n.h"
 #include "pipesim/error.h"
 
@@ -102,20 +102,11 @@ void validate_quiz_bank(const json& bank) {
   check_course(bank, ids);
 }
 
-auto quiz_bank() -> const json& {
-  // Parsed once; the embedded text is checked here so that a broken data file fails loudly at first use
-  // (and in the test suite) instead of rendering a half-empty quiz.
-  static const json bank = [] {
-    json parsed = detail::parse_embedded<json>(detail::embedded_quiz_bank(), "quiz bank: core/data/quiz_bank.json");
-    validate_quiz_bank(parsed);
-    return parsed;
-  }();
-  return bank;
-}
+auto quiz_bank(const CourseData& course) -> const json& { return detail::quiz_bank_of(course); }
 
-auto quiz_bank_in(std::string_view lang) -> json {
+auto quiz_bank_in(const CourseData& course, std::string_view lang) -> json {
   const std::string language = detail::check_language(lang);
-  const json& bank = quiz_bank();
+  const json& bank = quiz_bank(course);
   json out{{"lesson", bank["lesson"]}, {"title", detail::pick(bank["title"], language, "title")}, {"language", language}};
   out["questions"] = json::array();
   for (const json& q : bank["questions"]) {
@@ -131,15 +122,15 @@ auto quiz_bank_in(std::string_view lang) -> json {
   return out;
 }
 
-auto course_quiz_path() -> std::string {
-  const json& bank = quiz_bank();
+auto course_quiz_path(const CourseData& course) -> std::string {
+  const json& bank = quiz_bank(course);
   return "phases/" + bank["phase"].get<std::string>() + "/" + bank["lesson"].get<std::string>() + "/quiz.json";
 }
 
-auto course_quiz(std::string_view lang) -> json {
+auto course_quiz(const CourseData& course, std::string_view lang) -> json {
   const std::string language = detail::check_language(lang);
-  const json& bank = quiz_bank();
-  const std::string path = course_quiz_path();
+  const json& bank = quiz_bank(course);
+  const std::string path = course_quiz_path(course);
   json out{{"lesson", bank["lesson"]}, {"title", detail::pick(bank["title"], language, "title")}};
   out["questions"] = json::array();
   for (const json& entry : bank["course"]) {

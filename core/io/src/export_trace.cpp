@@ -1,4 +1,6 @@
-// The Chrome trace event format (Perfetto, chrome://tracing) written from a Run, and read back.
+// The Chrome trace event format (Perfetto, chrome://tracing) written from a Run. Reading one back is
+// the engine's (core/engine/src/trace_import.cpp: a custom schedule may be a trace); detail/trace_format.h
+// holds what both sides must agree on.
 #include <algorithm>
 #include <array>
 #include <charconv>
@@ -14,9 +16,8 @@
 #include <nlohmann/json.hpp>
 
 #include "detail/export_names.h"
-#include "detail/json_fields.h"
 #include "detail/json_text.h"
-#include "detail/trace_import.h"
+#include "detail/trace_format.h"
 #include "pipesim/error.h"
 #include "pipesim/limits.h"
 #include "pipesim/export.h"
@@ -29,8 +30,9 @@ namespace {
 using ordered = nlohmann::ordered_json;
 using nlohmann::json;
 
-constexpr const char* generator = "pipesim";
-constexpr const char* compute_category = "compute";
+using detail::trace_generator;
+using detail::compute_category;
+using detail::pid_of;
 // Transfers and their flow arrows share one category: viewers pair a flow event with a slice of the
 // same category (Chrome DevTools requires it), and Perfetto keys a flow on (id, category, name).
 constexpr const char* comm_category = "comm";
@@ -242,11 +244,6 @@ auto assign_lanes(std::vector<Transfer>& transfers, int ranks) -> std::vector<in
 
 // ---- events -----------------------------------------------------------------------------------------
 
-/// Process ids start at 1: rank r is pid r + 1 (still named "rank r" and sorted by r). Perfetto's
-/// maintainers advise against pid 0, which the kernel gives its idle task; the reader undoes this.
-constexpr auto pid_of(int rank) -> int { return rank + 1; }
-constexpr auto rank_of_pid(long long pid) -> long long { return pid - 1; }
-
 /// Thread ids unique over the whole trace (some viewers merge equal tids of different processes) and
 /// never 0 (Perfetto reserves it for the idle thread): rank r's thread k is r * stride + k + 1, so
 /// with one comm lane rank 0 has tids 1, 2 and rank 1 has 11, 12.
@@ -427,7 +424,7 @@ void add_transfers(EventList& events, const Run& run, const std::vector<Transfer
 auto other_data(const Run& run, double scale) -> ordered {
   const Schedule& s = run.schedule;
   const Costs& c = run.costs;
-  return {{"generator", generator},
+  return {{"generator", trace_generator},
           {"schedule", s.name},
           {"title", std::string(run.spec->texts.en.title)},
           {"ranks", s.ranks()},
@@ -441,59 +438,6 @@ auto other_data(const Run& run, double scale) -> ordered {
           {"bubble_fraction", run.metrics.bubble_fraction},
           {"us_per_unit", number(scale)},
           {"time_unit", "ts and dur are microseconds: cost units x us_per_unit; args start/end are cost units"}};
-}
-
-// ---- import -----------------------------------------------------------------------------------------
-
-constexpr const char* not_ours =
-    "this Chrome trace was not written by pipesim (otherData.generator is not \"pipesim\"); pipesim reads back "
-    "only traces from `simulate --format chrome-trace`";
-
-/// A whole number in [lo, hi] at `key` of otherData.
-/// `fallback` when absent; nullopt: required.
-auto other_whole(const json& other, const char* key, int lo, int hi, std::optional<int> fallback) -> int {
-  return detail::whole_field(other, key, lo, hi, fallback, [&] { return std::string("pipesim trace: otherData.") + key; });
-}
-
-/// One compute event of the trace, before it is put in its rank's order.
-struct ComputeEvent {
-  double ts = 0;
-  long long index = 0;  ///< the op's index on its rank; file position when absent
-  json op;
-};
-
-/// The contract's op object for a compute event's args: an FB's forward half becomes f_mb, f_phase,
-/// f_stage. Fields are copied as found; custom.cpp checks them like any JSON schedule.
-auto contract_op(const json& args, const std::string& where) -> json {
-  const auto kind = args.find("kind");
-  if (kind == args.end() || !kind->is_string())
-    throw Error(ErrorCode::bad_import, where + ": args.kind must be \"F\", \"B\", \"I\", \"W\" or \"FB\"");
-  json op = {{"op", *kind}};
-  const bool pair = parse_kind(kind->get<std::string>()) == OpKind::FB;
-  for (const char* field : {"mb", "phase", "stage"}) {
-    if (const auto it = args.find(field); it != args.end()) op[std::string(pair ? "f_" : "") + field] = *it;
-    const std::string backward = std::string("b_") + field;
-    if (const auto it = args.find(backward); pair && it != args.end()) op[backward] = *it;
-  }
-  return op;
-}
-
-auto read_compute_event(const json& event, std::size_t position, int ranks, std::vector<std::vector<ComputeEvent>>& out)
-    -> void {
-  const std::string where = "pipesim trace: traceEvents[" + std::to_string(position) + "]";
-  const auto pid = event.find("pid");
-  if (pid == event.end() || !pid->is_number_integer() || pid->get<long long>() < pid_of(0) ||
-      pid->get<long long>() > pid_of(ranks - 1))
-    throw Error(ErrorCode::bad_import, where + ": pid must be a rank's process id, rank + 1, from " + std::to_string(pid_of(0)) +
-                                           " to " + std::to_string(pid_of(ranks - 1)));
-  const auto ts = event.find("ts");
-  if (ts == event.end() || !ts->is_number()) throw Error(ErrorCode::bad_import, where + ": ts must be a number");
-  const auto args = event.find("args");
-  if (args == event.end() || !args->is_object()) throw Error(ErrorCode::bad_import, where + ": a compute event needs its args object");
-  const auto index = args->find("index");
-  const long long order = index != args->end() && index->is_number_integer() ? index->get<long long>()
-                                                                             : static_cast<long long>(position);
-  out[static_cast<std::size_t>(rank_of_pid(pid->get<long long>()))].push_back({ts->get<double>(), order, contract_op(*args, where)});
 }
 
 }  // namespace
@@ -532,44 +476,5 @@ auto to_chrome_trace(const Run& run, const TraceOptions& options) -> std::string
   write_chrome_trace(run, out, options);
   return out.take();
 }
-
-namespace detail {
-
-auto is_chrome_trace(const json& j) -> bool { return j.is_object() && j.contains("traceEvents"); }
-
-auto schedule_json_from_trace(const json& trace) -> json {
-  const auto other = trace.find("otherData");
-  if (other == trace.end() || !other->is_object() || !other->contains("generator") ||
-      (*other)["generator"] != generator)
-    throw Error(ErrorCode::bad_import, not_ours);
-  const auto events = trace.find("traceEvents");
-  if (!events->is_array()) throw Error(ErrorCode::bad_import, "pipesim trace: traceEvents must be an array of events");
-  const int ranks = other_whole(*other, "ranks", 1, limits::max_ranks, std::nullopt);
-  std::vector<std::vector<ComputeEvent>> per_rank(static_cast<std::size_t>(ranks));
-  for (std::size_t k = 0; k < events->size(); ++k) {
-    const json& event = (*events)[k];
-    if (!event.is_object())
-      throw Error(ErrorCode::bad_import, "pipesim trace: traceEvents[" + std::to_string(k) + "] is not an object; every event is one");
-    if (event.value("ph", json()) == "X" && event.value("cat", json()) == compute_category)
-      read_compute_event(event, k, ranks, per_rank);
-  }
-  json out = {{"micro_batches", other_whole(*other, "micro_batches", 1, 1 << 20, std::nullopt)},
-              {"directions", other_whole(*other, "directions", 1, 2, 1)},
-              {"stages", other_whole(*other, "stages", 1, 1 << 20, std::nullopt)},
-              {"ranks", ranks},
-              {"per_rank", json::array()}};
-  for (auto& ops : per_rank) {
-    // Run order is time order; ops of zero duration share a timestamp, so their index decides.
-    std::stable_sort(ops.begin(), ops.end(), [](const ComputeEvent& a, const ComputeEvent& b) {
-      return a.ts != b.ts ? a.ts < b.ts : a.index < b.index;
-    });
-    json listed = json::array();
-    for (ComputeEvent& e : ops) listed.push_back(std::move(e.op));
-    out["per_rank"].push_back({{"ops", std::move(listed)}});
-  }
-  return out;
-}
-
-}  // namespace detail
 
 }  // namespace pipesim

@@ -9,7 +9,7 @@
 
 #include "detail/input_size.h"
 #include "detail/json_text.h"
-#include "detail/embedded.h"
+#include "detail/course_files.h"
 #include "detail/i18n.h"
 #include "detail/model_shape.h"
 #include "pipesim/error.h"
@@ -279,16 +279,11 @@ auto fixed(double v, int decimals) -> std::string {
 
 using Values = std::map<std::string, std::string>;
 
-auto planner_text() -> const json& {
-  static const json text =
-      detail::parse_embedded<json>(detail::embedded_planner_text(), "planner text: core/data/planner_text.json");
-  return text;
-}
-
 /// The planner's strings in one language, and numbers written that language's way (pt-BR: 1,5 GB).
 class Words {
  public:
-  explicit Words(std::string_view lang) : lang_(detail::check_language(lang)) {}
+  Words(const CourseData& course, std::string_view lang)
+      : root_(detail::planner_text_of(course)), lang_(detail::check_language(lang)) {}
 
   [[nodiscard]] auto lang() const -> const std::string& { return lang_; }
   [[nodiscard]] auto reason(const std::string& key, const Values& values) const -> std::string {
@@ -299,7 +294,7 @@ class Words {
   }
   [[nodiscard]] auto say(const std::string& section, const std::string& key, const Values& values = {}) const
       -> std::string {
-    const json& root = planner_text();
+    const json& root = root_;
     // A missing key is a bug in core/data/, named like the other course data errors.
     if (!root.contains(section) || !root.at(section).contains(key))
       throw Error(ErrorCode::internal, "course data: planner text has no " + section + "." + key);
@@ -319,6 +314,7 @@ class Words {
   }
 
  private:
+  const json& root_;  ///< core/data/planner_text.json
   std::string lang_;
 };
 
@@ -452,8 +448,8 @@ void recommend_when_none_fits(Plan& p, const Words& w) {
                                              {"total", w.gb(lightest->total_gb)}}));
 }
 
-void recommend(Plan& p) {
-  const Words w(p.input.language);
+void recommend(const CourseData& course, Plan& p) {
+  const Words w(course, p.input.language);
   std::vector<const PlanCandidate*> fitting;
   for (const PlanCandidate& c : p.ranked)
     if (c.fits) fitting.push_back(&c);
@@ -568,7 +564,7 @@ auto model_costs(const PlanInput& in, const ParameterSplit& params) -> ModelCost
   return model_part_costs(in, {params.active, in.model.layers, moe_layers(in.model), activation_values_per_token(in.model)});
 }
 
-auto plan(const PlanInput& input) -> Plan {
+auto plan(const CourseData& course, const PlanInput& input) -> Plan {
   Plan p;
   p.input = input;
   p.input.language = detail::check_language(input.language);  // before the work, not after it
@@ -589,15 +585,15 @@ auto plan(const PlanInput& input) -> Plan {
     if (a.fits != b.fits) return a.fits;
     return a.makespan_ms < b.makespan_ms;
   });
-  recommend(p);
+  recommend(course, p);
   return p;
 }
 
-auto plan_json(const Plan& p) -> json {
+auto plan_json(const CourseData& course, const Plan& p) -> json {
   const ModelSpec& m = p.input.model;
   const ClusterSpec& c = p.input.cluster;
   const PlanAssumptions& a = p.input.assumptions;
-  const Words w(p.input.language);
+  const Words w(course, p.input.language);
   json out;
   out["language"] = w.lang();
   out["input"] = {
@@ -708,8 +704,8 @@ auto render_summary(const Plan& p, const Words& w) -> std::string {
 
 }  // namespace
 
-auto render_plan_text(const Plan& p) -> std::string {
-  const Words w(p.input.language);
+auto render_plan_text(const CourseData& course, const Plan& p) -> std::string {
+  const Words w(course, p.input.language);
   std::string out = render_summary(p, w) + render_table(p, w);
   for (const auto& [name, why] : p.not_applicable)
     out += "     " + w.text("not_applicable", {{"schedule", name}, {"why", why}}) + "\n";
@@ -718,12 +714,14 @@ auto render_plan_text(const Plan& p) -> std::string {
   return out;
 }
 
-auto plan_from_json(std::string_view json_text) -> json { return plan_json(plan(parse_plan_input(json_text))); }
+auto plan_from_json(const CourseData& course, std::string_view json_text) -> json {
+  return plan_json(course, plan(course, parse_plan_input(json_text)));
+}
 
-auto plan_from_json(std::string_view json_text, std::string_view language) -> json {
+auto plan_from_json(const CourseData& course, std::string_view json_text, std::string_view language) -> json {
   PlanInput input = parse_plan_input(json_text);
   input.language = std::string(language);  // plan() checks it
-  return plan_json(plan(input));
+  return plan_json(course, plan(course, input));
 }
 
 }  // namespace pipesim

@@ -1,6 +1,6 @@
 // The built-in schedules, in display order: the classics, the zero-bubble family, the two-direction
 // schedules, then the user's own. One line per schedule: PIPESIM_SCHEDULE(id) names the spec
-// detail::id_spec that core/src/schedules/<its file>.cpp defines. Adding a schedule is its file plus
+// detail::id_spec that core/engine/src/schedules/<its file>.cpp defines. Adding a schedule is its file plus
 // one line here. Included by detail/specs.h (declarations) and registry.cpp (the catalogue).
 // No include guard: each includer defines PIPESIM_SCHEDULE for what it needs.
 PIPESIM_SCHEDULE(gpipe)

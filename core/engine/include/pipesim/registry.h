@@ -1,5 +1,5 @@
 #pragma once
-// The catalogue of schedules as data. Each schedule is one file in core/src/schedules/ that defines
+// The catalogue of schedules as data. Each schedule is one file in core/engine/src/schedules/ that defines
 // its ScheduleSpec by name, and one line of detail/schedule_list.h. The engine never looks at names.
 #include <span>
 #include <string>
@@ -50,7 +50,7 @@ struct SizeDefaults {
 };
 
 /// Everything pipesim knows about one schedule, set by name in the schedule's own file
-/// (core/src/schedules/) and listed once in detail/schedule_list.h. The engine reads only the
+/// (core/engine/src/schedules/) and listed once in detail/schedule_list.h. The engine reads only the
 /// functions; names, texts, colour and defaults are for the CLI, the module and the page.
 struct ScheduleSpec {
   std::string_view name;            ///< CLI and URL key, e.g. "dualpipe"

@@ -1,6 +1,6 @@
 #pragma once
 // Closed forms shared by more than one schedule. A schedule's own bubble formula is in its file,
-// next to its op order (core/src/schedules/); this holds only the pieces several of them use.
+// next to its op order (core/engine/src/schedules/); this holds only the pieces several of them use.
 #include <string>
 #include <utility>
 

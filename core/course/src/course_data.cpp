@@ -1,0 +1,77 @@
+#include "pipesim/course_data.h"
+
+#include <string>
+#include <utility>
+
+#include "detail/course_files.h"
+#include "pipesim/error.h"
+#include "pipesim/quiz.h"
+
+namespace pipesim {
+
+namespace {
+
+constexpr const char* file_names = "quiz_bank, lesson_text or planner_text";
+
+/// A course file parsed as `Json` (json, or ordered_json for the bank), named in the message when it
+/// is not JSON.
+template <typename Json>
+auto parse_file(std::string_view text, std::string_view what) -> Json {
+  Json parsed = Json::parse(text, nullptr, false);
+  if (parsed.is_discarded()) throw Error(ErrorCode::internal, std::string(what) + " is not valid JSON");
+  return parsed;
+}
+
+template <typename Json>
+auto given(const std::optional<Json>& file, std::string_view name) -> const Json& {
+  if (!file)
+    throw Error(ErrorCode::usage, "the course data " + std::string(name) + " (core/data/" + std::string(name) +
+                                      ".json) was not provided: call provideCourseData first");
+  return *file;
+}
+
+}  // namespace
+
+CourseData::CourseData() : files_(std::make_shared<const Files>()) {}
+
+void CourseData::provide(std::string_view name, std::string_view text) {
+  Files next = *files_;
+  if (name == "quiz_bank") {
+    auto bank = parse_file<nlohmann::ordered_json>(text, "quiz bank: core/data/quiz_bank.json");
+    // Checked here, so that a broken bank fails loudly when given instead of rendering a half-empty quiz.
+    validate_quiz_bank(bank);
+    next.quiz_bank = std::move(bank);
+  } else if (name == "lesson_text") {
+    next.lesson_text = parse_file<nlohmann::json>(text, "lesson text: core/data/lesson_text.json");
+  } else if (name == "planner_text") {
+    next.planner_text = parse_file<nlohmann::json>(text, "planner text: core/data/planner_text.json");
+  } else {
+    throw Error(ErrorCode::unknown_name, "unknown course data '" + std::string(name) + "': expected " + file_names);
+  }
+  files_ = std::make_shared<const Files>(std::move(next));
+}
+
+auto CourseData::has(std::string_view name) const -> bool {
+  if (name == "quiz_bank") return files_->quiz_bank.has_value();
+  if (name == "lesson_text") return files_->lesson_text.has_value();
+  if (name == "planner_text") return files_->planner_text.has_value();
+  return false;
+}
+
+auto CourseData::files() const -> const Files& { return *files_; }
+
+namespace detail {
+
+auto quiz_bank_of(const CourseData& course) -> const nlohmann::ordered_json& {
+  return given(course.files().quiz_bank, "quiz_bank");
+}
+auto lesson_text_of(const CourseData& course) -> const nlohmann::json& {
+  return given(course.files().lesson_text, "lesson_text");
+}
+auto planner_text_of(const CourseData& course) -> const nlohmann::json& {
+  return given(course.files().planner_text, "planner_text");
+}
+
+}  // namespace detail
+
+}  // namespace pipesim
