@@ -129,7 +129,7 @@ TEST_CASE("an export held in memory tells its progress after each block, in reco
   struct Told {
     std::uint64_t written, expected;
   };
-  for (const ExportFormat format : all_formats) {
+  for (const ExportFormat format : all_formats()) {
     CAPTURE(export_format_name(format));
     std::vector<Told> told;
     const std::string text = export_text(r, format, limits::max_export_bytes, {},
