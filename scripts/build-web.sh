@@ -17,6 +17,8 @@ inputs_key() {
   } | sha1sum | cut -d' ' -f1
 }
 key=$(inputs_key)
+# Without git the key would not follow the sources: always build then.
+git rev-parse --is-inside-work-tree >/dev/null 2>&1 || PIPESIM_WEB_REBUILD=1
 if [[ "${PIPESIM_WEB_REBUILD:-0}" != 1 && -f web/dist/.inputs && "$(cat web/dist/.inputs)" == "$key" ]]; then
   echo "build-web: web/dist is up to date (its inputs are unchanged)"
   exit 0

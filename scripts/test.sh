@@ -23,6 +23,13 @@ passed=artifacts/test-passed
 rm -rf "$logs"
 mkdir -p "$logs" "$passed"
 [[ "${PIPESIM_TEST_RERUN:-0}" == 1 ]] && rm -f "$passed"/*
+# The key below is the checkout's files as git lists them: without git (an exported tree) it would not
+# change with the code, so nothing is reused then.
+if ! git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+  echo "== not a git checkout: every phase runs (no reuse of passed results)"
+  rm -f "$passed"/*
+  PIPESIM_NO_REUSE=1
+fi
 
 # What the results depend on: the checkout's content and the tools' versions.
 checkout_key() {
@@ -40,7 +47,7 @@ key=$(checkout_key)
 phase() {
   local name=$1; shift
   local log="$logs/$name.log" started=$SECONDS
-  if [[ "$name" == *-tests && -f "$passed/$name" && "$(cat "$passed/$name")" == "$key" ]]; then
+  if [[ "${PIPESIM_NO_REUSE:-0}" != 1 && "$name" == *-tests && -f "$passed/$name" && "$(cat "$passed/$name")" == "$key" ]]; then
     echo "reused: passed with this checkout (artifacts/test-passed/$name)" >"$log"
     echo "reused" >"$logs/$name.time"
     echo "== $name: reused (unchanged since it passed)"
@@ -49,7 +56,7 @@ phase() {
   echo "== $name"
   if "$@" >"$log" 2>&1; then
     echo "$((SECONDS - started))" >"$logs/$name.time"
-    [[ "$name" == *-tests ]] && echo "$key" >"$passed/$name"
+    [[ "$name" == *-tests && "${PIPESIM_NO_REUSE:-0}" != 1 ]] && echo "$key" >"$passed/$name"
     echo "== $name: ok, $((SECONDS - started)) s"
   else
     echo "$((SECONDS - started)) FAILED" >"$logs/$name.time"
@@ -75,7 +82,8 @@ native_lane() {
 }
 
 cli_built() {
-  until [[ -e "$logs/native-build.ok" || -e "$logs/native-build.over" ]]; do sleep 1; done
+  # ... or for the native lane to have ended without saying (killed): then this lane stops too.
+  until [[ -e "$logs/native-build.ok" || -e "$logs/native-build.over" ]] || ! kill -0 "$native" 2>/dev/null; do sleep 1; done
   [[ -e "$logs/native-build.ok" ]] || { echo "== web lane: the native CLI did not build; its suites need it" >&2; return 1; }
 }
 

@@ -135,18 +135,31 @@ test('the cache drops its oldest results past its entry limit', () => {
   assert.ok(client.cached(small('s', CACHE_ENTRIES_LIMIT + 1)));
 });
 
-test('the cache drops its oldest results past its op limit, and never keeps a run above it', () => {
+test('the cache drops its least recently used results past its op limit, and never keeps a run above it', () => {
   const client = new EngineClient(fakeEngine((r) => r.ranks * 100_000), { lastPlace: null });
   const half = CACHE_OPS_LIMIT / 200_000; // ranks whose run has half the limit's ops
   client.simulate([small('a', half)], fakeUpdate());
   client.simulate([small('b', half)], fakeUpdate());
-  assert.ok(client.cached(small('a', half)));
+  assert.ok(client.cached(small('a', half))); // a is now the one used last
   client.simulate([small('c', 1)], fakeUpdate());
-  assert.equal(client.cached(small('a', half)), undefined);
-  assert.ok(client.cached(small('b', half)));
+  assert.equal(client.cached(small('b', half)), undefined); // the least recently used made room
+  assert.ok(client.cached(small('a', half)));
   client.simulate([small('d', half * 2 + 1)], fakeUpdate());
   assert.equal(client.cached(small('d', half * 2 + 1)), undefined);
-  assert.ok(client.cached(small('b', half)));
+  assert.ok(client.cached(small('a', half)));
+});
+
+test('a cached run asked beside a new one is answered even if the new one evicts it while away', async () => {
+  const client = new EngineClient(fakeEngine(() => CACHE_OPS_LIMIT / 2), { lastPlace: 'worker' });
+  client.simulate([small('primary')], fakeUpdate());
+  const heavy = {
+    async run(task, args) {
+      return args.map((r) => ({ value: { summary: { ranks: Number(r.ranks), away: true }, ops: { count: CACHE_OPS_LIMIT - 1 } } }));
+    },
+  };
+  const outcomes = await client.simulate([small('primary'), large('new')], heavy).pending;
+  assert.equal(client.cached(small('primary')), undefined); // the new run took its place in the cache
+  assert.deepEqual(outcomes.map((o) => o.value.summary.away === true), [false, true]);
 });
 
 test('an export of a small run is written here, of a large one in the worker (and the caller is told)', async () => {

@@ -89,10 +89,15 @@ export class EngineClient {
     return { outcomes: requests.map((r) => this.simulateHere(r)), where: missing ? 'main-thread' : 'cache' };
   }
 
-  /** The cached outcome of a request, if any. */
+  /** The cached outcome of a request, if any. A hit becomes the newest entry, so what the page keeps
+   *  using (the primary run beside a new comparison) is the last to be evicted. */
   cached(request: RunRequest): Outcome<SimulateValue> | undefined {
-    const hit = this.cache.get(requestKey(request));
-    return hit?.outcome;
+    const key = requestKey(request);
+    const hit = this.cache.get(key);
+    if (!hit) return undefined;
+    this.cache.delete(key);
+    this.cache.set(key, hit);
+    return hit.outcome;
   }
 
   /** Empties the cache (nothing calls it in the page: results depend on the request alone). */
@@ -131,6 +136,12 @@ export class EngineClient {
 
   private async simulateAway(requests: RunRequest[], update: Pick<LaneRequest, 'run'>): Promise<Outcome<SimulateValue>[] | Superseded> {
     const missing = requests.filter((r) => !this.cache.has(requestKey(r)));
+    // The hits are taken now: while the worker runs the rest, what it brings back (or a run made here
+    // meanwhile) may evict them from the cache.
+    const hits = new Map(requests.flatMap((r) => {
+      const hit = this.cached(r);
+      return hit ? [[requestKey(r), hit] as const] : [];
+    }));
     let outcomes: Outcome<SimulateValue>[] | Superseded;
     try {
       outcomes = await update.run('simulate', missing);
@@ -139,13 +150,13 @@ export class EngineClient {
       // and none of them is kept (another try may succeed).
       const error = { message: e instanceof Error ? e.message : String(e), code: isRefusal(e) ? e.code : 'internal' };
       const failed = new Map(missing.map((r) => [requestKey(r), { error }] as const));
-      return requests.map((r) => failed.get(requestKey(r)) ?? this.cached(r) ?? { error });
+      return requests.map((r) => failed.get(requestKey(r)) ?? hits.get(requestKey(r)) ?? { error });
     }
     if (outcomes === SUPERSEDED) return SUPERSEDED;
     const settled = outcomes;
     missing.forEach((r, k) => this.keep(r, settled[k]));
     const got = new Map(missing.map((r, k) => [requestKey(r), settled[k]] as const));
-    return requests.map((r) => got.get(requestKey(r)) ?? this.cached(r)!);
+    return requests.map((r) => (got.get(requestKey(r)) ?? hits.get(requestKey(r)))!);
   }
 
   /** Keeps an outcome, dropping the oldest ones past the limits; a refusal the engine did not give
