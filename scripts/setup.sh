@@ -20,8 +20,25 @@ case "$need" in
 esac
 
 missing=()
-# Node.js may come from Debian or from NodeSource (which bundles npm): ask for the commands.
-if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
+# Node.js >= 20 (Vite 8 and rolldown need it). Debian 12 offers only Node 18, so it is installed from
+# Debian only where the Debian sources offer 20 or later; otherwise setup stops and says what to install.
+node_needed=20
+major_of() { sed -n 's/^v\{0,1\}\([0-9][0-9]*\).*/\1/p' | head -n 1; }
+if command -v node >/dev/null; then
+  node_major=$(node --version | major_of)
+  if ((${node_major:-0} < node_needed)); then
+    echo "pipesim setup: Node.js $(node --version) is too old: Vite 8 and rolldown need Node.js >= $node_needed." >&2
+    echo "Install Node.js $node_needed or later (for example NodeSource's nodejs package, which bundles npm), then run again." >&2
+    exit 1
+  fi
+  command -v npm >/dev/null || missing+=(npm)
+else
+  offered=$(apt-cache policy nodejs 2>/dev/null | sed -n 's/^ *Candidate: *//p' | sed 's/^[0-9]*://' | major_of)
+  if ((${offered:-0} < node_needed)); then
+    echo "pipesim setup: Node.js is missing, and the Debian sources offer ${offered:+Node.js $offered}${offered:-no nodejs package}, too old: Vite 8 and rolldown need Node.js >= $node_needed." >&2
+    echo "Install Node.js $node_needed or later (for example NodeSource's nodejs package, which bundles npm), then run again." >&2
+    exit 1
+  fi
   missing+=(nodejs npm)
 fi
 for p in "${packages[@]}"; do
@@ -44,8 +61,14 @@ if ((${#missing[@]})); then
 fi
 
 if [[ "$need" == web || "$need" == all || "$need" == test ]]; then
-  # npm ci when node_modules is absent or older than the lock file.
-  if [[ ! -f node_modules/.package-lock.json || package-lock.json -nt node_modules/.package-lock.json ]]; then
+  # npm ci when node_modules is absent or older than the lock file; never through a node_modules that
+  # is a link to an install shared with other checkouts (npm ci would empty the shared folder).
+  if [[ -L node_modules ]]; then
+    [[ -f node_modules/.package-lock.json ]] || {
+      echo "pipesim setup: node_modules links to $(readlink node_modules), which has no installed packages; install them there" >&2
+      exit 1
+    }
+  elif [[ ! -f node_modules/.package-lock.json || package-lock.json -nt node_modules/.package-lock.json ]]; then
     echo "pipesim setup: installing npm packages"
     npm ci --no-audit --no-fund --loglevel=error
   fi

@@ -31,12 +31,26 @@ if ! git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
   PIPESIM_NO_REUSE=1
 fi
 
-# What the results depend on: the checkout's content and the tools' versions.
+# What the results depend on: the checkout's content and the tools' versions (compilers, the build
+# tools, the runtimes that run the tests). Computed at the start, and again before a pass is recorded:
+# a pass is recorded only if the key is still the same.
+tool_versions() {
+  echo "CC=${CC:-} CXX=${CXX:-} PIPESIM_CHROMIUM=${PIPESIM_CHROMIUM:-}"
+  local tool
+  for tool in "${CC:-cc}" "${CXX:-c++}" g++ clang++-14 cmake ccache node emcc "${PIPESIM_CHROMIUM:-chromium}"; do
+    if command -v "$tool" >/dev/null; then echo "$tool: $("$tool" --version 2>/dev/null | head -n 1)"; else echo "$tool: absent"; fi
+  done
+  dpkg-query -W g++ clang-14 cmake ccache emscripten chromium catch2 nlohmann-json3-dev nodejs 2>&1 || true
+}
+# Each file's modification time is part of it, so that a file edited and edited back during the run
+# (same content, new time) changes the key too: tests may have run on the edit.
 checkout_key() {
   {
-    git ls-files -z --cached --others --exclude-standard | sort -zu | xargs -0 sha1sum -- 2>&1 || true
-    dpkg-query -W g++ clang-14 emscripten chromium catch2 nlohmann-json3-dev 2>&1 || true
-    node --version
+    local files
+    mapfile -d '' files < <(git ls-files -z --cached --others --exclude-standard | sort -zu)
+    sha1sum -- "${files[@]}" 2>&1 || true
+    stat -c '%y %n' -- "${files[@]}" 2>&1 || true
+    tool_versions
     echo "fuzz seconds: ${PIPESIM_FUZZ_SECONDS:-bounded}"
   } | sha1sum | cut -d' ' -f1
 }
@@ -56,8 +70,11 @@ phase() {
   echo "== $name"
   if "$@" >"$log" 2>&1; then
     echo "$((SECONDS - started))" >"$logs/$name.time"
-    [[ "$name" == *-tests && "${PIPESIM_NO_REUSE:-0}" != 1 ]] && echo "$key" >"$passed/$name"
     echo "== $name: ok, $((SECONDS - started)) s"
+    if [[ "$name" == *-tests && "${PIPESIM_NO_REUSE:-0}" != 1 ]]; then
+      if [[ "$(checkout_key)" == "$key" ]]; then echo "$key" >"$passed/$name"
+      else rm -f "$passed/$name"; echo "== $name: not recorded as passed (files or tools changed during the run)"; fi
+    fi
   else
     echo "$((SECONDS - started)) FAILED" >"$logs/$name.time"
     rm -f "$passed/$name"
