@@ -35,9 +35,18 @@ export function startServer({ root, port = 0, host = '127.0.0.1', csp = STRICT_C
       const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
       let file = normalize(join(base, path));
       if (file !== base && !file.startsWith(base + sep)) throw Object.assign(new Error('outside root'), { code: 'ENOENT' });
-      if ((await stat(file)).isDirectory()) file = join(file, 'index.html');
+      let info = await stat(file);
+      if (info.isDirectory()) info = await stat((file = join(file, 'index.html')));
+      // no-cache: the browser asks again each time, and the tag (size and time of the file) lets it
+      // keep what it has when the file is unchanged, with the code it compiled from it.
+      const tag = `"${info.size.toString(36)}-${Math.trunc(info.mtimeMs).toString(36)}"`;
+      const headers = { 'Content-Type': TYPES[extname(file)] ?? 'application/octet-stream', 'Cache-Control': 'no-cache', ETag: tag };
+      if (req.headers['if-none-match'] === tag && extname(file) !== '.html') {
+        res.writeHead(304, headers);
+        res.end();
+        return;
+      }
       const body = await readFile(file);
-      const headers = { 'Content-Type': TYPES[extname(file)] ?? 'application/octet-stream', 'Cache-Control': 'no-cache' };
       if (csp && extname(file) === '.html') headers['Content-Security-Policy'] = ownPolicy(body) ?? csp;
       res.writeHead(200, headers);
       res.end(body);

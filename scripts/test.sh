@@ -4,9 +4,10 @@
 # surface, the WebAssembly module in Node, the web's plain logic in Node, and the page in headless
 # Chromium.
 #
-# Two lanes run side by side, since the 2 cores are rarely both busy in one of them:
+# Three lanes run side by side, since the 2 cores are rarely both busy in one of them:
 #   native: g++ build, its suite; clang build (sanitizers + fuzzing, one configuration), its suite, fuzzing
-#   web:    WebAssembly build, its tests; web unit tests; page build; the page in Chromium
+#   web:    WebAssembly build, page build, the page in Chromium (the longest chain: started first)
+#   module: once the WebAssembly build is there, its tests in Node; the web unit tests
 # Each phase writes artifacts/test-logs/<phase>.log; a failed phase prints the end of its log, and the
 # run ends with the time of every phase. Builds are incremental and go through ccache; the page build
 # is skipped when none of its inputs changed (scripts/build-web.sh).
@@ -68,7 +69,9 @@ phase() {
     return 0
   fi
   echo "== $name"
-  if "$@" >"$log" 2>&1; then
+  # The phase runs in a subshell whose `times` gives the CPU its commands took (the machine may be
+  # shared: CPU seconds compare across runs where wall seconds do not).
+  if ( "$@" >"$log" 2>&1; status=$?; times | tail -n 1 >"$logs/$name.cpu"; exit "$status" ); then
     echo "$((SECONDS - started))" >"$logs/$name.time"
     echo "== $name: ok, $((SECONDS - started)) s"
     if [[ "$name" == *-tests && "${PIPESIM_NO_REUSE:-0}" != 1 ]]; then
@@ -88,45 +91,66 @@ fuzz_run() {
   if [[ -n "${PIPESIM_FUZZ_SECONDS:-}" ]]; then scripts/fuzz.sh "$PIPESIM_FUZZ_SECONDS"; else scripts/fuzz.sh; fi
 }
 
-# The WebAssembly and page suites compare with the native CLI (build/pipesim): the web lane waits for
-# the native lane's build to be over (a condition, not a duration) before its first test.
+# The WebAssembly and page suites compare with the native CLI (build/pipesim), and the module lane
+# needs the WebAssembly build: a lane waits for a phase of another to be over (a condition, not a
+# duration). A phase NAME that other lanes wait for leaves $logs/NAME.ok, or $logs/NAME.over if it
+# failed.
+announced() {
+  local name=$1; shift
+  if phase "$name" "$@"; then touch "$logs/$name.ok"; else touch "$logs/$name.over"; return 1; fi
+}
+# awaited NAME PID: until NAME is over, or the lane PID that runs it ended without saying (killed).
+awaited() {
+  local name=$1 lane=$2
+  until [[ -e "$logs/$name.ok" || -e "$logs/$name.over" ]] || ! kill -0 "$lane" 2>/dev/null; do sleep 1; done
+  [[ -e "$logs/$name.ok" ]] || { echo "== $name did not succeed; the suites that need it do not run" >&2; return 1; }
+}
+
+# Lanes, so that both cores stay busy to the end. The page's Chromium suite is the longest chain, so
+# its lane builds only what it needs (the module, the page) and starts it first; the module's tests
+# and the web unit tests run in a lane of their own beside it, once the module is built.
 native_lane() {
-  if phase native-build scripts/build-native.sh; then touch "$logs/native-build.ok"; else touch "$logs/native-build.over"; return 1; fi
+  announced native-build scripts/build-native.sh || return 1
   phase native-tests bash -c 'cd build && ctest --output-on-failure -j"$(nproc)"' &&
     phase sanitized-build scripts/build-sanitized.sh pipesim pipesim_tests pipesim_fuzzers &&
     phase sanitized-tests scripts/test-sanitized.sh &&
     phase fuzz-tests fuzz_run
 }
 
-cli_built() {
-  # ... or for the native lane to have ended without saying (killed): then this lane stops too.
-  until [[ -e "$logs/native-build.ok" || -e "$logs/native-build.over" ]] || ! kill -0 "$native" 2>/dev/null; do sleep 1; done
-  [[ -e "$logs/native-build.ok" ]] || { echo "== web lane: the native CLI did not build; its suites need it" >&2; return 1; }
+web_lane() {
+  announced wasm-build scripts/build-wasm.sh &&
+    phase web-build scripts/build-web.sh &&
+    awaited native-build "$native" &&
+    # One Chromium and one server for every file, files several at a time, each page in a browser
+    # context of its own (scripts/test-browser.mjs).
+    phase browser-tests node scripts/test-browser.mjs
 }
 
-web_lane() {
-  phase wasm-build scripts/build-wasm.sh &&
-    cli_built &&
+module_lane() {
+  awaited wasm-build "$web" &&
+    awaited native-build "$native" &&
     phase wasm-tests node --test tests/wasm/ &&
     # The web's plain-logic modules, in Node (no browser), when the suite exists.
-    { [[ ! -d tests/web ]] || phase web-unit-tests node --test tests/web/; } &&
-    phase web-build scripts/build-web.sh &&
-    # Files run two at a time: each has its own server, Chromium and profile, and each page its own
-    # storage (tests/browser/harness.mjs).
-    phase browser-tests node --test --test-concurrency=2 tests/browser/
+    { [[ ! -d tests/web ]] || phase web-unit-tests node --test tests/web/; }
 }
 
 started=$SECONDS
 native_lane & native=$!
 web_lane & web=$!
+module_lane & module=$!
 status=0
 wait "$native" || status=1
 wait "$web" || status=1
+wait "$module" || status=1
 
-echo "== phases (seconds; the two lanes run side by side), logs in $logs/"
+# `times` writes "1m2.500s 0m0.250s" (user, system): their sum in seconds.
+cpu_seconds() { awk '{ s = 0; for (i = 1; i <= NF; i++) { split($i, p, "m"); s += p[1] * 60 + p[2] } printf "%.0f", s }' "$1"; }
+echo "== phases (wall and CPU seconds; the lanes run side by side), logs in $logs/"
 for name in native-build native-tests sanitized-build sanitized-tests fuzz-tests \
-            wasm-build wasm-tests web-unit-tests web-build browser-tests; do
-  [[ -f "$logs/$name.time" ]] && printf '   %-16s %s\n' "$name" "$(cat "$logs/$name.time")"
+            wasm-build web-build browser-tests wasm-tests web-unit-tests; do
+  [[ -f "$logs/$name.time" ]] || continue
+  cpu=""; [[ -f "$logs/$name.cpu" ]] && cpu="  cpu $(cpu_seconds "$logs/$name.cpu")"
+  printf '   %-16s %s%s\n' "$name" "$(cat "$logs/$name.time")" "$cpu"
 done
 printf '   %-16s %s\n' total "$((SECONDS - started))"
 ((status == 0)) || { echo "npm test: FAILED" >&2; exit 1; }

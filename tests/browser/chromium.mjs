@@ -10,25 +10,38 @@ export const CHROMIUM = process.env.PIPESIM_CHROMIUM ?? '/usr/bin/chromium';
  */
 export const HANG_GUARD_MS = 300_000;
 
+/** The flags this sandbox needs (root, closed network); each launch gets a fresh profile. */
+export const LAUNCH_OPTIONS = {
+  executablePath: CHROMIUM,
+  headless: true,
+  args: [
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-quic',
+    '--no-first-run',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+  ],
+};
+
 /**
- * A headless Chromium with the flags this sandbox needs (root, closed network) and a fresh profile.
+ * Where a Chromium shared by every test file listens (scripts/test-browser.mjs starts it): a file then
+ * connects to it instead of starting its own, which saves a browser start per file. A file run alone
+ * starts its own.
+ */
+export const SHARED_CHROMIUM = 'PIPESIM_CHROMIUM_ENDPOINT';
+
+/**
+ * A headless Chromium with the flags this sandbox needs (root, closed network), or a connection to
+ * the shared one.
  * Every page opens in a context of its own: its own storage, cookies and cache, so that a test sees
  * only what it set up, whichever tests ran before it or run beside it.
  */
 export async function launchChromium() {
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  const endpoint = process.env[SHARED_CHROMIUM];
+  // Connected: close() below disconnects and closes this file's contexts, the shared browser stays.
+  const browser = endpoint ? await chromium.connect(endpoint) : await chromium.launch(LAUNCH_OPTIONS);
   // Present a Browser-like object: newPage(options) opens a page with its own viewport and scheme.
   return {
     async newPage({ viewport = { width: 1400, height: 900 }, colorScheme = 'light' } = {}) {

@@ -9,8 +9,12 @@ export const DIST = fileURLToPath(new URL('../../web/dist', import.meta.url));
 export const ARTIFACTS = fileURLToPath(new URL('../../artifacts', import.meta.url));
 mkdirSync(ARTIFACTS, { recursive: true });
 
+/** Where a server of web/dist shared by every file listens (scripts/test-browser.mjs starts it). */
+export const SHARED_PAGE = 'PIPESIM_PAGE_URL';
+
 export async function openBrowser(root = DIST) {
-  const { server, url } = await startServer({ root });
+  const shared = root === DIST ? process.env[SHARED_PAGE] : undefined;
+  const { server, url } = shared ? { server: null, url: shared } : await startServer({ root });
   const browser = await launchChromium();
   return {
     url,
@@ -31,7 +35,7 @@ export async function openBrowser(root = DIST) {
     },
     async close() {
       await browser.close();
-      server.close();
+      server?.close();
     },
   };
 }
