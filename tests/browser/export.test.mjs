@@ -2,10 +2,10 @@
 // accessible alternatives: keyboard cells, the ops table, the colour-blind palette.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFile, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openBrowser } from './harness.mjs';
+import { downloaded, openBrowser } from './harness.mjs';
 
 let browser;
 before(async () => (browser = await openBrowser()));
@@ -13,7 +13,7 @@ after(async () => browser?.close());
 
 async function downloadOf(page, testid) {
   const [download] = await Promise.all([page.waitForEvent('download'), page.click(`[data-testid=${testid}]`)]);
-  return { name: download.suggestedFilename(), bytes: await readFile(await download.path()) };
+  return { name: download.suggestedFilename(), bytes: await downloaded(download) };
 }
 
 test('every export downloads a well-formed file of the schedule on screen', async () => {

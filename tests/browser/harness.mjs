@@ -58,3 +58,11 @@ export async function cellCentre(page, canvasSelector, { rank, start, end, group
   const y = Number(d.axis) + groupOffset + (rank + 0.5) * Number(d.rowHeight);
   return { x: box.x + x, y: box.y + y };
 }
+
+/** The bytes of a download, read as a stream: this works with a Chromium of the file's own and with the
+ *  shared one alike (a download's path() does not exist for a browser connected to remotely). */
+export async function downloaded(download) {
+  const chunks = [];
+  for await (const chunk of await download.createReadStream()) chunks.push(chunk);
+  return Buffer.concat(chunks);
+}

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { openBrowser } from './harness.mjs';
+import { downloaded, openBrowser } from './harness.mjs';
 
 const CLI = fileURLToPath(new URL('../../build/pipesim', import.meta.url));
 let browser;
@@ -108,7 +108,7 @@ test('the course export has exactly 1 pre, 3 check and 2 post questions with zer
   const { page } = await browser.page('?view=quiz');
   const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid=quiz-export]')]);
   assert.equal(download.suggestedFilename(), 'quiz.json');
-  const quiz = JSON.parse(await readFile(await download.path(), 'utf8'));
+  const quiz = JSON.parse((await downloaded(download)).toString('utf8'));
   assert.equal(quiz.lesson, '19-dualpipe-parallelism');
   assert.deepEqual(quiz.questions.map((q) => q.stage), ['pre', 'check', 'check', 'check', 'post', 'post']);
   for (const q of quiz.questions) {

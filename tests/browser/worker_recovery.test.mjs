@@ -4,9 +4,8 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { openBrowser } from './harness.mjs';
+import { downloaded, openBrowser } from './harness.mjs';
 
 const CLI = fileURLToPath(new URL('../../build/pipesim', import.meta.url));
 const cli = (...args) => execFileSync(CLI, ['simulate', ...args], { encoding: 'utf8', maxBuffer: 1 << 28 });
@@ -75,7 +74,7 @@ test('a large download is written in the worker with its progress shown in perce
   });
   const [download] = await Promise.all([page.waitForEvent('download', { timeout: 120000 }), page.click('[data-testid=export-csv]')]);
   assert.equal(download.suggestedFilename(), 'pipesim-1f1b-64x512.csv');
-  assert.equal(await readFile(await download.path(), 'utf8'), cli('--schedule', '1f1b', '--ranks', '64', '--micro-batches', '512', '--format', 'csv'));
+  assert.equal((await downloaded(download)).toString('utf8'), cli('--schedule', '1f1b', '--ranks', '64', '--micro-batches', '512', '--format', 'csv'));
   assert.equal(await page.isHidden('[data-testid=export-status]'), true, 'the progress note goes away');
   const texts = await page.evaluate(() => window.statusTexts);
   assert.equal(texts[0], 'Writing the CSV download of 65,536 ops in the background…');
