@@ -5,7 +5,10 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <cmath>
+#include <fstream>
 #include <regex>
+#include <sstream>
 #include <set>
 #include <string>
 
@@ -30,6 +33,36 @@ constexpr ExportFormat export_formats[] = {ExportFormat::chrome_trace, ExportFor
                                            ExportFormat::actions, ExportFormat::json};
 
 auto is_hex_colour(std::string_view c) -> bool { return std::regex_match(std::string(c), std::regex("#[0-9a-f]{6}")); }
+
+/// WCAG 2 relative luminance of a #rrggbb colour.
+auto luminance(std::string_view hex) -> double {
+  const auto channel = [&](std::size_t at) {
+    const double c = std::stoi(std::string(hex.substr(at, 2)), nullptr, 16) / 255.0;
+    return c <= 0.04045 ? c / 12.92 : std::pow((c + 0.055) / 1.055, 2.4);
+  };
+  return 0.2126 * channel(1) + 0.7152 * channel(3) + 0.0722 * channel(5);
+}
+
+/// WCAG 2 contrast ratio of two #rrggbb colours (1 to 21).
+auto contrast(std::string_view a, std::string_view b) -> double {
+  const double la = luminance(a), lb = luminance(b);
+  return (std::max(la, lb) + 0.05) / (std::min(la, lb) + 0.05);
+}
+
+/// A custom property of the page's dark theme, as web/src/styles.css sets it (the page's one source
+/// of its theme colours): the value of `--name:` in the `:root[data-theme='dark']` block.
+auto dark_theme_colour(const std::string& name) -> std::string {
+  std::ifstream file(std::string(PIPESIM_SOURCE_DIR) + "/web/src/styles.css");
+  std::stringstream text;
+  text << file.rdbuf();
+  const std::string css = text.str();
+  const std::size_t block = css.find(":root[data-theme='dark']");
+  REQUIRE(block != std::string::npos);
+  const std::string body = css.substr(block, css.find('}', block) - block);
+  std::smatch m;
+  REQUIRE(std::regex_search(body, m, std::regex("--" + name + ":\\s*(#[0-9a-f]{6})")));
+  return m[1];
+}
 
 /// The {placeholders} of a caption, which the page fills from the run.
 auto placeholders(std::string_view text) -> std::set<std::string> {
@@ -136,6 +169,28 @@ TEST_CASE("schedule names are unique and each has a colour of its own") {
   }
   CHECK(names.size() == schedules().size());
   CHECK(colours.size() == schedules().size());
+}
+
+TEST_CASE("every built-in schedule has a dark-theme colour that stands out on the dark page by at least 3:1") {
+  // Charts and swatches sit on the panel, the page around them on the background: both must carry
+  // the series colour (WCAG's 3:1 for graphics).
+  const std::string background = dark_theme_colour("bg");
+  const std::string panel = dark_theme_colour("panel");
+  std::set<std::string_view> dark;
+  for (const ScheduleSpec* spec : schedules()) {
+    INFO("schedule " << spec->name << ", dark colour " << spec->colour.dark);
+    REQUIRE(is_hex_colour(spec->colour.dark));
+    CHECK(contrast(spec->colour.dark, background) >= 3.0);
+    CHECK(contrast(spec->colour.dark, panel) >= 3.0);
+    dark.insert(spec->colour.dark);
+  }
+  CHECK(dark.size() == schedules().size());
+}
+
+TEST_CASE("the contrast computation gives WCAG's ratios") {
+  CHECK(contrast("#000000", "#ffffff") == Approx(21.0));
+  CHECK(contrast("#ffffff", "#ffffff") == Approx(1.0));
+  CHECK(contrast("#777777", "#ffffff") == Approx(4.48).epsilon(0.001));
 }
 
 TEST_CASE("a registered schedule runs, is listed, passes the completeness checks and leaves when its registration ends") {
