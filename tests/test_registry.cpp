@@ -7,10 +7,12 @@
 #include <algorithm>
 #include <cmath>
 #include <fstream>
+#include <iterator>
 #include <regex>
 #include <sstream>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "pipesim/costs.h"
 #include "pipesim/custom.h"
@@ -311,11 +313,48 @@ TEST_CASE("schedules_json keeps the English keys and adds texts, colour, default
   CHECK(interleaved["texts"]["pt-BR"]["title"] == "1F1B intercalado");
 }
 
+TEST_CASE("the schedules as a Markdown table: a heading, then one row per schedule with its name, texts, rules and source") {
+  const std::string table = render_schedule_table("en");
+  std::vector<std::string> lines;
+  std::istringstream in(table);
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  REQUIRE(lines.size() == 2 + schedules().size());
+  CHECK(lines[0] == "| name | what | rules | source |");
+  CHECK(lines[1] == "|---|---|---|---|");
+  const ScheduleSpec& dualpipe = find_schedule("dualpipe");
+  CHECK(lines[1 + 7] == "| `dualpipe` | DualPipe: " + std::string(dualpipe.texts.en.summary) + " | " +
+                            std::string(dualpipe.texts.en.constraints) + " | " + std::string(dualpipe.source) + " |");
+  // Every row has its four cells: no text of the registry ends a cell early.
+  const auto cell_ends = [](const std::string& line) {
+    std::size_t n = 0;
+    for (std::size_t k = 0; k < line.size(); ++k) n += line[k] == '|' && (k == 0 || line[k - 1] != '\\');
+    return n;
+  };
+  for (const std::string& line : lines) CHECK(cell_ends(line) == 5);
+  CHECK(render_schedule_table("pt-BR").rfind("| nome | o que é | regras | fonte |\n", 0) == 0);
+}
+
+TEST_CASE("README.md's schedules table is the registry's, as pipesim list --format markdown prints it") {
+  std::ifstream in(std::string(PIPESIM_SOURCE_DIR) + "/README.md");
+  REQUIRE(in);
+  const std::string readme((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::string begin = "<!-- schedules: written by scripts/readme-schedules.mjs from `pipesim list --format markdown` -->\n";
+  const auto from = readme.find(begin);
+  REQUIRE(from != std::string::npos);
+  const auto to = readme.find("<!-- /schedules -->", from);
+  REQUIRE(to != std::string::npos);
+  const auto listed = test::run_cli("list --format markdown");
+  REQUIRE(listed.status == 0);
+  // After a change to the registry: node scripts/readme-schedules.mjs rewrites the table.
+  CHECK(readme.substr(from + begin.size(), to - from - begin.size()) == listed.out);
+}
+
 TEST_CASE("pipesim list and pipesim presets print the registry's data, in the language of --lang") {
   const auto json_list = test::run_cli("list --format json");
   CHECK(json_list.status == 0);
   CHECK(nlohmann::json::parse(json_list.out) == schedules_json());
   CHECK(test::run_cli("list --lang pt-BR").out == render_schedule_list("pt-BR"));
+  CHECK(test::run_cli("list --format markdown --lang zh-CN").out == render_schedule_table("zh-CN"));
   const auto json_presets = test::run_cli("presets --format json");
   CHECK(json_presets.status == 0);
   CHECK(nlohmann::json::parse(json_presets.out) == presets_json());
