@@ -243,7 +243,7 @@ export class PipesimTimelineElement extends HTMLElement {
 
   /** The engine request of `schedule` at this element's settings, made as the page makes its own. */
   #request(schedule: string): RunRequest {
-    return requestOf(this.#store.get(), schedule, !!this.#engine!.schedule(schedule)?.uses_virtual_stages);
+    return requestOf(this.#store.get(), schedule, this.#engine!.schedule(schedule));
   }
 
   #runView(request: RunRequest, result: SimulateValue): RunView {

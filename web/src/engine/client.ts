@@ -22,9 +22,10 @@ export const CACHE_OPS_LIMIT = 2_000_000;
 export const CACHE_ENTRIES_LIMIT = 64;
 
 /** An upper estimate of a run's op count from its request, before simulating it: at most three ops
- *  (F, I, W) per micro-batch, stage and virtual stage; a custom schedule has one op per ~4 characters. */
+ *  (F, I, W) per micro-batch, stage and virtual stage; a schedule given as text has one op per ~4
+ *  characters. */
 export function estimatedOps(request: RunRequest): number {
-  if (request.schedule === 'custom') return (request.customSchedule ?? '').length / 4;
+  if (request.customSchedule !== undefined) return request.customSchedule.length / 4;
   const n = (v: number | string | undefined) => (Number.isFinite(Number(v)) ? Math.max(1, Number(v)) : 1);
   return 3 * n(request.ranks) * n(request.microBatches) * n(request.virtualStages);
 }
