@@ -19,6 +19,7 @@ import { ChartsSweeps } from './charts_sweeps';
 import { ChunkPanel } from '../views/chunk_panel';
 import { ExercisesPanel } from '../views/exercises_panel';
 import { MeasuredPipelinePanel } from '../views/measured_pipeline_panel';
+import { MeasuredPipeline } from './measured_pipeline';
 import { LearnPanel, stepFromUrl } from '../views/learn_panel';
 import { PlannerPanel } from '../views/planner_panel';
 import { QuizPanel } from '../views/quiz_panel';
@@ -100,8 +101,15 @@ export class App {
     });
     this.updates = new Lane(background);
     this.client = sharedClient(engine);
-    this.timeline = new TimelinePanel((request, format, update, away, progress) => this.client.exportText(request, format, update, away, progress), background, engine.exportFormats);
-    this.timeline.element.append(new MeasuredPipelinePanel(engine).element);
+    // Downloads of large runs are written in the worker; a newer one supersedes one still there.
+    const exports = new Lane(background);
+    this.timeline = new TimelinePanel(async (request, format, away, progress) => {
+      const text = await this.client.exportText(request, format, exports.begin(), away, progress);
+      return text === SUPERSEDED ? null : text;
+    }, engine.exportFormats);
+    const measured = new MeasuredPipeline(background);
+    const measuredPanel: MeasuredPipelinePanel = new MeasuredPipelinePanel((files, align) => void measured.measure(files, align, measuredPanel));
+    this.timeline.element.append(measuredPanel.element);
     const onBasis = (basis: AppState['basis']) => this.set({ basis });
     this.compare = new ComparePanel(engine.schedules, (names) => this.set({ compare: names }), onBasis);
     this.charts = new ChartsPanel(onBasis);
