@@ -40,7 +40,6 @@ test('only the engine client weighs a run to decide between the main thread and 
 /** The views still asking the engine themselves, each with why; the list shrinks to empty as each
  *  becomes a renderer of what the app hands it (issue 20). */
 const VIEWS_WITH_ENGINE = {
-  'views/chunk_panel.ts': 'B, not done: its overlap runs and trace reads to move into the app',
   'views/exercises_panel.ts': "A's: becomes a renderer of core data",
   'views/quiz_card.ts': "A's: live questions made in core",
   'views/quiz_panel.ts': "A's: live questions made in core",

@@ -17,6 +17,7 @@ import { wordRefusal } from '../i18n/refusals';
 import { ChartsPanel } from '../views/charts_panel';
 import { ChartsSweeps } from './charts_sweeps';
 import { ChunkPanel } from '../views/chunk_panel';
+import { chunkSource } from '../model/chunk_source';
 import { ExercisesPanel } from '../views/exercises_panel';
 import { MeasuredPipelinePanel } from '../views/measured_pipeline_panel';
 import { MeasuredPipeline } from './measured_pipeline';
@@ -115,7 +116,7 @@ export class App {
     this.charts = new ChartsPanel(onBasis);
     this.chartSweeps = new ChartsSweeps(engine, background, this.charts);
     // "Derive F&B from the chunk model": its costs become the pipeline's, shown on the timeline.
-    this.chunk = new ChunkPanel(engine, (cost) => this.set({ cost, view: 'timeline' }), store.slice('chunk'));
+    this.chunk = new ChunkPanel(chunkSource(engine, background), (cost) => this.set({ cost, view: 'timeline' }), store.slice('chunk'));
     this.exercises = new ExercisesPanel(engine, store.slice('exercises'));
     // Live quiz questions use the settings on screen; "show me" opens the view that answers one.
     this.quiz = new QuizPanel(
