@@ -26,10 +26,8 @@ const ALLOWED_FILES = {
   'web/src/state/page_state.ts': "A's: the page's default state becomes core data",
   'web/src/state/url_adapter.ts': "A's: the URL adapter of the page state",
   'web/src/i18n/refusals.ts': "H's: translations of the engine's refusals, which name the schedule they refuse",
-  // Not done on this branch (B): their cases are still written in the scripts, not read from core
-  // (scripts/bench-wasm.mjs, bench-page.mjs and measure-exports.mjs read theirs from core/bench/cases.json).
-  'scripts/bench-summary.mjs': 'B, not done: labels of the bench cases',
-  'scripts/bench-python.py': 'B, not done: the Python reference bench of DualPipe',
+  // Not done on this branch (B): its cases are still written in the script, not read from core (the
+  // bench scripts and measure-exports.mjs read theirs from core/bench/cases.json).
   'scripts/check-dualpipe-reference.py': "B, not done: DeepSeek's dualpipe.py checked against pipesim, case by case",
   'scripts/bench-targets.json': "the bench budgets' notes (prose about the cases)",
 };
