@@ -24,6 +24,8 @@ import { cpuPressurePercent, parseOptions } from './bench-common.mjs';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const DIST = join(root, 'web/dist');
 const ENGINE = join(root, 'web/src/engine/generated');
+/** The cases, as data in core (the script names no schedule). */
+const CASES = JSON.parse(readFileSync(join(root, 'core/bench/cases.json'), 'utf8'));
 const usage = 'usage: node scripts/bench-page.mjs [--runs N] [--loads N] [--json-out FILE] [--quick]';
 
 const TARGETS = [
@@ -72,7 +74,8 @@ async function measureUpdates(browser, url, a, { ranks, microBatches }) {
   const page = await browser.newPage();
   const problems = [];
   page.on('pageerror', (e) => problems.push(e.message));
-  const query = `?view=compare&schedule=dualpipe&ranks=${ranks}&micro-batches=${microBatches}&cost=F=1,B=2,W=1,FB=3&compare=1f1b,zb-h1`;
+  const { schedule, compare } = CASES.page_compare;
+  const query = `?view=compare&schedule=${schedule}&ranks=${ranks}&micro-batches=${microBatches}&cost=F=1,B=2,W=1,FB=3&compare=${compare.join(',')}`;
   await page.goto(url + query);
   await page.waitForSelector('#app[data-state=ready]:not([data-busy])', { timeout: 60000 });
   const samples = [];
@@ -150,7 +153,7 @@ function time(call) {
 }
 window.bench = async () => {
   const engine = await createPipesimEngine();
-  const request = { schedule: 'dualpipe', ranks: 64, microBatches: 8192 };
+  const request = ${JSON.stringify(CASES.wasm_target.request)};
   const ops = JSON.parse(engine.simulateJson(request, 'summary').json).op_count;
   const summaryMs = time(() => engine.simulateJson(request, 'summary'));
   const columnsMs = time(() => engine.simulate(request));
@@ -175,7 +178,7 @@ async function measureWasm(browser) {
       const mops = r.ops / ms / 1e3;
       const columnsMops = r.ops / median(r.columnsMs) / 1e3;
       const native = nativeMops();
-      return { mops, median_ms: ms, min_ms: Math.min(...r.summaryMs), simulate_columns_mops: columnsMops, ops: r.ops, micro_batches: r.request.microBatches, ranks: r.request.ranks, native_mops: native, of_native: native ? mops / native : null };
+      return { schedule: r.request.schedule, mops, median_ms: ms, min_ms: Math.min(...r.summaryMs), simulate_columns_mops: columnsMops, ops: r.ops, micro_batches: r.request.microBatches, ranks: r.request.ranks, native_mops: native, of_native: native ? mops / native : null };
     } finally {
       server.close();
     }
@@ -224,7 +227,7 @@ function table(result, checked) {
     '',
     `== page load: navigation -> first timeline drawn: median ${f(d.load.load_ms)} ms over ${d.load.loads} loads (first, cold: ${f(d.load.first_load_ms)} ms; fastest ${f(d.load.min_load_ms)} ms)`,
     '',
-    `== engine in Chromium: dualpipe ${d.wasm.ranks} x ${d.wasm.micro_batches} (${d.wasm.ops} ops) simulateJson(summary): median ${f(d.wasm.median_ms)} ms = ${f(d.wasm.mops, 2)} M ops/s` +
+    `== engine in Chromium: ${d.wasm.schedule} ${d.wasm.ranks} x ${d.wasm.micro_batches} (${d.wasm.ops} ops) simulateJson(summary): median ${f(d.wasm.median_ms)} ms = ${f(d.wasm.mops, 2)} M ops/s` +
       (d.wasm.native_mops ? ` (${f(100 * d.wasm.of_native, 0)}% of the native CLI's ${f(d.wasm.native_mops, 2)} in artifacts/bench/native.json)` : '') +
       `; simulate() with typed-array columns: ${f(d.wasm.simulate_columns_mops, 2)} M ops/s`,
     '',

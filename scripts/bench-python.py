@@ -25,15 +25,19 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
-# (ranks, micro-batches): Fig. 5, then three sizes up to the native target's 64 x 8192.
-CASES = [(8, 20), (16, 640), (64, 1024), (64, 8192)]
-QUICK_CASES = [(8, 20), (16, 640), (64, 1024)]
+# The schedule and its (ranks, micro-batches), as core/bench/cases.json lists them: Fig. 5, then three
+# sizes up to the native target's 64 x 8192 (--quick: the first three).
+with open(os.path.join(ROOT, "core/bench/cases.json"), encoding="utf-8") as cases_file:
+    _PYTHON_REFERENCE = json.load(cases_file)["python_reference"]
+SCHEDULE = _PYTHON_REFERENCE["schedule"]
+CASES = [tuple(size) for size in _PYTHON_REFERENCE["sizes"]]
+QUICK_CASES = CASES[:3]
 
 
 def load_schedule(cli, ranks, micro_batches):
     """The schedule and pipesim's timings, as the CLI's JSON gives them."""
     out = subprocess.run(
-        [cli, "simulate", "--schedule", "dualpipe", "--ranks", str(ranks), "--micro-batches", str(micro_batches),
+        [cli, "simulate", "--schedule", SCHEDULE, "--ranks", str(ranks), "--micro-batches", str(micro_batches),
          "--format", "json"], check=True, capture_output=True, text=True).stdout
     return json.loads(out)
 
@@ -145,7 +149,7 @@ def main():
         return 2
 
     rows = []
-    print(f"{'dualpipe':<16}{'ops':>9}{'python':>12}{'pipesim CLI':>14}{'ratio':>9}   agree")
+    print(f"{SCHEDULE:<16}{'ops':>9}{'python':>12}{'pipesim CLI':>14}{'ratio':>9}   agree")
     for ranks, micro_batches in (QUICK_CASES if args.quick else CASES):
         run = load_schedule(args.cli, ranks, micro_batches)
         lists = op_lists(run)
@@ -156,13 +160,13 @@ def main():
         agree = agree and makespan == run["makespan"]
         python_runs = 3 if ops > 100_000 or args.quick else 7
         python_s = median_seconds(lambda: list_schedule(lists, run["cost"], run["stages"]), python_runs)
-        command = [args.cli, "simulate", "--schedule", "dualpipe", "--ranks", str(ranks), "--micro-batches",
+        command = [args.cli, "simulate", "--schedule", SCHEDULE, "--ranks", str(ranks), "--micro-batches",
                    str(micro_batches), "--format", "summary"]
         pipesim_s = median_seconds(lambda: subprocess.run(command, check=True, stdout=subprocess.DEVNULL), 5 if args.quick else 11)
         ratio = python_s / pipesim_s
         size = f"{ranks}x{micro_batches}"
         print(f"{size:<16}{ops:>9}{python_s * 1e3:>10.1f}ms{pipesim_s * 1e3:>12.1f}ms{ratio:>8.1f}x   {'yes' if agree else 'NO'}")
-        rows.append({"schedule": "dualpipe", "ranks": ranks, "micro_batches": micro_batches, "ops": ops,
+        rows.append({"schedule": SCHEDULE, "ranks": ranks, "micro_batches": micro_batches, "ops": ops,
                      "makespan": makespan, "python_s": python_s, "pipesim_cli_s": pipesim_s,
                      "python_over_pipesim": ratio, "same_timings": agree})
     os.makedirs(os.path.dirname(args.json_out), exist_ok=True)

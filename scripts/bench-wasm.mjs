@@ -14,6 +14,8 @@ import { gzipSync } from 'node:zlib';
 import { cpuPressurePercent, parseOptions } from './bench-common.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
+/** The cases, as data in core (the script names no schedule and no export format). */
+const CASES = JSON.parse(readFileSync(`${root}core/bench/cases.json`, 'utf8'));
 const usage = `usage: node scripts/bench-wasm.mjs [--dir build-wasm/wasm] [--json] [--json-out FILE] [--targets FILE] [--samples N] [--quick]`;
 
 function parseArgs(argv) {
@@ -130,13 +132,7 @@ function coldStartMs(dir) {
 
 function benchPage(report, a, engine) {
   const section = 'page: engine.simulate() per slider move, and big runs';
-  const cases = [
-    ['page.dualpipe.8x20', 'dualpipe 8x20 (Fig. 5) simulate()', { schedule: 'dualpipe', ranks: 8, microBatches: 20 }],
-    ['page.zb-v.8x20', 'zb-v 8x20 simulate()', { schedule: 'zb-v', ranks: 8, microBatches: 20 }],
-    ['big.dualpipe.32x256', 'dualpipe 32x256 simulate()', { schedule: 'dualpipe', ranks: 32, microBatches: 256 }],
-    ['big.1f1b.64x1024', '1f1b 64x1024 simulate()', { schedule: '1f1b', ranks: 64, microBatches: 1024 }],
-    ['big.dualpipe.64x1024', 'dualpipe 64x1024 simulate()', { schedule: 'dualpipe', ranks: 64, microBatches: 1024 }],
-  ];
+  const cases = CASES.wasm_simulate.map((c) => [c.id, c.label, c.request]);
   for (const [id, label, request] of cases) {
     const ops = must(engine.simulate(request)).ops.count;
     report.timed(id, section, label, ops, timeCalls(() => engine.simulate(request), a));
@@ -146,18 +142,17 @@ function benchPage(report, a, engine) {
 // The native target's case, as the CLI's `simulate --format summary` does it: generate, validate,
 // simulate, measure and write the summary JSON, inside the module (no ops cross into JavaScript).
 function benchTargetCase(report, a, engine) {
-  const section = 'the native target case in WebAssembly: dualpipe 64 x 8192, summary';
-  const request = { schedule: 'dualpipe', ranks: 64, microBatches: 8192 };
+  const { id, section, label, request } = CASES.wasm_target;
   const ops = JSON.parse(engine.simulateJson(request, 'summary').json).op_count;
-  report.timed('target.dualpipe.64x8192', section, 'dualpipe 64x8192 simulateJson(summary)', ops,
+  report.timed(id, section, label, ops,
     timeCalls(() => engine.simulateJson(request, 'summary').json.length, a));
 }
 
 // Exactly the Charts tab's calls (web/src/views/charts_panel.ts) for three schedules at 8 ranks and
 // 20 micro-batches: micro-batches 1..128 (its most, reached from 32 ranks on) and ranks 1..32.
 function benchSweep(report, a, engine) {
-  const section = 'Charts tab: engine.sweep() for dualpipe, 1f1b, zb-v';
-  const requests = ['dualpipe', '1f1b', 'zb-v'].map((schedule) => ({ schedule, ranks: 8, microBatches: 20 }));
+  const { section, schedules, ranks: atRanks, microBatches } = CASES.charts_sweep;
+  const requests = schedules.map((schedule) => ({ schedule, ranks: atRanks, microBatches }));
   const micro = range(1, 128);
   const ranks = range(1, 32);
   const byMicro = timeCalls(() => requests.forEach((r) => must(engine.sweep(r, 'micro_batches', micro))), a);
@@ -172,9 +167,11 @@ function benchModels(report, a, engine, course) {
   report.timed('overlap.deepseek_v3', section, 'overlap({}) (DeepSeek-V3 workload)', 0, timeCalls(() => must(engine.overlap({})), a));
   const input = readFileSync(`${root}core/data/plan_examples/deepseek-v3.json`, 'utf8');
   report.timed('plan.deepseek_v3', section, 'plan(deepseek-v3.json)', 0, timeCalls(() => must(course.plan(input, 'en')), a));
-  const fig5 = { schedule: 'dualpipe', ranks: 8, microBatches: 20 };
-  report.timed('export.fig5.chrome_trace', section, 'exportText(Fig. 5, chrome-trace)', 0, timeCalls(() => must(engine.exportText(fig5, 'chrome-trace', 0)), a));
-  report.timed('export.fig5.svg', section, 'exportText(Fig. 5, svg)', 0, timeCalls(() => must(engine.exportText(fig5, 'svg', 0)), a));
+  // Fig. 5 is the core's first preset.
+  const p = engine.presets()[0];
+  const fig5 = { schedule: p.schedule, ranks: p.ranks, microBatches: p.micro_batches };
+  for (const { id, label, format } of CASES.fig5_exports)
+    report.timed(id, section, label, 0, timeCalls(() => must(engine.exportText(fig5, format, 0)), a));
 }
 
 // ---- the report -----------------------------------------------------------------------------------

@@ -14,20 +14,9 @@ import { loadEngine } from '../tests/wasm/engine.mjs';
 const root = fileURLToPath(new URL('..', import.meta.url));
 // PIPESIM_CLI: another build of the CLI to measure (default: this tree's build/pipesim).
 const CLI = process.env.PIPESIM_CLI ?? `${root}build/pipesim`;
-const FORMATS = ['json', 'chrome-trace', 'csv', 'svg', 'actions'];
-
-/** The largest accepted run of each schedule: ZB-H1 2048 x 1024 is 6,291,456 ops, the op limit exactly. */
-const RUNS = [
-  ['gpipe', 2048, 1536, 1],
-  ['1f1b', 2048, 1536, 1],
-  ['interleaved-1f1b', 512, 3072, 2],
-  ['zb-h1', 2048, 1024, 1],
-  ['zb-h2', 2048, 1024, 1],
-  ['zb-v', 2048, 512, 1],
-  ['dualpipe', 1024, 2048, 1],
-  ['dualpipev', 512, 2048, 1],
-  ['chimera', 1024, 3072, 1],
-];
+/** The largest accepted run of each schedule, as core/bench/cases.json lists them. */
+const CASES = JSON.parse(readFileSync(`${root}core/bench/cases.json`, 'utf8'));
+const RUNS = CASES.largest_accepted_runs.runs.map((r) => [r.schedule, r.ranks, r.microBatches, r.virtualStages]);
 
 const args = ([schedule, ranks, mb, vs]) => ['simulate', '--schedule', schedule, '--ranks', `${ranks}`, '--micro-batches', `${mb}`,
   ...(vs > 1 ? ['--virtual-stages', `${vs}`] : [])];
@@ -46,6 +35,8 @@ function opCount(run) {
 }
 
 const engine = await loadEngine();
+/** Every export format of the core's table, in its order. */
+const FORMATS = engine.exportFormats().map((f) => f.name);
 function wasm(run, format) {
   const [schedule, ranks, microBatches, virtualStages] = run;
   const started = performance.now();

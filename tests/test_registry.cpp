@@ -5,9 +5,14 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <iterator>
 #include <regex>
+#include <sstream>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "pipesim/costs.h"
 #include "pipesim/custom.h"
@@ -30,6 +35,36 @@ constexpr ExportFormat export_formats[] = {ExportFormat::chrome_trace, ExportFor
                                            ExportFormat::actions, ExportFormat::json};
 
 auto is_hex_colour(std::string_view c) -> bool { return std::regex_match(std::string(c), std::regex("#[0-9a-f]{6}")); }
+
+/// WCAG 2 relative luminance of a #rrggbb colour.
+auto luminance(std::string_view hex) -> double {
+  const auto channel = [&](std::size_t at) {
+    const double c = std::stoi(std::string(hex.substr(at, 2)), nullptr, 16) / 255.0;
+    return c <= 0.04045 ? c / 12.92 : std::pow((c + 0.055) / 1.055, 2.4);
+  };
+  return 0.2126 * channel(1) + 0.7152 * channel(3) + 0.0722 * channel(5);
+}
+
+/// WCAG 2 contrast ratio of two #rrggbb colours (1 to 21).
+auto contrast(std::string_view a, std::string_view b) -> double {
+  const double la = luminance(a), lb = luminance(b);
+  return (std::max(la, lb) + 0.05) / (std::min(la, lb) + 0.05);
+}
+
+/// A custom property of the page's dark theme, as web/src/styles.css sets it (the page's one source
+/// of its theme colours): the value of `--name:` in the `:root[data-theme='dark']` block.
+auto dark_theme_colour(const std::string& name) -> std::string {
+  std::ifstream file(std::string(PIPESIM_SOURCE_DIR) + "/web/src/styles.css");
+  std::stringstream text;
+  text << file.rdbuf();
+  const std::string css = text.str();
+  const std::size_t block = css.find(":root[data-theme='dark']");
+  REQUIRE(block != std::string::npos);
+  const std::string body = css.substr(block, css.find('}', block) - block);
+  std::smatch m;
+  REQUIRE(std::regex_search(body, m, std::regex("--" + name + ":\\s*(#[0-9a-f]{6})")));
+  return m[1];
+}
 
 /// The {placeholders} of a caption, which the page fills from the run.
 auto placeholders(std::string_view text) -> std::set<std::string> {
@@ -136,6 +171,28 @@ TEST_CASE("schedule names are unique and each has a colour of its own") {
   }
   CHECK(names.size() == schedules().size());
   CHECK(colours.size() == schedules().size());
+}
+
+TEST_CASE("every built-in schedule has a dark-theme colour that stands out on the dark page by at least 3:1") {
+  // Charts and swatches sit on the panel, the page around them on the background: both must carry
+  // the series colour (WCAG's 3:1 for graphics).
+  const std::string background = dark_theme_colour("bg");
+  const std::string panel = dark_theme_colour("panel");
+  std::set<std::string_view> dark;
+  for (const ScheduleSpec* spec : schedules()) {
+    INFO("schedule " << spec->name << ", dark colour " << spec->colour.dark);
+    REQUIRE(is_hex_colour(spec->colour.dark));
+    CHECK(contrast(spec->colour.dark, background) >= 3.0);
+    CHECK(contrast(spec->colour.dark, panel) >= 3.0);
+    dark.insert(spec->colour.dark);
+  }
+  CHECK(dark.size() == schedules().size());
+}
+
+TEST_CASE("the contrast computation gives WCAG's ratios") {
+  CHECK(contrast("#000000", "#ffffff") == Approx(21.0));
+  CHECK(contrast("#ffffff", "#ffffff") == Approx(1.0));
+  CHECK(contrast("#777777", "#ffffff") == Approx(4.48).epsilon(0.001));
 }
 
 TEST_CASE("a registered schedule runs, is listed, passes the completeness checks and leaves when its registration ends") {
@@ -256,11 +313,48 @@ TEST_CASE("schedules_json keeps the English keys and adds texts, colour, default
   CHECK(interleaved["texts"]["pt-BR"]["title"] == "1F1B intercalado");
 }
 
+TEST_CASE("the schedules as a Markdown table: a heading, then one row per schedule with its name, texts, rules and source") {
+  const std::string table = render_schedule_table("en");
+  std::vector<std::string> lines;
+  std::istringstream in(table);
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  REQUIRE(lines.size() == 2 + schedules().size());
+  CHECK(lines[0] == "| name | what | rules | source |");
+  CHECK(lines[1] == "|---|---|---|---|");
+  const ScheduleSpec& dualpipe = find_schedule("dualpipe");
+  CHECK(lines[1 + 7] == "| `dualpipe` | DualPipe: " + std::string(dualpipe.texts.en.summary) + " | " +
+                            std::string(dualpipe.texts.en.constraints) + " | " + std::string(dualpipe.source) + " |");
+  // Every row has its four cells: no text of the registry ends a cell early.
+  const auto cell_ends = [](const std::string& line) {
+    std::size_t n = 0;
+    for (std::size_t k = 0; k < line.size(); ++k) n += line[k] == '|' && (k == 0 || line[k - 1] != '\\');
+    return n;
+  };
+  for (const std::string& line : lines) CHECK(cell_ends(line) == 5);
+  CHECK(render_schedule_table("pt-BR").rfind("| nome | o que é | regras | fonte |\n", 0) == 0);
+}
+
+TEST_CASE("README.md's schedules table is the registry's, as pipesim list --format markdown prints it") {
+  std::ifstream in(std::string(PIPESIM_SOURCE_DIR) + "/README.md");
+  REQUIRE(in);
+  const std::string readme((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::string begin = "<!-- schedules: written by scripts/readme-schedules.mjs from `pipesim list --format markdown` -->\n";
+  const auto from = readme.find(begin);
+  REQUIRE(from != std::string::npos);
+  const auto to = readme.find("<!-- /schedules -->", from);
+  REQUIRE(to != std::string::npos);
+  const auto listed = test::run_cli("list --format markdown");
+  REQUIRE(listed.status == 0);
+  // After a change to the registry: node scripts/readme-schedules.mjs rewrites the table.
+  CHECK(readme.substr(from + begin.size(), to - from - begin.size()) == listed.out);
+}
+
 TEST_CASE("pipesim list and pipesim presets print the registry's data, in the language of --lang") {
   const auto json_list = test::run_cli("list --format json");
   CHECK(json_list.status == 0);
   CHECK(nlohmann::json::parse(json_list.out) == schedules_json());
   CHECK(test::run_cli("list --lang pt-BR").out == render_schedule_list("pt-BR"));
+  CHECK(test::run_cli("list --format markdown --lang zh-CN").out == render_schedule_table("zh-CN"));
   const auto json_presets = test::run_cli("presets --format json");
   CHECK(json_presets.status == 0);
   CHECK(nlohmann::json::parse(json_presets.out) == presets_json());

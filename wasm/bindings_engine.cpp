@@ -15,6 +15,7 @@
 #include "pipesim/measure.h"
 #include "pipesim/overlap.h"
 #include "pipesim/overlap_request.h"
+#include "pipesim/presets.h"
 #include "pipesim/limits.h"
 #include "pipesim/registry.h"
 #include "pipesim/workload.h"
@@ -64,9 +65,17 @@ PIPESIM_WASM_COLD void read_stage_costs(const val& js, pipesim::RunRequest& r) {
   });
 }
 
+/// The refusal of a request that is not an object, with the first preset (the page's default) as
+/// its example.
+[[noreturn]] void refuse_request_shape() {
+  const pipesim::Preset& example = pipesim::presets().front();
+  throw Error(ErrorCode::usage, "a request must be an object like {schedule: '" + std::string(example.schedule) +
+                                    "', ranks: " + std::to_string(example.ranks) +
+                                    ", microBatches: " + std::to_string(example.micro_batches) + "}");
+}
+
 auto request_from(const val& js) -> pipesim::RunRequest {
-  if (js.isUndefined() || js.isNull() || js.typeOf().as<std::string>() != "object")
-    throw Error(ErrorCode::usage, "a request must be an object like {schedule: 'dualpipe', ranks: 8, microBatches: 20}");
+  if (js.isUndefined() || js.isNull() || js.typeOf().as<std::string>() != "object") refuse_request_shape();
   pipesim::RunRequest r;
   if (const std::string name = reading("schedule", [&] { return text_field(js, "schedule"); }); !name.empty()) r.schedule = name;
   r.params.ranks = reading("ranks", [&] { return int_field(js, "ranks", "ranks", r.params.ranks); });

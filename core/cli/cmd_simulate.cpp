@@ -204,10 +204,11 @@ auto run_simulate(Argv argv) -> int {
 
 auto run_list(Argv argv) -> int {
   const Args args("list", argv, {"format", "lang"});
-  const std::string format = args.choice_or("format", "text", {"text", "json"});
+  const std::string format = args.choice_or("format", "text", {"text", "json", "markdown"});
   const std::string language = args.text_or("lang", "en");
   (void)known_language(language);  // refused whatever the format
   if (format == "json") std::cout << schedules_json().dump(2) << "\n";
+  else if (format == "markdown") std::cout << render_schedule_table(language);
   else std::cout << render_schedule_list(language);
   return 0;
 }

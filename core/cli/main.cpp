@@ -49,9 +49,10 @@ usage:
       them (PP:0F0) or by --op-names (per kind a regular expression: stage, then micro-batch).
       Per rank busy and bubble, costs fitted per stage and kind, the model run with them, late ops.
       --align first-ops: clocks not synchronised, each rank's first op placed where the model starts it.
-  pipesim list [--format text|json] [--lang en|pt-BR|zh-CN]
+  pipesim list [--format text|json|markdown] [--lang en|pt-BR|zh-CN]
       The schedules, their rules and sources (text in the language of --lang; json has every
-      language, each schedule's colour and the sizes a front end starts it with).
+      language, each schedule's colour and the sizes a front end starts it with; markdown is the
+      README's schedules table).
   pipesim presets [--format text|json] [--lang en|pt-BR|zh-CN]
       The page's presets (published figures, the lesson's exercises), each with the simulate command
       that runs it.

@@ -36,3 +36,39 @@ test('only the engine client weighs a run to decide between the main thread and 
   const deciders = files.filter((f) => /\b(BACKGROUND_ABOVE_OPS|estimatedOps)\b/.test(f.text)).map((f) => f.path);
   assert.deepEqual(deciders, ['engine/client.ts']);
 });
+
+/** The views still asking the engine themselves, each with why; the list shrinks to empty as each
+ *  becomes a renderer of what the app hands it (issue 20). */
+const VIEWS_WITH_ENGINE = {
+  'views/exercises_panel.ts': "A's: becomes a renderer of core data",
+  'views/quiz_card.ts': "A's: live questions made in core",
+  'views/quiz_panel.ts': "A's: live questions made in core",
+  'views/planner_panel.ts': "G's: the planner's search in the worker",
+};
+
+/** An import that brings values, not only types (`import type {...}`, or every name marked `type`). */
+const importsValues = (statement) => {
+  if (/^import\s+type\b/.test(statement)) return false;
+  const names = statement.match(/\{([^}]*)\}/);
+  if (!names) return true;
+  return names[1].split(',').map((n) => n.trim()).filter(Boolean).some((n) => !n.startsWith('type '));
+};
+
+test('no view imports a value from the engine: views draw what they are handed (types only, and the listed exceptions)', () => {
+  const offenders = files
+    .filter((f) => f.path.startsWith('views/') && !VIEWS_WITH_ENGINE[f.path])
+    .flatMap((f) =>
+      [...f.text.matchAll(/^import[^;]*?from '([^']+)'/gms)]
+        .filter((m) => m[1].startsWith('../engine/') && importsValues(m[0]))
+        .map((m) => `${f.path}: ${m[0].replace(/\s+/g, ' ')}`),
+    );
+  assert.deepEqual(offenders, []);
+});
+
+test('the views listed as still asking the engine do so (a view that no longer does leaves the list)', () => {
+  const stale = Object.keys(VIEWS_WITH_ENGINE).filter((path) => {
+    const f = files.find((file) => file.path === path);
+    return !f || ![...f.text.matchAll(/^import[^;]*?from '([^']+)'/gms)].some((m) => m[1].startsWith('../engine/') && importsValues(m[0]));
+  });
+  assert.deepEqual(stale, []);
+});

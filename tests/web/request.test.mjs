@@ -6,8 +6,13 @@ import { loadWebModule } from './load.mjs';
 const { requestOf } = await loadWebModule('model/request');
 const { DEFAULT_STATE } = await loadWebModule('state/page_state');
 
+// What the request reads of a registry entry: a plain schedule, one with virtual stages, the one given as text.
+const PLAIN = { uses_virtual_stages: false, takes_text: false };
+const VIRTUAL = { uses_virtual_stages: true, takes_text: false };
+const TEXT = { uses_virtual_stages: false, takes_text: true };
+
 test('the default settings make the README\'s Fig. 5 request, sizes as typed', () => {
-  assert.deepEqual(requestOf(DEFAULT_STATE, 'dualpipe', false), {
+  assert.deepEqual(requestOf(DEFAULT_STATE, 'dualpipe', PLAIN), {
     schedule: 'dualpipe',
     ranks: '8',
     microBatches: '20',
@@ -21,26 +26,29 @@ test('the default settings make the README\'s Fig. 5 request, sizes as typed', (
 
 test('virtual stages are asked for only of a schedule that has them', () => {
   const state = { ...DEFAULT_STATE, virtualStages: '3' };
-  assert.equal(requestOf(state, 'interleaved', true).virtualStages, '3');
-  assert.equal(requestOf(state, 'gpipe', false).virtualStages, 1);
+  assert.equal(requestOf(state, 'interleaved', VIRTUAL).virtualStages, '3');
+  assert.equal(requestOf(state, 'gpipe', PLAIN).virtualStages, 1);
 });
 
 test('per-stage costs and per-rank speeds are split at ";" and empty entries dropped', () => {
-  const r = requestOf({ ...DEFAULT_STATE, stageCost: ' first:F=2 ;; last:B=4; ', rankSpeed: '3:0.5' }, 'gpipe', false);
+  const r = requestOf({ ...DEFAULT_STATE, stageCost: ' first:F=2 ;; last:B=4; ', rankSpeed: '3:0.5' }, 'gpipe', PLAIN);
   assert.deepEqual(r.stageCost, ['first:F=2', 'last:B=4']);
   assert.deepEqual(r.rankSpeed, ['3:0.5']);
-  assert.equal('stageCost' in requestOf(DEFAULT_STATE, 'gpipe', false), false);
+  assert.equal('stageCost' in requestOf(DEFAULT_STATE, 'gpipe', PLAIN), false);
 });
 
 test('on the same-model basis the model is cut into as many stages as there are ranks', () => {
-  assert.equal(requestOf(DEFAULT_STATE, 'zb-h1', false, true).modelStages, 8);
-  assert.equal('modelStages' in requestOf({ ...DEFAULT_STATE, ranks: '0' }, 'zb-h1', false, true), false);
-  assert.equal('modelStages' in requestOf({ ...DEFAULT_STATE, ranks: '2.5' }, 'zb-h1', false, true), false);
-  assert.equal('modelStages' in requestOf({ ...DEFAULT_STATE, schedule: 'custom' }, 'custom', false, true), false);
+  assert.equal(requestOf(DEFAULT_STATE, 'zb-h1', PLAIN, true).modelStages, 8);
+  assert.equal('modelStages' in requestOf({ ...DEFAULT_STATE, ranks: '0' }, 'zb-h1', PLAIN, true), false);
+  assert.equal('modelStages' in requestOf({ ...DEFAULT_STATE, ranks: '2.5' }, 'zb-h1', PLAIN, true), false);
+  assert.equal('modelStages' in requestOf({ ...DEFAULT_STATE, schedule: 'custom' }, 'custom', TEXT, true), false);
 });
 
-test('a pasted schedule goes with the custom schedule only', () => {
+test('a pasted schedule goes with the schedule given as text only, whatever its name; an unknown name is a plain request', () => {
   const state = { ...DEFAULT_STATE, custom: '0: F0 B0' };
-  assert.equal(requestOf(state, 'custom', false).customSchedule, '0: F0 B0');
-  assert.equal(requestOf(state, '1f1b', false).customSchedule, undefined);
+  assert.equal(requestOf(state, 'custom', TEXT).customSchedule, '0: F0 B0');
+  assert.equal(requestOf(state, '1f1b', PLAIN).customSchedule, undefined);
+  assert.equal(requestOf(state, 'my-own', TEXT).customSchedule, '0: F0 B0');
+  assert.equal(requestOf(state, 'unknown', undefined).customSchedule, undefined);
+  assert.equal(requestOf({ ...state, virtualStages: '3' }, 'unknown', undefined).virtualStages, 1);
 });

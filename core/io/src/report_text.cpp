@@ -233,6 +233,27 @@ auto render_schedule_list(std::string_view language) -> std::string {
   return os.str();
 }
 
+auto render_schedule_table(std::string_view language) -> std::string {
+  const Translated<std::string_view> heading{.en = "| name | what | rules | source |",
+                                             .pt_br = "| nome | o que é | regras | fonte |",
+                                             .zh_cn = "| 名称 | 是什么 | 规则 | 来源 |"};
+  const std::string_view colon = Translated<std::string_view>{.en = ": ", .pt_br = ": ", .zh_cn = "："}.in(language);
+  // A cell's text may not end the cell early.
+  const auto cell = [](std::string_view text) {
+    std::string out;
+    for (const char c : text) out += c == '|' ? std::string("\\|") : std::string(1, c);
+    return out;
+  };
+  std::ostringstream os;
+  os << heading.in(language) << "\n|---|---|---|---|\n";
+  for (const ScheduleSpec* s : schedules()) {
+    const ScheduleTexts& t = s->texts.in(language);
+    os << "| `" << s->name << "` | " << cell(t.title) << colon << cell(t.summary) << " | " << cell(t.constraints) << " | "
+       << cell(s->source) << " |\n";
+  }
+  return os.str();
+}
+
 auto render_preset_list(std::string_view language) -> std::string {
   std::ostringstream os;
   for (const Preset& p : presets()) {

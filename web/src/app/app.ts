@@ -15,9 +15,12 @@ import { load, store as save } from '../base/storage';
 import { applyTranslations, lang, LANGS, t, type Key, type Lang } from '../i18n';
 import { wordRefusal } from '../i18n/refusals';
 import { ChartsPanel } from '../views/charts_panel';
+import { ChartsSweeps } from './charts_sweeps';
 import { ChunkPanel } from '../views/chunk_panel';
+import { chunkSource } from '../model/chunk_source';
 import { ExercisesPanel } from '../views/exercises_panel';
 import { MeasuredPipelinePanel } from '../views/measured_pipeline_panel';
+import { MeasuredPipeline } from './measured_pipeline';
 import { LearnPanel, stepFromUrl } from '../views/learn_panel';
 import { PlannerPanel } from '../views/planner_panel';
 import { QuizPanel } from '../views/quiz_panel';
@@ -60,6 +63,8 @@ export class App {
   private readonly timeline: TimelinePanel;
   private readonly compare: ComparePanel;
   private readonly charts: ChartsPanel;
+  /** The Charts tab's sweeps, computed for the panel. */
+  private readonly chartSweeps: ChartsSweeps;
   private readonly memory = new MemoryPanel();
   private readonly chunk: ChunkPanel;
   private readonly exercises: ExercisesPanel;
@@ -97,18 +102,26 @@ export class App {
     });
     this.updates = new Lane(background);
     this.client = sharedClient(engine);
-    this.timeline = new TimelinePanel((request, format, update, away, progress) => this.client.exportText(request, format, update, away, progress), background, engine.exportFormats);
-    this.timeline.element.append(new MeasuredPipelinePanel(engine).element);
+    // Downloads of large runs are written in the worker; a newer one supersedes one still there.
+    const exports = new Lane(background);
+    this.timeline = new TimelinePanel(async (request, format, away, progress) => {
+      const text = await this.client.exportText(request, format, exports.begin(), away, progress);
+      return text === SUPERSEDED ? null : text;
+    }, engine.exportFormats);
+    const measured = new MeasuredPipeline(background);
+    const measuredPanel: MeasuredPipelinePanel = new MeasuredPipelinePanel((files, align) => void measured.measure(files, align, measuredPanel));
+    this.timeline.element.append(measuredPanel.element);
     const onBasis = (basis: AppState['basis']) => this.set({ basis });
     this.compare = new ComparePanel(engine.schedules, (names) => this.set({ compare: names }), onBasis);
-    this.charts = new ChartsPanel(engine, background, onBasis);
+    this.charts = new ChartsPanel(onBasis);
+    this.chartSweeps = new ChartsSweeps(engine, background, this.charts);
     // "Derive F&B from the chunk model": its costs become the pipeline's, shown on the timeline.
-    this.chunk = new ChunkPanel(engine, (cost) => this.set({ cost, view: 'timeline' }), store.slice('chunk'));
+    this.chunk = new ChunkPanel(chunkSource(engine, background), (cost) => this.set({ cost, view: 'timeline' }), store.slice('chunk'));
     this.exercises = new ExercisesPanel(engine, store.slice('exercises'));
     // Live quiz questions use the settings on screen; "show me" opens the view that answers one.
     this.quiz = new QuizPanel(
       engine,
-      () => this.primary?.request ?? { schedule: 'dualpipe', ranks: 8, microBatches: 20, cost: 'F=1,B=2,W=1,FB=3' },
+      () => this.primary?.request ?? this.defaultRequest(),
       (view) => this.set({ view: (VIEWS as string[]).includes(view) ? (view as ViewName) : view === 'placement' ? 'memory' : 'timeline' }),
     );
     this.planner = new PlannerPanel(background, (name) => engine.schedule(name), store.slice('planner'));
@@ -162,7 +175,7 @@ export class App {
   /** Applies a change from any control to the store (which redraws, in changed()). */
   set(patch: Partial<AppState>): void {
     const full: Partial<PageState> = { ...patch };
-    if (patch.schedule === 'custom' && !(patch.custom ?? this.state.custom)) full.custom = this.startingCustomText();
+    if (patch.schedule !== undefined && this.takesText(patch.schedule) && !(patch.custom ?? this.state.custom)) full.custom = this.startingCustomText();
     this.store.set(completePatch(this.state, full));
   }
 
@@ -177,7 +190,7 @@ export class App {
     if (settings) {
       this.runs.clear();
       clearTimeout(this.chartTimer);
-      this.charts.stop(); // its sweep is of the old settings
+      this.chartSweeps.stop(); // its sweep is of the old settings
     }
     this.update();
   }
@@ -188,24 +201,33 @@ export class App {
     return { step: String(step), schedule: r.schedule, ranks: String(r.ranks), microBatches: String(r.microBatches), virtualStages: '1', cost: r.cost ?? '' };
   }
 
-  /** A custom schedule starts as the schedule on screen, so there is something to edit. */
+  /** A custom schedule starts as the schedule on screen, so there is something to edit; as the core's
+   *  first preset when that one is refused or is itself given as text. */
   private startingCustomText(): string {
-    const from = this.state.schedule === 'custom' ? 'dualpipe' : this.state.schedule;
+    const from = this.takesText(this.state.schedule) ? this.defaultRequest() : this.request(this.state.schedule);
     try {
-      const twoWay = this.primary?.result.summary.directions === 2;
-      if (!twoWay) return this.engine.scheduleText(this.request(from), 'actions');
-      // Action notation has no directions: give the JSON, without times, one rank per line.
-      const full = JSON.parse(this.engine.scheduleText(this.request(from), 'json'));
-      const rank = (r: any) => JSON.stringify({ ops: r.ops.map(({ start: _s, end: _e, ...op }: any) => op) });
-      return `{"directions": 2, "micro_batches": ${full.micro_batches}, "per_rank": [\n${full.per_rank.map(rank).join(',\n')}\n]}\n`;
+      return this.engine.customText(from);
     } catch {
-      return this.engine.scheduleText({ schedule: '1f1b', ranks: 4, microBatches: 8, cost: 'F=1,B=2,W=1' }, 'actions');
+      return this.engine.customText(this.defaultRequest());
     }
+  }
+
+  /** The request of the core's first preset (DeepSeek-V3 Fig. 5): what is asked when nothing on
+   *  screen can be. */
+  private defaultRequest(): RunRequest {
+    const p = this.engine.presets[0];
+    return { schedule: p.schedule, ranks: p.ranks, microBatches: p.micro_batches, virtualStages: p.virtual_stages, cost: p.cost };
+  }
+
+  /** Whether `name` is the schedule given as text (the registry's takes_text): it has fixed sizes and
+   *  no whole-model basis. */
+  private takesText(name: string): boolean {
+    return !!this.engine.schedule(name)?.takes_text;
   }
 
   /** The engine request of `schedule` at the settings on screen (model/request.ts). */
   private request(schedule: string, sameModel = false): RunRequest {
-    return requestOf(this.state, schedule, !!this.engine.schedule(schedule)?.uses_virtual_stages, sameModel);
+    return requestOf(this.state, schedule, this.engine.schedule(schedule), sameModel);
   }
 
   /** The runs the visible view needs: the chosen schedule as the controls set it (readouts, timeline),
@@ -216,7 +238,7 @@ export class App {
     if (view !== 'compare' && view !== 'charts') return out;
     const sameModel = this.state.basis === 'model';
     for (const name of [this.state.schedule, ...this.state.compare]) {
-      const key = sameModel && name !== 'custom' ? `model:${name}` : name;
+      const key = sameModel && !this.takesText(name) ? `model:${name}` : name;
       if (!out.some((n) => n.key === key)) out.push({ name, key, sameModel: key !== name });
     }
     return out;
@@ -224,7 +246,7 @@ export class App {
 
   /** The key of a compared schedule's run on the current basis. */
   private comparedKey(name: string): string {
-    return this.state.basis === 'model' && name !== 'custom' ? `model:${name}` : name;
+    return this.state.basis === 'model' && !this.takesText(name) ? `model:${name}` : name;
   }
 
   private runView(schedule: string, request: RunRequest, result: SimulateValue): RunView {
@@ -338,7 +360,7 @@ export class App {
       clearTimeout(this.chartTimer);
       const runs = this.chartRuns();
       const basis = this.basisShown();
-      this.chartTimer = window.setTimeout(() => this.charts.update(runs, basis), 60);
+      this.chartTimer = window.setTimeout(() => this.chartSweeps.update(runs, basis), 60);
     }
   }
 
@@ -358,7 +380,7 @@ export class App {
 
   private chartRuns(): RunView[] {
     // A custom schedule has fixed sizes: it has no curve over micro-batches or ranks.
-    return this.compareEntries().flatMap((e) => (e.run && e.name !== 'custom' ? [e.run] : []));
+    return this.compareEntries().flatMap((e) => (e.run && !this.takesText(e.name) ? [e.run] : []));
   }
 
   /** The engine's refusal in the error readout; its code (bad_argument, deadlock, ...) goes to

@@ -361,7 +361,7 @@ export class Controls {
     if (this.schedule.value !== state.schedule) this.schedule.selectedIndex = -1;
     const info: ScheduleInfo | undefined = this.engine.schedule(state.schedule);
     this.describeSchedule(info);
-    const isCustom = state.schedule === 'custom';
+    const isCustom = !!info?.takes_text;
     this.virtualStages.root.hidden = !info?.uses_virtual_stages || isCustom;
     this.ranks.root.hidden = isCustom;
     this.microBatches.root.hidden = isCustom;
@@ -427,7 +427,7 @@ export class Controls {
     this.stageCost.setAttribute('aria-invalid', String(about === 'stage_cost' || about === 'model_stages'));
     flag(this.microBatches, about === 'micro_batches');
     flag(this.virtualStages, about === 'virtual_stages');
-    this.custom.setAttribute('aria-invalid', String(refusal !== null && this.state?.schedule === 'custom'));
+    this.custom.setAttribute('aria-invalid', String(refusal !== null && !!this.state && !!this.engine.schedule(this.state.schedule)?.takes_text));
     for (const key of Object.keys(this.costs) as (keyof CostValues)[]) flag(this.costs[key], about === `cost.${key}`);
   }
 

@@ -28,6 +28,7 @@ import { DEFAULT_INPUTS, DEFAULT_STATE, type AppState, type PageState } from '..
 import { Store } from '../state/store';
 import { TimelineView, type TimelineGroup } from '../timeline/timeline_view';
 import { ChunkPanel } from '../views/chunk_panel';
+import { chunkSource } from '../model/chunk_source';
 import { legend } from '../views/legend';
 import { QuizCard } from '../views/quiz_card';
 import type { Outcome } from '../engine/tasks';
@@ -243,7 +244,7 @@ export class PipesimTimelineElement extends HTMLElement {
 
   /** The engine request of `schedule` at this element's settings, made as the page makes its own. */
   #request(schedule: string): RunRequest {
-    return requestOf(this.#store.get(), schedule, !!this.#engine!.schedule(schedule)?.uses_virtual_stages);
+    return requestOf(this.#store.get(), schedule, this.#engine!.schedule(schedule));
   }
 
   #runView(request: RunRequest, result: SimulateValue): RunView {
@@ -327,7 +328,7 @@ export class PipesimTimelineElement extends HTMLElement {
   #renderChunk(): void {
     // "Use these costs" hands the chunk's F, B, W, F&B to this element's timeline, as on the page.
     this.#chunk ??= new ChunkPanel(
-      this.#engine!,
+      chunkSource(this.#engine!, sharedBackground(this.#engine!)),
       (cost) => {
         this.cost = cost;
         this.view = 'timeline';

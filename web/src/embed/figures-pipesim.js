@@ -172,7 +172,8 @@
     var cfg = configOf(host, given);
     var problem = check(cfg);
     if (problem) cfg = {};
-    var schedules = cfg.schedules || (cfg.schedule ? [cfg.schedule] : ['dualpipe']);
+    /* None named: the element draws the engine's default (the first preset, as the page starts). */
+    var schedules = cfg.schedules || (cfg.schedule ? [cfg.schedule] : []);
     var state = {
       P: cfg.P || 8,
       M: cfg.M || 20,
@@ -204,7 +205,7 @@
     }
     var element = document.createElement('pipesim-timeline');
     state._render = function () {
-      element.setAttribute('schedule', state.schedules[0]);
+      if (state.schedules.length > 0) element.setAttribute('schedule', state.schedules[0]);
       element.setAttribute('ranks', String(state.P));
       element.setAttribute('micro-batches', String(state.M));
       element.setAttribute('cost', state.cost);

@@ -9,7 +9,7 @@
 import type { Engine, ExportFormat, RunRequest, SimulateValue } from './engine';
 import type { Background, LaneRequest } from './background';
 import { SUPERSEDED, type Superseded } from './superseded';
-import type { Outcome } from './tasks';
+import { isRefusal, outcomeOf, type Outcome } from './outcome';
 
 /** Above this many ops (estimated, over all the runs of one update) simulation leaves the main thread.
  *  The engine in WebAssembly does about 10 M ops/s and drawing costs about as much again, so 30 000
@@ -22,9 +22,10 @@ export const CACHE_OPS_LIMIT = 2_000_000;
 export const CACHE_ENTRIES_LIMIT = 64;
 
 /** An upper estimate of a run's op count from its request, before simulating it: at most three ops
- *  (F, I, W) per micro-batch, stage and virtual stage; a custom schedule has one op per ~4 characters. */
+ *  (F, I, W) per micro-batch, stage and virtual stage; a schedule given as text has one op per ~4
+ *  characters. */
 export function estimatedOps(request: RunRequest): number {
-  if (request.schedule === 'custom') return (request.customSchedule ?? '').length / 4;
+  if (request.customSchedule !== undefined) return request.customSchedule.length / 4;
   const n = (v: number | string | undefined) => (Number.isFinite(Number(v)) ? Math.max(1, Number(v)) : 1);
   return 3 * n(request.ranks) * n(request.microBatches) * n(request.virtualStages);
 }
@@ -47,16 +48,6 @@ export type Place = 'cache' | 'main-thread' | 'worker';
 export type Simulation =
   | { outcomes: Outcome<SimulateValue>[]; where: Place }
   | { pending: Promise<Outcome<SimulateValue>[] | Superseded>; ops: number };
-
-/** An error the engine refused with: it carries a string code (an EngineError, here or from the worker). */
-function isRefusal(e: unknown): e is Error & { code: string } {
-  return e instanceof Error && typeof (e as { code?: unknown }).code === 'string';
-}
-
-function refusalOf(e: Error & { code: string }): Outcome<never> {
-  const { wording, field } = e as { wording?: { key: string; params: Record<string, string> }; field?: string };
-  return { error: { message: e.message, code: e.code, ...(wording ? { wording } : {}), ...(field ? { field } : {}) } };
-}
 
 export class EngineClient {
   /** Results by request key, oldest first (a Map keeps insertion order). */
@@ -123,13 +114,7 @@ export class EngineClient {
   private simulateHere(request: RunRequest): Outcome<SimulateValue> {
     const hit = this.cached(request);
     if (hit) return hit;
-    let outcome: Outcome<SimulateValue>;
-    try {
-      outcome = { value: this.engine.simulate(request) };
-    } catch (e) {
-      if (!isRefusal(e)) throw e;
-      outcome = refusalOf(e);
-    }
+    const outcome = outcomeOf(() => this.engine.simulate(request));
     this.keep(request, outcome);
     return outcome;
   }

@@ -249,11 +249,10 @@ export class Engine {
     return unwrap(() => this.module.overlap(request)) as OverlapResult;
   }
 
-  /** The schedule of `request` as text a custom schedule accepts: PyTorch action notation, or the
-   *  JSON contract (needed for two-direction schedules, which action notation cannot express). */
-  scheduleText(request: RunRequest, format: 'actions' | 'json'): string {
-    if (format === 'actions') return unwrap(() => this.module.actions(toJs(request))).actions;
-    return unwrap(() => this.module.simulateJson(toJs(request), 'json')).json;
+  /** The schedule of `request` as text a custom schedule accepts, to start editing from: PyTorch
+   *  action notation, two-direction schedules too (the core writes and reads their directions). */
+  customText(request: RunRequest): string {
+    return unwrap(() => this.module.actions(toJs(request))).actions;
   }
 
   /** The run in one of the CLI's export formats. */

@@ -1,19 +1,9 @@
 // What the background worker does for the page, as functions of an Engine. The worker runs them on
 // its own instance of the engine; when no worker can start, the page runs the very same functions.
 import { EngineError, type Engine, type ExportFormat, type RunRequest, type Wording } from './engine';
+import { outcomeOf } from './outcome';
 
-/** One run's result or the engine's refusal of it, so that one refused schedule does not fail the
- *  others of a comparison. */
-export type Outcome<T> = { value: T } | { error: { message: string; code: string; wording?: Wording; field?: string } };
-
-function outcome<T>(call: () => T): Outcome<T> {
-  try {
-    return { value: call() };
-  } catch (e) {
-    if (e instanceof EngineError) return { error: { message: e.message, code: e.code, wording: e.wording, field: e.field } };
-    throw e;
-  }
-}
+export type { Outcome } from './outcome';
 
 export interface SweepPiece {
   request: RunRequest;
@@ -23,9 +13,9 @@ export interface SweepPiece {
 
 export const TASKS = {
   /** Several runs at once (the schedules of a comparison), each with its ops as columns. */
-  simulate: (engine: Engine, requests: RunRequest[]) => requests.map((r) => outcome(() => engine.simulate(r))),
+  simulate: (engine: Engine, requests: RunRequest[]) => requests.map((r) => outcomeOf(() => engine.simulate(r))),
   /** Only the summaries: for points of a chart, which need no op columns. */
-  summaries: (engine: Engine, requests: RunRequest[]) => requests.map((r) => outcome(() => engine.summary(r))),
+  summaries: (engine: Engine, requests: RunRequest[]) => requests.map((r) => outcomeOf(() => engine.summary(r))),
   /** One piece of a sweep: the page cuts a sweep into pieces to show its progress and to stop early
    *  when a newer one replaces it. */
   sweep: (engine: Engine, piece: SweepPiece) => engine.sweep(piece.request, piece.axis, piece.values),

@@ -33,6 +33,11 @@ function part(summary: any, mb: number, phase: number, stage: number): string {
   return bits.filter(Boolean).join(' · ');
 }
 
+/** The kind of op `i` of a run's op columns, by name. */
+export function kindAt(ops: { kind: ArrayLike<number> }, i: number): KindName {
+  return KINDS[ops.kind[i]];
+}
+
 /** "F3", "B2'" style short name used in explanations. */
 export function shortName(g: TimelineGroup, i: number): string {
   const ops = g.result.ops;

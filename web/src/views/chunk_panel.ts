@@ -8,8 +8,7 @@ import { clear, el, svg } from '../base/dom';
 import { readPalette, textFor, type Palette } from '../base/colors';
 import { cssVar, tokenValue, type Token } from '../base/tokens';
 import { num, percent } from '../base/format';
-import { EngineError, type Engine, type LaneSchedule, type MeasuredSegment, type OverlapResult, type OverlapSlot } from '../engine/engine';
-import { Lane, sharedBackground, SUPERSEDED } from '../engine/background';
+import type { LaneSchedule, MeasuredSegment, OverlapResult, OverlapSlot } from '../engine/engine';
 import { t, type Key } from '../i18n';
 import { DEFAULT_INPUTS, type ChunkInputs } from '../state/page_state';
 import { Store, type Slice } from '../state/store';
@@ -54,6 +53,22 @@ interface Drawn {
   progress: SVGRectElement;
 }
 
+/** What the panel is handed to draw: the engine's default workload and the chunk model's answers,
+ *  computed outside the view (model/chunk_source.ts) from the inputs the panel keeps. */
+export interface ChunkSource {
+  /** The engine's default workload: what a field left empty stands for. */
+  readonly defaults: Readonly<Record<string, number | string>>;
+  /** The chunk model at these inputs, or the engine's refusal of them. */
+  overlap(inputs: Readonly<ChunkInputs>): { value: OverlapResult } | { error: { message: string } };
+  /** A profiler trace of one F&B pair, read (`onRead`: bytes so far) and measured; null when a newer
+   *  load or a return to the model superseded it. Rejects with the engine's refusal. */
+  measureTrace(file: File, onRead: (done: number) => void): Promise<OverlapResult | null>;
+  /** Drops a trace still being read or measured (back to the model). */
+  dropTrace(): void;
+  /** A result's F, B, W, F&B as the pipeline's cost text ("Use these costs"). */
+  costsOf(result: { costs: OverlapResult['costs'] }): string;
+}
+
 export class ChunkPanel {
   readonly element: HTMLElement;
   private readonly figure = el('div', { class: 'chunk-figure' });
@@ -73,8 +88,6 @@ export class ChunkPanel {
   private readonly profileStatus = el('p', { class: 'hint', 'aria-live': 'polite', 'data-testid': 'chunk-profile-status' });
   private readonly profileRule = el('p', { class: 'hint', hidden: true, 'data-testid': 'chunk-profile-rule', text: t('chunk.profileRule') });
   private readonly profileBack = el('button', { type: 'button', class: 'ghost', hidden: true, 'data-testid': 'chunk-profile-back', text: t('chunk.profileBack') });
-  /** Profile loads: a newer load, or a knob moved back to the model, supersedes an older one. */
-  private readonly profiles: Lane;
   private result: OverlapResult | null = null;
   private palette: Palette | null = null;
   private drawn: Drawn[] = [];
@@ -82,18 +95,19 @@ export class ChunkPanel {
   private time = 0;
   private span = 1;
   private playing = false;
+  /** Profile loads begun: a reply to an older one is not shown. */
+  private loads = 0;
   private frame = 0;
   private last = 0;
 
   constructor(
-    private readonly engine: Engine,
+    private readonly source: ChunkSource,
     private readonly onUseCosts: (cost: string) => void,
     /** The model's inputs, kept in the page's store (the inputs show them; a workload field not set
      *  is the engine's default). */
     private readonly inputs: Slice<ChunkInputs> = new Store(DEFAULT_INPUTS).slice('chunk'),
   ) {
-    this.profiles = new Lane(sharedBackground(engine));
-    const defaults = engine.defaultWorkload();
+    const defaults = source.defaults;
     const kept = inputs.get();
     this.ratio.value = kept.ratio;
     this.commSms.value = this.commSmsRange.value = kept.commSms;
@@ -108,7 +122,7 @@ export class ChunkPanel {
       if (!this.result) return;
       // A loaded profile hands its measured costs (the measured span as F&B), the model its own.
       const measured = this.result.measured?.source === 'trace' ? this.result.measured : undefined;
-      this.onUseCosts(normalisedCosts(measured ?? this.result, this.engine));
+      this.onUseCosts(this.source.costsOf(measured ?? this.result));
     });
     const loadProfile = el('button', { type: 'button', class: 'ghost', 'data-testid': 'chunk-load-profile', text: t('chunk.loadProfile') });
     loadProfile.addEventListener('click', () => this.profileInput.click());
@@ -177,32 +191,21 @@ export class ChunkPanel {
     this.recompute();
   }
 
-  private request() {
-    const kept = this.inputs.get();
-    const workload: Record<string, number | string> = { ...this.engine.defaultWorkload() };
-    for (const [key, value] of Object.entries(kept.workload)) workload[key] = value.trim() === '' ? value : Number(value);
-    delete workload.comm_sms;
-    delete workload.total_sms;
-    delete workload.saturation_sms;
-    const ratio = Math.pow(2, Number(kept.ratio));
-    return { workload: JSON.stringify(workload), commSms: kept.commSms.trim(), ratio: String(ratio) };
-  }
-
   private recompute(): void {
-    this.profiles.begin(); // back to the model: a profile still loading is dropped
+    this.source.dropTrace(); // back to the model: a profile still loading is dropped
     this.showProfile(null);
     const ratio = Math.pow(2, Number(this.inputs.get().ratio));
     this.ratioValue.textContent = ratio >= 1 ? `${num(ratio)} : 1` : `1 : ${num(1 / ratio)}`;
     this.ratio.setAttribute('aria-valuetext', this.ratioValue.textContent);
-    try {
-      this.result = this.engine.overlap(this.request());
+    const outcome = this.source.overlap(this.inputs.get());
+    if ('value' in outcome) {
+      this.result = outcome.value;
       this.error.hidden = true;
       this.figure.classList.remove('is-stale');
       this.render(this.result);
-    } catch (e) {
-      if (!(e instanceof EngineError)) throw e;
+    } else {
       this.error.hidden = false;
-      this.error.textContent = `${t('error.refused')} ${e.message}`;
+      this.error.textContent = `${t('error.refused')} ${outcome.error.message}`;
       this.figure.classList.add('is-stale');
     }
   }
@@ -210,18 +213,18 @@ export class ChunkPanel {
   /** Reads `file` (showing how much), measures it in the background worker, and draws it under the
    *  model. A refusal is shown and the drawing kept as it was. */
   private async loadProfile(file: File): Promise<void> {
-    const request = this.profiles.begin();
     const name = file.name;
+    const loads = ++this.loads;
     const mb = (bytes: number) => num(Math.round((bytes / 1e6) * 10) / 10);
     this.profileStatus.textContent = t('chunk.profileReading', { name, done: mb(0), total: mb(file.size) });
     try {
-      const bytes = await readWithProgress(file, (done) => {
-        if (request.current) this.profileStatus.textContent = t('chunk.profileReading', { name, done: mb(done), total: mb(file.size) });
+      const result = await this.source.measureTrace(file, (done) => {
+        if (loads !== this.loads) return;
+        // Every byte read: what is left is the measuring.
+        this.profileStatus.textContent =
+          done < file.size ? t('chunk.profileReading', { name, done: mb(done), total: mb(file.size) }) : t('chunk.profileMeasuring', { name });
       });
-      if (!request.current) return;
-      this.profileStatus.textContent = t('chunk.profileMeasuring', { name });
-      const result = await request.run('overlapTrace', bytes);
-      if (result === SUPERSEDED) return;
+      if (result === null) return;
       this.pause();
       this.result = result;
       this.error.hidden = true;
@@ -229,7 +232,7 @@ export class ChunkPanel {
       this.showProfile(name);
       this.render(result);
     } catch (e) {
-      if (!request.current) return;
+      if (loads !== this.loads) return;
       this.profileStatus.textContent = '';
       this.error.hidden = false;
       this.error.textContent = `${t('error.refused')} ${e instanceof Error ? e.message : String(e)}`;
@@ -460,28 +463,4 @@ function unitLabel(unit: string): string {
 
 function round(value: number): number {
   return Math.abs(value) >= 100 ? Math.round(value) : Number(value.toPrecision(4));
-}
-
-/** A file's bytes, reporting how many have been read (a 100 MB trace takes a while from a slow disk). */
-function readWithProgress(file: File, onProgress: (done: number) => void): Promise<Uint8Array> {
-  return new Promise((resolve, reject) => {
-    const reader = new FileReader();
-    reader.onprogress = (e) => onProgress(e.loaded);
-    reader.onload = () => resolve(new Uint8Array(reader.result as ArrayBuffer));
-    reader.onerror = () => reject(reader.error ?? new Error(`cannot read ${file.name}`));
-    reader.readAsArrayBuffer(file);
-  });
-}
-
-/** The chunk model's F, B, W, F&B scaled so that F = 1: the pipeline's shape depends only on ratios. */
-export function normalisedCosts(r: { costs: OverlapResult['costs'] }, engine: Pick<Engine, 'costBounds'>): string {
-  const c = r.costs;
-  const unit = c.F > 0 ? c.F : 1;
-  const q = (v: number) => Number((v / unit).toFixed(3));
-  const F = q(c.F);
-  const B = q(c.B);
-  const W = Math.min(B, q(c.W));
-  const { fbMin, fbMax } = engine.costBounds(F, B); // rounding can move F&B out of its bounds
-  const FB = Math.min(fbMax, Math.max(fbMin, q(c.FB)));
-  return `F=${F},B=${B},W=${W},FB=${Number(FB.toFixed(3))}`;
 }

@@ -2,12 +2,12 @@
 // and measured in the background worker (the CLI's `pipesim simulate --measured`), drawn as two rows
 // per rank in the timeline's colours, the model (the measured order with costs fitted to the measured
 // durations) above what was measured, with each rank's busy and bubble and the ops that started late.
+// The app measures (app/measured_pipeline.ts); this panel asks for it and draws what it is given.
 import { clear, el, svg } from '../base/dom';
 import { fillFor, readPalette } from '../base/colors';
 import { cssVar } from '../base/tokens';
 import { num } from '../base/format';
-import { Lane, sharedBackground, SUPERSEDED } from '../engine/background';
-import type { Engine, MeasuredPipelineResult } from '../engine/engine';
+import type { MeasuredPipelineResult } from '../engine/engine';
 import { t, type Key } from '../i18n';
 
 const W = 960;
@@ -19,6 +19,15 @@ const RANK_GAP = 8;
 type Kind = 'F' | 'B' | 'I' | 'W' | 'FB';
 
 const HEADINGS: Key[] = ['measured.rank', 'measured.busy', 'measured.bubble', 'measured.modelBusy', 'measured.modelBubble', 'measured.late'];
+
+/** How to line the ranks' clocks up: the profiler's, or each rank's first op where the model starts it. */
+export type Align = 'profiler' | 'first-ops';
+
+/** Where a measurement is: its files being read, measured, shown, or refused. */
+export type MeasuredState =
+  | { step: 'reading' | 'measuring'; count: number }
+  | { step: 'shown'; count: number; result: MeasuredPipelineResult }
+  | { step: 'refused'; message: string };
 
 export class MeasuredPipelinePanel {
   readonly element: HTMLElement;
@@ -32,19 +41,19 @@ export class MeasuredPipelinePanel {
   private readonly sentence = el('p', { class: 'chunk-sentence', 'data-testid': 'measured-sentence' });
   private readonly figure = el('div', { class: 'chunk-figure' });
   private readonly table = el('div', { class: 'table-scroll' });
-  private readonly loads: Lane;
   private chosen: File[] = [];
 
-  constructor(engine: Engine) {
-    this.loads = new Lane(sharedBackground(engine));
+  /** `measure` is asked for the chosen files each time they or the alignment change; it answers
+   *  through render(). */
+  constructor(private readonly measure: (files: File[], align: Align) => void) {
     const load = el('button', { type: 'button', class: 'ghost', 'data-testid': 'measured-load', text: t('measured.load') });
     load.addEventListener('click', () => this.files.click());
     this.files.addEventListener('change', () => {
       this.chosen = [...(this.files.files ?? [])];
       this.files.value = '';
-      if (this.chosen.length) void this.measure();
+      if (this.chosen.length) this.ask();
     });
-    this.align.addEventListener('change', () => this.chosen.length && void this.measure());
+    this.align.addEventListener('change', () => this.chosen.length && this.ask());
     this.element = el('details', { class: 'measured-pipeline', 'data-testid': 'measured-pipeline' }, [
       el('summary', { text: t('measured.title') }),
       el('p', { class: 'hint', text: t('measured.hint') }),
@@ -57,28 +66,28 @@ export class MeasuredPipelinePanel {
     ]);
   }
 
-  private async measure(): Promise<void> {
-    const request = this.loads.begin();
-    const files = this.chosen;
-    try {
-      this.status.textContent = t('measured.reading', { count: files.length });
-      const bytes = await Promise.all(files.map(async (f) => new Uint8Array(await f.arrayBuffer())));
-      if (!request.current) return;
-      this.status.textContent = t('measured.measuring', { count: files.length });
-      const result = await request.run('measuredPipeline', { files: bytes, align: this.align.value === 'first-ops' ? 'first-ops' : 'profiler' });
-      if (result === SUPERSEDED) return;
-      this.error.hidden = true;
-      this.status.textContent = t('measured.shown', { count: files.length });
-      this.render(result);
-    } catch (e) {
-      if (!request.current) return;
-      this.status.textContent = '';
-      this.error.hidden = false;
-      this.error.textContent = `${t('error.refused')} ${e instanceof Error ? e.message : String(e)}`;
-    }
+  private ask(): void {
+    this.measure(this.chosen, this.align.value === 'first-ops' ? 'first-ops' : 'profiler');
   }
 
-  private render(r: MeasuredPipelineResult): void {
+  /** Shows where the measurement is, and its figure and table once it is done. */
+  render(state: MeasuredState): void {
+    if (state.step === 'refused') {
+      this.status.textContent = '';
+      this.error.hidden = false;
+      this.error.textContent = `${t('error.refused')} ${state.message}`;
+      return;
+    }
+    if (state.step !== 'shown') {
+      this.status.textContent = t(state.step === 'reading' ? 'measured.reading' : 'measured.measuring', { count: state.count });
+      return;
+    }
+    this.error.hidden = true;
+    this.status.textContent = t('measured.shown', { count: state.count });
+    this.draw(state.result);
+  }
+
+  private draw(r: MeasuredPipelineResult): void {
     const palette = readPalette(this.element);
     const span = Math.max(r.makespan_us, r.model_makespan_us, 1e-9);
     const sx = (time: number) => LEFT + (time / span) * (W - LEFT - RIGHT);

@@ -3,10 +3,9 @@
 import { clear, el } from '../base/dom';
 import { download, downloadChoices } from '../base/download';
 import { num, percent } from '../base/format';
-import { Lane, SUPERSEDED, type Background, type LaneRequest } from '../engine/background';
-import { KINDS, type ExportFormat, type ExportFormatInfo, type RunRequest } from '../engine/engine';
+import type { ExportFormat, ExportFormatInfo, RunRequest } from '../engine/engine';
 import { fill, lang, t } from '../i18n';
-import { describeIdle, describeOp, phaseLabel } from '../model/describe';
+import { describeIdle, describeOp, kindAt, phaseLabel } from '../model/describe';
 import { forwardShare, type RunView } from '../model/run';
 import { SchedulePlayer } from '../timeline/schedule_player';
 import { TimelineView, type TimelineGroup } from '../timeline/timeline_view';
@@ -28,24 +27,20 @@ export class TimelinePanel {
   private run: RunView | null = null;
   /** Play, phases and a micro-batch's path (schedule_player.ts). */
   private readonly player: SchedulePlayer;
-  /** Downloads of large runs are written in the worker; a newer one supersedes one still there. */
-  private readonly exports: Lane;
 
   constructor(
-    /** Writes a download (the app's engine client: here for a small run, in the worker for a large
-     *  one, calling `away` then); the view itself has no engine. */
+    /** Writes a download (the app, through its engine client: here for a small run, in the worker
+     *  for a large one, calling `away` then); null when a newer download superseded it. The view
+     *  itself has no engine. */
     private readonly write: (
       request: RunRequest,
       format: ExportFormat,
-      update: LaneRequest,
       away: () => void,
       progress: (percent: number) => void,
-    ) => Promise<string | typeof SUPERSEDED>,
-    background: Background,
+    ) => Promise<string | null>,
     /** The engine's table of export formats: one download button each. */
     private readonly formats: readonly ExportFormatInfo[],
   ) {
-    this.exports = new Lane(background);
     this.view = new TimelineView({
       describeOp,
       describeIdle,
@@ -108,7 +103,7 @@ export class TimelinePanel {
       if (format === 'png') download(name, await this.view.toPng(2), type);
       else {
         const text = await this.exportText(this.run.request, format);
-        if (text !== SUPERSEDED) download(name, text, type);
+        if (text !== null) download(name, text, type);
       }
     } catch (e) {
       // Every failure is said, a refusal in the engine's words: a download never fails silently.
@@ -119,7 +114,7 @@ export class TimelinePanel {
 
   /** The engine's export, written where the engine client says (a large one in the worker, with a
    *  note while it is). */
-  private async exportText(request: RunRequest, format: ExportFormat): Promise<string | typeof SUPERSEDED> {
+  private async exportText(request: RunRequest, format: ExportFormat): Promise<string | null> {
     const words = { format: format.toUpperCase(), ops: (this.run?.result.ops.count ?? 0).toLocaleString(lang()) };
     const away = () => {
       this.exportStatus.hidden = false;
@@ -127,7 +122,7 @@ export class TimelinePanel {
     };
     const progress = (done: number) => (this.exportStatus.textContent = t('timeline.exportProgress', { ...words, percent: percent(done / 100, 0) }));
     try {
-      return await this.write(request, format, this.exports.begin(), away, progress);
+      return await this.write(request, format, away, progress);
     } finally {
       this.exportStatus.hidden = true;
     }
@@ -153,7 +148,7 @@ export class TimelinePanel {
     const waits = ops.waitUsedReceive && ops.waitUnusedReceive && ops.waitSend ? [ops.waitUsedReceive, ops.waitUnusedReceive, ops.waitSend] : null;
     const rows: HTMLElement[] = [];
     for (let i = 0; i < limit; i++) {
-      const kind = KINDS[ops.kind[i]];
+      const kind = kindAt(ops, i);
       const what =
         kind === 'FB'
           ? `F${ops.mb[i]} ${phaseLabel(r.summary, ops.phase[i])} + B${ops.bMb[i]} ${phaseLabel(r.summary, ops.bPhase[i])}`

@@ -146,7 +146,7 @@ const ScheduleSpec chimera_spec{
                 },
         },
     .source = "Li & Hoefler, Chimera (SC'21, arXiv 2107.06925); order as Shigangli/Chimera main_with_runtime_direct.py",
-    .colour = {.light = "#9c755f"},
+    .colour = {.light = "#9c755f", .dark = "#a37d68"},
     .defaults = {.ranks = 8, .micro_batches = 16, .virtual_stages = 1},
     .two_way = true,
     .check = check,

@@ -64,7 +64,7 @@ const ScheduleSpec custom_spec{
                 },
         },
     .source = "torch.distributed.pipelining _Action notation and pipesim's JSON contract",
-    .colour = {.light = "#17becf"},
+    .colour = {.light = "#17becf", .dark = "#17becf"},
     .defaults = {.ranks = 8, .micro_batches = 20, .virtual_stages = 1},
     .check = check,
     .generate = generate,

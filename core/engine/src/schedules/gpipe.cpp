@@ -57,7 +57,7 @@ const ScheduleSpec gpipe_spec{
                 },
         },
     .source = "Huang et al., GPipe (arXiv 1811.06965); order as torch.distributed.pipelining ScheduleGPipe",
-    .colour = {.light = "#7f7f7f"},
+    .colour = {.light = "#7f7f7f", .dark = "#8c8c8c"},
     .defaults = {.ranks = 8, .micro_batches = 20, .virtual_stages = 1},
     .check = any_size,
     .generate = generate,

@@ -124,7 +124,7 @@ const ScheduleSpec interleaved_1f1b_spec{
                 },
         },
     .source = "Narayanan et al., Megatron-LM (arXiv 2104.04473); order as torch ScheduleInterleaved1F1B",
-    .colour = {.light = "#edc948"},
+    .colour = {.light = "#edc948", .dark = "#edc948"},
     .defaults = {.ranks = 8, .micro_batches = 20, .virtual_stages = 2},
     .uses_virtual_stages = true,
     .check = check,

@@ -70,7 +70,7 @@ const ScheduleSpec one_f_one_b_spec{
                 },
         },
     .source = "Narayanan et al., PipeDream-Flush (arXiv 2006.09503); order as torch Schedule1F1B's runtime",
-    .colour = {.light = "#4e79a7"},
+    .colour = {.light = "#4e79a7", .dark = "#5f88b4"},
     .defaults = {.ranks = 8, .micro_batches = 20, .virtual_stages = 1},
     .check = any_size,
     .generate = generate,

@@ -139,7 +139,7 @@ const ScheduleSpec zb_v_spec{
         },
     .source = "Qi et al., Zero Bubble Pipeline Parallelism (arXiv 2401.10241) §6; order as torch ScheduleZBVZeroBubble "
               "(= Sea AI Lab handcrafted_zb_v)",
-    .colour = {.light = "#b07aa1"},
+    .colour = {.light = "#b07aa1", .dark = "#b07aa1"},
     .defaults = {.ranks = 8, .micro_batches = 20, .virtual_stages = 1},
     .check = any_size,
     .generate = generate,

@@ -36,6 +36,10 @@ void write_json(const Run& run, Detail detail, TextSink& out);
 /// The catalogue as an aligned table, in `language` (en, pt-BR or zh-CN; Error otherwise).
 [[nodiscard]] auto render_schedule_list(std::string_view language = "en") -> std::string;
 
+/// The catalogue as a Markdown table (name, what, rules, source) in `language`: README.md's schedules
+/// table is this text (`pipesim list --format markdown`; scripts/readme-schedules.mjs writes it).
+[[nodiscard]] auto render_schedule_table(std::string_view language = "en") -> std::string;
+
 /// The presets, each with its name in `language` and the simulate command that runs it.
 [[nodiscard]] auto render_preset_list(std::string_view language = "en") -> std::string;
 
