@@ -196,7 +196,7 @@ export class ExercisesPanel {
   private slotTable(x: any): HTMLElement[] {
     const first = x.first_two_directions;
     const inputs = x.inputs;
-    const result = this.engine.simulate({ schedule: 'dualpipe', ranks: inputs.ranks, microBatches: inputs.micro_batches, cost: inputs.cost });
+    const result = this.engine.simulate({ schedule: inputs.schedule, ranks: inputs.ranks, microBatches: inputs.micro_batches, cost: inputs.cost });
     const view = new TimelineView({ describeOp, describeIdle, rankLabel: (n) => t('timeline.rank', { n }), ariaLabel: x.question });
     view.setGroups([{ key: 'exercise-2', title: '', result, forwardShare: forwardShareOf(result.summary) }]);
     const ops = result.ops;
