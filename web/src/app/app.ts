@@ -21,6 +21,8 @@ import { MeasuredPipelinePanel } from '../views/measured_pipeline_panel';
 import { LearnPanel, stepFromUrl } from '../views/learn_panel';
 import { PlannerPanel } from '../views/planner_panel';
 import { QuizPanel } from '../views/quiz_panel';
+import { engineQuizSource } from '../model/quiz_source';
+import { engineExerciseSource } from '../model/exercise_source';
 import { ComparePanel, type CompareEntry } from '../views/compare_panel';
 import { MemoryPanel } from '../views/memory_panel';
 import { TimelinePanel } from '../views/timeline_panel';
@@ -104,11 +106,11 @@ export class App {
     this.charts = new ChartsPanel(engine, background, onBasis);
     // "Derive F&B from the chunk model": its costs become the pipeline's, shown on the timeline.
     this.chunk = new ChunkPanel(engine, (cost) => this.set({ cost, view: 'timeline' }), store.slice('chunk'));
-    this.exercises = new ExercisesPanel(engine, store.slice('exercises'));
+    this.exercises = new ExercisesPanel(engineExerciseSource(engine), store.slice('exercises'));
     // Live quiz questions use the settings on screen; "show me" opens the view that answers one.
     this.quiz = new QuizPanel(
-      engine,
-      () => this.primary?.request ?? { schedule: 'dualpipe', ranks: 8, microBatches: 20, cost: 'F=1,B=2,W=1,FB=3' },
+      engineQuizSource(engine),
+      () => this.primary?.request ?? {}, // before the first run: core's defaults
       (view) => this.set({ view: (VIEWS as string[]).includes(view) ? (view as ViewName) : view === 'placement' ? 'memory' : 'timeline' }),
     );
     this.planner = new PlannerPanel(background, (name) => engine.schedule(name), store.slice('planner'));
