@@ -112,6 +112,8 @@ TEST_CASE("exercise 2 locates the first slot that runs both directions in the si
   CHECK(j["first_two_directions"]["start"] == 7);
   CHECK(j["first_two_directions"]["rank"] == 0);
   CHECK(j["makespan"] == 26);
+  // The run it was read from, so a page can draw it without naming the schedule itself.
+  CHECK(j["inputs"] == json{{"schedule", "dualpipe"}, {"ranks", 4}, {"micro_batches", 8}, {"cost", "F=1,B=2,W=1,FB=3,comm=0"}});
 }
 
 TEST_CASE("exercise 2's slot table covers every rank from time 0 to the makespan and never pairs two forwards") {

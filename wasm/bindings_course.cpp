@@ -13,6 +13,7 @@
 #include "pipesim/measured_pipeline.h"
 #include "pipesim/planner.h"
 #include "pipesim/quiz.h"
+#include "pipesim/quiz_questions.h"
 
 namespace {
 
@@ -29,6 +30,51 @@ auto course_data() -> pipesim::CourseData& {
 /// `pipesim quiz --course`.
 auto course_quiz(val lang_arg) -> val {
   return guarded([&] { return from_json(pipesim::course_quiz(course_data(), text_arg(lang_arg, "lang"))); });
+}
+
+/// The student's seed for the quiz's option order: a whole number from 0 to 2^53.
+auto quiz_seed(const val& request) -> std::uint64_t {
+  const auto seed = reading("seed", [&] { return optional_number(request, "seed"); });
+  if (!seed) return 0;
+  if (!(*seed >= 0 && *seed <= 9007199254740992.0 && *seed == static_cast<double>(static_cast<std::uint64_t>(*seed))))
+    throw pipesim::Error(pipesim::ErrorCode::bad_value, "seed must be a whole number from 0 to 2^53", {}, "seed");
+  return static_cast<std::uint64_t>(*seed);
+}
+
+auto question_value(const pipesim::QuizQuestion& q) -> nlohmann::json {
+  nlohmann::json out{{"key", q.key},         {"text", q.text},     {"options", q.options}, {"correct", q.correct},
+                     {"explanation", q.explanation}, {"source", q.source}, {"view", q.view}};
+  if (q.timeline)
+    out["timeline"] = {{"schedule", q.timeline->schedule}, {"ranks", q.timeline->ranks}, {"microBatches", q.timeline->micro_batches},
+                       {"cost", q.timeline->cost}, {"prompt", q.timeline->prompt}};
+  return out;
+}
+
+/// The quiz's questions as the page shows them (pipesim/quiz_questions.h): {set: 'bank'} the bank's,
+/// {set: 'live', ranks, microBatches, cost} those the engine answers for these settings; both in
+/// `lang`, options ordered for `seed`.
+auto quiz_questions(val request) -> val {
+  return guarded([&] {
+    const std::string set = text_field(request, "set");
+    const std::string lang = text_field(request, "lang");
+    const std::uint64_t seed = quiz_seed(request);
+    std::vector<pipesim::QuizQuestion> questions;
+    if (set == "bank") {
+      questions = pipesim::bank_questions(course_data(), lang.empty() ? "en" : lang, seed);
+    } else if (set == "live") {
+      pipesim::LiveQuizSettings settings;
+      settings.ranks = reading("ranks", [&] { return int_field(request, "ranks", "ranks", settings.ranks); });
+      settings.micro_batches =
+          reading("micro_batches", [&] { return int_field(request, "microBatches", "micro_batches", settings.micro_batches); });
+      if (const std::string cost = text_field(request, "cost"); !cost.empty()) settings.cost = cost;
+      questions = pipesim::live_questions(course_data(), settings, lang.empty() ? "en" : lang, seed);
+    } else {
+      throw pipesim::Error(pipesim::ErrorCode::unknown_name, "unknown quiz set '" + set + "'; sets are bank, live", {}, "set");
+    }
+    nlohmann::json out = nlohmann::json::array();
+    for (const auto& q : questions) out.push_back(question_value(q));
+    return from_json(out);
+  });
 }
 
 /// A lesson exercise worked by the engine, every step as data: `pipesim lesson --format json`.
@@ -84,6 +130,7 @@ auto provide_course_data(val name, val text) -> val {
 
 EMSCRIPTEN_BINDINGS(pipesim_course) {
   emscripten::function("courseQuiz", &course_quiz);
+  emscripten::function("quizQuestions", &quiz_questions);
   emscripten::function("lesson", &lesson);
   emscripten::function("plan", &plan);
   emscripten::function("overlapTrace", &overlap_trace);

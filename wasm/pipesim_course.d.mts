@@ -4,10 +4,34 @@ import type { ModuleOptions, PipesimError } from './pipesim_engine.mjs';
 
 export type { ModuleOptions, PipesimError } from './pipesim_engine.mjs';
 
+export interface QuizRequest {
+  set: 'bank' | 'live';
+  lang?: string;
+  seed?: number;
+  ranks?: number; // live: the page's settings
+  microBatches?: number;
+  cost?: string;
+}
+
+export interface QuizQuestion {
+  key: string; // stable across languages and seeds: "bank-7", "live-peak-8-20-F=1,B=2,W=1,FB=3"
+  text: string;
+  options: string[]; // empty for a timeline question
+  correct: number;
+  explanation: string;
+  source: string;
+  view: string;
+  timeline?: { schedule: string; ranks: number; microBatches: number; cost: string; prompt: string };
+}
+
 export interface PipesimCourseModule {
   PipesimError: typeof PipesimError;
   // The course's quiz.json as `pipesim quiz --course --lang L` writes it (the order the course's CI demands).
   courseQuiz(lang: string): any;
+  // The quiz as the page shows it (pipesim/quiz_questions.h): the bank's questions, or those the engine
+  // answers for the given settings; options in display order for `seed`, `correct` the right one's
+  // index (for a timeline question: the op to click, an index into the run's ops).
+  quizQuestions(request: QuizRequest): QuizQuestion[];
   lesson(request: { exercise: number; lang?: string; cost?: string; bytesPerParam?: number; gpuMemoryGb?: number }): any;
   plan(input: string, lang: string): any; // `pipesim plan --format json --lang L`
   // `pipesim overlap --trace FILE --format json`: a PyTorch profiler trace of one F&B pair, measured.

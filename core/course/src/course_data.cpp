@@ -46,7 +46,7 @@ void CourseData::provide(std::string_view name, std::string_view text) {
   } else if (name == "planner_text") {
     next.planner_text = parse_file<nlohmann::json>(text, "planner text: core/data/planner_text.json");
   } else {
-    throw Error(ErrorCode::unknown_name, "unknown course data '" + std::string(name) + "': expected " + file_names);
+    throw Error(ErrorCode::unknown_name, "unknown course data '" + std::string(name) + "': expected " + file_names, {}, "name");
   }
   files_ = std::make_shared<const Files>(std::move(next));
 }

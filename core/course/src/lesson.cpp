@@ -242,7 +242,8 @@ auto exercise_2(const json& text, const LessonRequest& req) -> json {
   const Run r = run_schedule("dualpipe", ranks, micro_batches, req.costs);
   json out = header(t, 2, {{"ranks", std::to_string(ranks)}, {"micro_batches", std::to_string(micro_batches)},
                            {"costs", format_costs(req.costs)}});
-  out["inputs"] = {{"ranks", ranks}, {"micro_batches", micro_batches}, {"cost", format_costs(req.costs)}};
+  // The run the answer was read from, whole, so a page draws the same timeline without naming it.
+  out["inputs"] = {{"schedule", r.spec->name}, {"ranks", ranks}, {"micro_batches", micro_batches}, {"cost", format_costs(req.costs)}};
   out["makespan"] = r.metrics.makespan;
   out["table"] = slot_table(r);
   out["grid"] = slot_grid(out["table"]);
@@ -507,7 +508,8 @@ auto first_two_direction_slot(const Run& r) -> std::optional<TwoDirectionSlot> {
 
 auto second_copy_cost(double bytes_per_param, double gpu_memory_gb) -> SecondCopyCost {
   if (!(bytes_per_param > 0) || !(gpu_memory_gb > 0))
-    throw Error(ErrorCode::bad_value, "bytes per parameter and GPU memory must be positive numbers");
+    throw Error(ErrorCode::bad_value, "bytes per parameter and GPU memory must be positive numbers", {},
+                bytes_per_param > 0 ? "gpu_memory_gb" : "bytes_per_param");
   SecondCopyCost e;
   const ModelSpec v3 = deepseek_v3();
   const ParameterSplit split = parameter_split(v3);
@@ -529,7 +531,7 @@ auto lesson_exercise(const CourseData& course, const LessonRequest& request) -> 
     case 2: return exercise_2(text, req);
     case 3: return exercise_3(text, req);
     case 4: return exercise_4(text, req);
-    default: throw Error(ErrorCode::bad_value, "--exercise must be 1, 2, 3 or 4, got " + std::to_string(req.exercise));
+    default: throw Error(ErrorCode::bad_value, "--exercise must be 1, 2, 3 or 4, got " + std::to_string(req.exercise), {}, "exercise");
   }
 }
 

@@ -137,8 +137,7 @@ auto join_names(const auto& parts) -> std::string {
 }
 
 // "a=1,b=2" with exactly the keys of `parts` (names as part_name), each once.
-auto parse_components(std::string_view text, Pass pass, const auto& parts) -> std::map<Part, double> {
-  const std::string which = pass == Pass::forward ? "forward" : "backward";
+auto parse_components_of(std::string_view text, const std::string& which, const auto& parts) -> std::map<Part, double> {
   const std::string names = join_names(parts);
   std::map<Part, double> out;
   for (const detail::Assignment& a : detail::split_assignments(text)) {
@@ -157,6 +156,16 @@ auto parse_components(std::string_view text, Pass pass, const auto& parts) -> st
     if (out.count(p) == 0)
       throw Error(ErrorCode::bad_value, which + " component " + std::string(part_name(p)) + " is missing; give all of " + names);
   return out;
+}
+
+/// parse_components_of, its refusals about the pass's field.
+auto parse_components(std::string_view text, Pass pass, const auto& parts) -> std::map<Part, double> {
+  const std::string which = pass == Pass::forward ? "forward" : "backward";
+  try {
+    return parse_components_of(text, which, parts);
+  } catch (const Error& e) {
+    throw e.about(which);  // the refusal is about the pass's field, named as the JSON request names it
+  }
 }
 
 auto all_components() -> std::vector<Component> {
@@ -184,11 +193,11 @@ auto all_to_all_total(const ChunkDurations& d) -> double {
 
 auto ratio_factor(const ChunkDurations& d, double compute_to_comm) -> double {
   if (!std::isfinite(compute_to_comm) || compute_to_comm <= 0)
-    throw Error(ErrorCode::bad_value, "the compute:comm ratio must be a finite number > 0, got " + format_number(compute_to_comm));
+    throw Error(ErrorCode::bad_value, "the compute:comm ratio must be a finite number > 0, got " + format_number(compute_to_comm), {}, "ratio");
   const double a2a = all_to_all_total(d);
-  if (a2a <= 0) throw Error(ErrorCode::bad_value, "cannot scale communication to a compute:comm ratio: every all-to-all duration is 0");
+  if (a2a <= 0) throw Error(ErrorCode::bad_value, "cannot scale communication to a compute:comm ratio: every all-to-all duration is 0", {}, "ratio");
   const double compute = compute_total(d);
-  if (compute <= 0) throw Error(ErrorCode::bad_value, "cannot scale communication to a compute:comm ratio: every compute duration is 0");
+  if (compute <= 0) throw Error(ErrorCode::bad_value, "cannot scale communication to a compute:comm ratio: every compute duration is 0", {}, "ratio");
   return compute / compute_to_comm / a2a;
 }
 
@@ -314,17 +323,18 @@ void validate_durations(const ChunkDurations& d) {
   for (const Component& c : all_components()) {
     const double v = duration_of(d, c);
     if (!std::isfinite(v) || v < 0)
-      throw Error(ErrorCode::bad_value, "duration of " + figure_label(c) + " must be a finite number >= 0, got " + format_number(v));
+      throw Error(ErrorCode::bad_value, "duration of " + figure_label(c) + " must be a finite number >= 0, got " + format_number(v), {},
+                  c.pass == Pass::forward ? "forward" : "backward");
   }
 }
 
 void validate_sm_split(const SmSplit& s) {
-  if (s.total_sms < 2) throw Error(ErrorCode::bad_value, "total SMs must be at least 2, got " + std::to_string(s.total_sms));
+  if (s.total_sms < 2) throw Error(ErrorCode::bad_value, "total SMs must be at least 2, got " + std::to_string(s.total_sms), {}, "total_sms");
   if (s.comm_sms < 1 || s.comm_sms >= s.total_sms)
     throw Error(ErrorCode::bad_value, "communication SMs must be at least 1 and fewer than the total SMs (" + std::to_string(s.total_sms) +
-                "), got " + std::to_string(s.comm_sms));
+                "), got " + std::to_string(s.comm_sms), {}, "comm_sms");
   if (s.saturation_sms < 1)
-    throw Error(ErrorCode::bad_value, "saturation SMs must be at least 1, got " + std::to_string(s.saturation_sms));
+    throw Error(ErrorCode::bad_value, "saturation SMs must be at least 1, got " + std::to_string(s.saturation_sms), {}, "saturation_sms");
 }
 
 auto compute_stretch(const SmSplit& s) -> double {

@@ -10,6 +10,7 @@
 #include "detail/course_files.h"
 #include "detail/i18n.h"
 #include "pipesim/error.h"
+#include "pipesim/registry.h"
 
 namespace pipesim {
 
@@ -87,6 +88,25 @@ auto options_in(const json& q, std::string_view lang) -> std::vector<std::string
   return out;
 }
 
+/// The live questions' texts (quiz_questions.cpp): each kind with its texts in every language.
+void check_live(const json& bank) {
+  require(bank.contains("live") && bank["live"].is_object(), "no live section");
+  const json& live = bank["live"];
+  require(live.contains("schedule") && live["schedule"].is_string(), "live: no schedule (the lesson's subject)");
+  const auto& registry = schedules();
+  require(std::any_of(registry.begin(), registry.end(), [&](const ScheduleSpec* s) { return s->name == live["schedule"].get<std::string>(); }),
+          "live: the schedule is not one of the registry's");
+  const std::vector<std::pair<std::string, std::vector<std::string>>> kinds = {
+      {"idles", {"question", "explanation", "source"}},
+      {"bubble", {"question", "explanation", "explanation_inexact", "source"}},
+      {"slot", {"question", "prompt", "explanation", "source"}},
+      {"peak", {"question", "explanation", "source"}}};
+  for (const auto& [kind, names] : kinds) {
+    require(live.contains(kind) && live[kind].is_object(), "live: no " + kind + " question");
+    for (const std::string& name : names) check_texts(live[kind].value(name, json()), "live." + kind + "." + name);
+  }
+}
+
 }  // namespace
 
 auto supported_languages() -> std::span<const std::string_view> { return detail::course_languages; }
@@ -100,6 +120,7 @@ void validate_quiz_bank(const json& bank) {
   std::set<int> ids;
   for (const json& q : bank["questions"]) check_question(q, ids);
   check_course(bank, ids);
+  check_live(bank);
 }
 
 auto quiz_bank(const CourseData& course) -> const json& { return detail::quiz_bank_of(course); }

@@ -24,6 +24,8 @@ import { MeasuredPipeline } from './measured_pipeline';
 import { LearnPanel, stepFromUrl } from '../views/learn_panel';
 import { PlannerPanel } from '../views/planner_panel';
 import { QuizPanel } from '../views/quiz_panel';
+import { engineQuizSource } from '../model/quiz_source';
+import { engineExerciseSource } from '../model/exercise_source';
 import { ComparePanel, type CompareEntry } from '../views/compare_panel';
 import { MemoryPanel } from '../views/memory_panel';
 import { TimelinePanel } from '../views/timeline_panel';
@@ -117,10 +119,10 @@ export class App {
     this.chartSweeps = new ChartsSweeps(engine, background, this.charts);
     // "Derive F&B from the chunk model": its costs become the pipeline's, shown on the timeline.
     this.chunk = new ChunkPanel(chunkSource(engine, background), (cost) => this.set({ cost, view: 'timeline' }), store.slice('chunk'));
-    this.exercises = new ExercisesPanel(engine, store.slice('exercises'));
+    this.exercises = new ExercisesPanel(engineExerciseSource(engine), store.slice('exercises'));
     // Live quiz questions use the settings on screen; "show me" opens the view that answers one.
     this.quiz = new QuizPanel(
-      engine,
+      engineQuizSource(engine),
       () => this.primary?.request ?? this.defaultRequest(),
       (view) => this.set({ view: (VIEWS as string[]).includes(view) ? (view as ViewName) : view === 'placement' ? 'memory' : 'timeline' }),
     );

@@ -31,6 +31,7 @@ import { ChunkPanel } from '../views/chunk_panel';
 import { chunkSource } from '../model/chunk_source';
 import { legend } from '../views/legend';
 import { QuizCard } from '../views/quiz_card';
+import { engineQuizSource } from '../model/quiz_source';
 import type { Outcome } from '../engine/tasks';
 import type { PipesimChangeDetail, PipesimErrorDetail } from './pipesim-timeline';
 
@@ -344,7 +345,7 @@ export class PipesimTimelineElement extends HTMLElement {
 
   #renderQuiz(): void {
     // One quiz per element: an attribute change re-renders it in place, keeping the question on screen.
-    this.#quiz ??= new QuizCard(this.#engine!, {
+    this.#quiz ??= new QuizCard(engineQuizSource(this.#engine!), {
       storageKey: `pipesim:element-quiz:${this.id || 'default'}`,
       settings: () => this.#request(this.schedule),
       speak: (draw) => inLang(this.#language, draw),

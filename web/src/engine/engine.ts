@@ -4,9 +4,10 @@
 // (the CLI's text) and its short code.
 import createPipesimEngine from './generated/pipesim_engine.mjs';
 import type { CostValuesJs, ExportFormatInfo, OverlapRequestJs, PipesimModule, PresetEntry, RunRequestJs, ScheduleEntry, SimulateValue, SweepValue } from './generated/pipesim_engine.mjs';
-import type { PipesimCourseModule } from './course';
+import type { PipesimCourseModule, QuizQuestion, QuizRequest } from './course';
 import { compileWasm, wasmOptions } from './wasm_source';
 
+export type { QuizQuestion, QuizRequest } from './course';
 export type { OpColumns, SimulateValue, SweepValue, ActivationCurve } from './generated/pipesim_engine.mjs';
 
 /** A refusal by the engine: `message` is the CLI's text, `code` a short name of the kind of refusal
@@ -264,6 +265,11 @@ export class Engine {
    *  question's options in the order the course's CI (scripts/debias_quizzes.py --check) requires. */
   courseQuiz(lang: string): unknown {
     return unwrap(() => this.courseModule().courseQuiz(lang));
+  }
+
+  /** The quiz's questions as core makes them, options in display order for the seed (after courseData()). */
+  quizQuestions(request: QuizRequest): QuizQuestion[] {
+    return unwrap(() => this.courseModule().quizQuestions(request));
   }
 
   /** A lesson exercise worked by the engine (`pipesim lesson --format json`; after courseData()). */

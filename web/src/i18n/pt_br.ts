@@ -333,28 +333,11 @@ export const ptBR = {
   'quiz.wrongRevealed': 'Não exatamente. A resposta certa está marcada.',
   'quiz.reveal': 'Mostrar a resposta',
   'quiz.source': 'Fonte: {source}',
-  'quiz.sourcePeak': 'README do DualPipe (ativações por dispositivo: PP+1); simulação do pipesim',
-  'quiz.sourceSlot': 'deepseek-ai/DualPipe, dualpipe.py; simulação do pipesim',
   'quiz.show': 'Mostrar na aba {view}',
   'quiz.none': 'Nenhuma pergunta se aplica a esta configuração; tente o DualPipe com um número par de ranks.',
   'quiz.export': 'Baixar o quiz do curso (quiz.json)',
   'quiz.exportHint':
     'O formato do curso: 6 perguntas (1 pré, 3 de verificação, 2 pós), opções na ordem que a verificação de CI do curso (debias_quizzes.py) exige, respostas corretas indexadas a partir de zero.',
-  'quiz.sourceEngine': 'calculado pelo motor do pipesim para esta configuração',
-  'quiz.live.idles': 'Com {ranks} ranks, {micro} micro-batches e custos {cost}, qual escalonamento fica menos tempo ocioso?',
-  'quiz.live.idlesWhy': 'Frações de bolha simuladas pelo motor para o mesmo modelo nas mesmas GPUs (cada escalonamento corta o modelo nos seus próprios estágios): {list}. O {best} é o que fica menos tempo ocioso.',
-  'quiz.live.bubble': 'DualPipe com {ranks} ranks e {micro} micro-batches, com custos {cost}: qual é a maior bolha de um rank?',
-  'quiz.live.bubbleWhyExact': 'A simulação dá {answer}, igual à fórmula do README, {formula}: {worked}.',
-  'quiz.live.bubbleWhyInexact': 'A simulação dá {answer}. A fórmula do README, {formula}, não é exata com estes custos: {worked}.',
-  'quiz.live.slot':
-    'DualPipe com {ranks} ranks e {micro} micro-batches: clique na primeira célula em que o rank 0 executa as duas direções ao mesmo tempo.',
-  'quiz.live.slotPrompt': 'Clique numa célula do rank 0 nesta linha do tempo.',
-  'quiz.live.slotWhy':
-    'De t = {start} a {end}, o rank 0 sobrepõe o forward do micro-batch {f} de uma direção ao backward do micro-batch {b} da outra: a primeira célula F&B com borda da sua linha.',
-  'quiz.live.peak':
-    'DualPipe com {ranks} ranks e {micro} micro-batches: no máximo quantas ativações micro-batch × estágio um rank guarda ao mesmo tempo?',
-  'quiz.live.peakWhy':
-    'O motor conta {answer} = PP + 1, com PP = {pp}: dentro de um par F&B, o novo forward começa antes que o backward libere o seu chunk. O README do DualPipe indica PP + 1.',
 
   'exercises.title': 'Os exercícios da aula, resolvidos pelo motor',
   'exercises.hint': 'Os exercícios 1, 2 e 4 usam os custos à esquerda: mude um deles e todos os números abaixo acompanham.',

@@ -4,10 +4,11 @@
 // once the answer is right, or when the student asks for it after a try.
 import { clear, el } from '../base/dom';
 import { num } from '../base/format';
-import { EngineError, type Engine } from '../engine/engine';
 import { lang, t, type Key } from '../i18n';
 import { wordRefusal } from '../i18n/refusals';
 import { describeIdle, describeOp } from '../model/describe';
+import type { SimulateValue } from '../engine/engine';
+import type { ExerciseSource } from '../model/exercise_source';
 import { forwardShareOf } from '../model/run';
 import { TimelineView } from '../timeline/timeline_view';
 import { DEFAULT_INPUTS, type ExerciseInputs } from '../state/page_state';
@@ -47,10 +48,10 @@ export class ExercisesPanel {
   private readonly bytes: HTMLInputElement;
   private readonly memory: HTMLInputElement;
   private cost = 'F=1,B=2,W=1,FB=3';
-  private courseReady = false;
 
   constructor(
-    private readonly engine: Engine,
+    /** Core's worked exercises (model/exercise_source.ts): this view only draws them. */
+    private readonly source: ExerciseSource,
     /** Exercise 3's inputs, kept in the page's store (its inputs show them). */
     private readonly inputs: Slice<ExerciseInputs> = new Store(DEFAULT_INPUTS).slice('exercises'),
   ) {
@@ -74,36 +75,31 @@ export class ExercisesPanel {
   }
 
   private render(): void {
-    if (!this.courseReady) {
+    if (!this.source.isReady()) {
       // The engine gets the lesson's text on first need (course_data.ts): render once it has it.
-      this.engine.courseData().then(
-        () => {
-          this.courseReady = true;
-          this.render();
-        },
+      this.source.ready().then(
+        () => this.render(),
         (e: unknown) => this.list.replaceChildren(el('div', { class: 'error', role: 'alert', text: `${t('error.refused')} ${String(e)}` })),
       );
       return;
     }
     const typing = document.activeElement === this.bytes || document.activeElement === this.memory ? (document.activeElement as HTMLInputElement) : null;
     clear(this.list);
-    for (const exercise of [1, 2, 3, 4]) {
-      try {
-        const request =
-          exercise === 3
-            ? { exercise, lang: lang(), bytesPerParam: Number(this.inputs.get().bytesPerParam), gpuMemoryGb: Number(this.inputs.get().gpuMemoryGb) }
-            : { exercise, lang: lang(), cost: this.cost };
-        this.list.append(this.card(this.engine.lesson(request)));
-      } catch (e) {
-        if (!(e instanceof EngineError)) throw e;
-        this.list.append(el('article', { class: 'exercise', 'data-testid': `exercise-${exercise}` }, [el('div', { class: 'error', role: 'alert', text: `${t('error.refused')} ${wordRefusal(e.message, e.wording)}` })]));
-      }
+    const { bytesPerParam, gpuMemoryGb } = this.inputs.get();
+    for (const outcome of this.source.exercises({ lang: lang(), cost: this.cost, bytesPerParam: Number(bytesPerParam), gpuMemoryGb: Number(gpuMemoryGb) })) {
+      if ('worked' in outcome) this.list.append(this.card(outcome.worked, outcome.run));
+      else
+        this.list.append(
+          el('article', { class: 'exercise', 'data-testid': `exercise-${outcome.exercise}` }, [
+            el('div', { class: 'error', role: 'alert', text: `${t('error.refused')} ${wordRefusal(outcome.refusal.message, outcome.refusal.wording)}` }),
+          ]),
+        );
     }
     // Rebuilding moved the input being typed in, which blurs it: keep typing where the user was.
     typing?.focus();
   }
 
-  private card(x: any): HTMLElement {
+  private card(x: any, run?: SimulateValue): HTMLElement {
     const card = el('article', { class: 'exercise', 'data-testid': `exercise-${x.exercise}` }, [
       el('h4', { text: `${x.exercise}. ${x.title}` }),
       el('p', { class: 'exercise-question', text: x.question }),
@@ -124,7 +120,7 @@ export class ExercisesPanel {
       solution.hidden = !this.opened.has(x.exercise);
     }
     card.append(solution);
-    this.fillSolution(x, solution);
+    this.fillSolution(x, solution, run);
     return card;
   }
 
@@ -179,10 +175,10 @@ export class ExercisesPanel {
     ]);
   }
 
-  private fillSolution(x: any, card: HTMLElement): void {
+  private fillSolution(x: any, card: HTMLElement, run?: SimulateValue): void {
     if (x.quote) card.append(el('blockquote', { text: x.quote }));
     if (Array.isArray(x.steps) && x.steps.length) card.append(stepsTable(x.steps));
-    if (x.exercise === 2) card.append(...this.slotTable(x));
+    if (x.exercise === 2 && run) card.append(...this.slotTable(x, run));
     if (Array.isArray(x.statements)) card.append(el('ul', { class: 'statements' }, x.statements.map((s: any) => el('li', {}, [s.text, el('span', { class: 'hint', text: ` (${s.source})` })]))));
     if (Array.isArray(x.engine_text)) card.append(el('div', { class: 'engine-lines' }, x.engine_text.map((line: string) => el('p', { text: line }))));
     card.append(el('p', { class: 'exercise-answer', 'data-testid': `exercise-${x.exercise}-answer`, tabindex: -1, text: x.answer }));
@@ -193,10 +189,8 @@ export class ExercisesPanel {
   }
 
   /** Exercise 2: the DualPipe timeline with the first slot running both directions outlined. */
-  private slotTable(x: any): HTMLElement[] {
+  private slotTable(x: any, result: SimulateValue): HTMLElement[] {
     const first = x.first_two_directions;
-    const inputs = x.inputs;
-    const result = this.engine.simulate({ schedule: 'dualpipe', ranks: inputs.ranks, microBatches: inputs.micro_batches, cost: inputs.cost });
     const view = new TimelineView({ describeOp, describeIdle, rankLabel: (n) => t('timeline.rank', { n }), ariaLabel: x.question });
     view.setGroups([{ key: 'exercise-2', title: '', result, forwardShare: forwardShareOf(result.summary) }]);
     const ops = result.ops;

@@ -1,44 +1,18 @@
 // The quiz: the lesson's sourced question bank (core/data/quiz_bank.json, three languages) and
 // questions computed live by the engine for the current settings, one at a time, with score,
-// explanation, source and a link to the view that shows the answer. Progress lives in localStorage.
-// The bank (60 KB of text) is fetched when the quiz is first shown, not with the page: see loadBank().
+// explanation, source and a link to the view that shows the answer. Core makes every question, its
+// options already in display order (pipesim/quiz_questions.h); this card draws them, takes the
+// student's choice and keeps the progress in localStorage. A retried question never scores.
 import { clear, el } from '../base/dom';
 import { load, store } from '../base/storage';
-import { num, percent } from '../base/format';
-import { courseText } from '../engine/course_data';
-import { EngineError, type Engine, type RunRequest } from '../engine/engine';
 import { lang, t, type Key } from '../i18n';
-import { describeOp, scheduleTitle } from '../model/describe';
+import { describeOp } from '../model/describe';
+import { liveRequest, type QuizQuestion, type QuizSettings, type QuizSource } from '../model/quiz_source';
 import { forwardShareOf } from '../model/run';
 import { TimelineView } from '../timeline/timeline_view';
 
-type Localised = Record<string, string>;
-
-interface BankQuestion {
-  id: number;
-  stage: string;
-  view: string;
-  source: string;
-  correct: number;
-  question: Localised;
-  options: Localised[];
-  explanation: Localised;
-}
-
-/** One question as shown: options already in display order. */
-interface Shown {
-  key: string; // stable id for progress: "bank-7" or "live-idles-8-20-F=1,..."
-  text: string;
-  options: string[];
-  correct: number; // index into options
-  explanation: string;
-  source: string;
-  view?: string;
-  /** Live timeline questions are answered by clicking the timeline instead of an option. */
-  timeline?: { request: RunRequest; isAnswer: (op: number) => boolean; prompt: string };
-}
-
 interface Progress {
+  /** The student's seed for core's option order: "start again" draws a new one. */
   seed: number;
   answers: Record<string, { choice: number; correct: boolean; revealed?: boolean }>;
   /** Questions answered wrong at least once: a retry may find the answer, but it never scores. */
@@ -49,70 +23,11 @@ export interface QuizOptions {
   /** localStorage key for progress */
   storageKey: string;
   /** the settings live questions are computed for */
-  settings?: () => RunRequest;
+  settings?: () => QuizSettings;
   /** opens the view that shows a question's answer (the page's tabs) */
   showView?: (view: string) => void;
   /** runs each drawing in the owner's language (an embedded element has its own; see i18n inLang) */
   speak?: (draw: () => void) => void;
-}
-
-interface Bank {
-  questions: BankQuestion[];
-}
-
-let bank: Bank | null = null;
-let bankLoading: Promise<void> | null = null;
-
-/** Loads the question bank once, as a separate chunk, so the page's first load does not carry it;
- *  the engine gets the same text for courseQuiz() (course_data.ts). */
-function loadBank(): Promise<void> {
-  bankLoading ??= courseText('quiz_bank').then(
-    (text) => {
-      bank = JSON.parse(text) as Bank;
-    },
-    (e: unknown) => {
-      bankLoading = null; // a failed fetch (offline, redeployed) is tried again on the next render
-      throw e;
-    },
-  );
-  return bankLoading;
-}
-
-function pick(text: Localised): string {
-  return text[lang()] ?? text.en;
-}
-
-/** A small deterministic generator, so a stored seed reproduces the same option order. */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let r = Math.imul(a ^ (a >>> 15), 1 | a);
-    r = (r + Math.imul(r ^ (r >>> 7), 61 | r)) ^ r;
-    return ((r ^ (r >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-function shuffled<T>(items: T[], seed: number): T[] {
-  const out = [...items];
-  const random = mulberry32(seed);
-  for (let i = out.length - 1; i > 0; i--) {
-    const j = Math.floor(random() * (i + 1));
-    [out[i], out[j]] = [out[j], out[i]];
-  }
-  return out;
-}
-
-function hash(text: string): number {
-  let h = 2166136261;
-  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 16777619);
-  return h >>> 0;
-}
-
-/** Options in a shuffled order, the correct one tracked. */
-function arrange(options: string[], correct: number, seed: number): { options: string[]; correct: number } {
-  const order = shuffled(options.map((_, i) => i), seed);
-  return { options: order.map((i) => options[i]), correct: order.indexOf(correct) };
 }
 
 export class QuizCard {
@@ -124,7 +39,7 @@ export class QuizCard {
   private progress: Progress;
 
   constructor(
-    private readonly engine: Engine,
+    private readonly source: QuizSource,
     private readonly options: QuizOptions,
   ) {
     this.progress = this.load();
@@ -156,152 +71,13 @@ export class QuizCard {
     this.render();
   }
 
-  // ---- questions ---------------------------------------------------------------------------------
+  // ---- questions ----------------------------------------------------------------------------------
 
-  private bankQuestions(): Shown[] {
-    if (!bank) return [];
-    return bank.questions.map((q) => {
-      const { options, correct } = arrange(q.options.map(pick), q.correct, this.progress.seed + q.id * 7919);
-      return {
-        key: `bank-${q.id}`,
-        text: pick(q.question),
-        options,
-        correct,
-        explanation: pick(q.explanation),
-        source: q.source,
-        view: q.view,
-      };
-    });
-  }
-
-  private liveQuestions(): Shown[] {
-    const settings = this.options.settings?.() ?? { schedule: 'dualpipe', ranks: 8, microBatches: 20, cost: 'F=1,B=2,W=1,FB=3' };
-    const out: Shown[] = [];
-    for (const make of [() => this.idlesLeast(settings), () => this.dualPipeBubble(settings), () => this.firstTwoDirections(settings), () => this.peakActivations(settings)]) {
-      try {
-        const q = make();
-        if (q) out.push(q);
-      } catch (e) {
-        if (!(e instanceof EngineError)) throw e; // a question that does not apply here is left out
-      }
-    }
-    return out;
-  }
-
-  private signature(s: RunRequest): string {
-    return `${s.ranks}-${s.microBatches}-${s.cost}`;
-  }
-
-  /** "Which schedule idles least?": four schedules that accept these sizes, ranked by the engine. */
-  private idlesLeast(s: RunRequest): Shown | null {
-    // The usual suspects first; the others stand in when one refuses these sizes.
-    const candidates = ['dualpipe', '1f1b', 'zb-h1', 'gpipe', 'dualpipev', 'zb-h2', 'zb-v', 'chimera'];
-    const results: { name: string; title: string; fraction: number }[] = [];
-    for (const name of candidates) {
-      if (results.length === 4) break;
-      try {
-        // The same model on the same GPUs, as Compare shows by default: the costs on screen are one
-        // rank's share, and each schedule cuts the model into its own stages.
-        const ranks = Number(s.ranks);
-        const sameModel = Number.isInteger(ranks) && ranks > 0 ? { modelStages: ranks } : {};
-        const r = this.engine.simulate({ ...s, schedule: name, virtualStages: 1, ...sameModel });
-        results.push({ name, title: scheduleTitle(this.engine.schedule(name), name), fraction: r.summary.bubble_fraction });
-      } catch (e) {
-        if (!(e instanceof EngineError)) throw e;
-      }
-    }
-    if (results.length < 4) return null;
-    const best = results.reduce((a, b) => (b.fraction < a.fraction ? b : a));
-    if (results.filter((r) => Math.abs(r.fraction - best.fraction) < 1e-12).length > 1) return null; // no single answer
-    const key = `live-idles-${this.signature(s)}`;
-    const { options, correct } = arrange(results.map((r) => r.title), results.indexOf(best), hash(key) + this.progress.seed);
-    return {
-      key,
-      text: t('quiz.live.idles', { ranks: s.ranks, micro: s.microBatches, cost: s.cost }),
-      options,
-      correct,
-      explanation: t('quiz.live.idlesWhy', { list: results.map((r) => `${r.title} ${percent(r.fraction, 1)}`).join(', '), best: best.title }),
-      source: t('quiz.sourceEngine'),
-      view: 'compare',
-    };
-  }
-
-  /** "What is DualPipe's bubble per rank?": the simulated value against the classic formulas. */
-  private dualPipeBubble(s: RunRequest): Shown | null {
-    const r = this.engine.simulate({ ...s, schedule: 'dualpipe', virtualStages: 1 });
-    const c = r.summary.cost;
-    const pp = r.summary.ranks;
-    const answer = r.summary.max_bubble as number;
-    const distractors = [(pp - 1) * (c.F + c.B), (pp - 1) * (c.F + c.B - 2 * c.W), (pp / 2) * (c.F + c.B), answer + pp / 2, answer * 2 + 1]
-      .map((v) => Number(v.toFixed(6)))
-      .filter((v, i, all) => v !== answer && v >= 0 && all.indexOf(v) === i)
-      .slice(0, 3);
-    if (distractors.length < 3) return null;
-    const key = `live-bubble-${this.signature(s)}`;
-    const { options, correct } = arrange([num(answer), ...distractors.map(num)], 0, hash(key) + this.progress.seed);
-    const f = r.summary.formula;
-    return {
-      key,
-      text: t('quiz.live.bubble', { ranks: pp, micro: r.summary.micro_batches, cost: s.cost }),
-      options,
-      correct,
-      explanation: t(f.exact ? 'quiz.live.bubbleWhyExact' : 'quiz.live.bubbleWhyInexact', { answer: num(answer), formula: f.text, worked: f.worked }),
-      source: t('quiz.sourceEngine'),
-      view: 'timeline',
-    };
-  }
-
-  /** "Click the first slot where rank 0 runs both directions at once": answered on a timeline. */
-  private firstTwoDirections(s: RunRequest): Shown | null {
-    let request: RunRequest = { ...s, schedule: 'dualpipe', virtualStages: 1 };
-    try {
-      this.engine.simulate(request);
-    } catch {
-      request = { schedule: 'dualpipe', ranks: 4, microBatches: 8, cost: s.cost, virtualStages: 1 };
-    }
-    const r = this.engine.simulate(request);
-    const ops = r.ops;
-    let first = -1;
-    for (let i = r.rankBegin[0]; i < r.rankBegin[1]; i++)
-      if (ops.kind[i] === 4 && ops.phase[i] !== ops.bPhase[i]) {
-        first = i;
-        break;
-      }
-    if (first < 0) return null;
-    const key = `live-slot-${this.signature(request)}`;
-    return {
-      key,
-      text: t('quiz.live.slot', { ranks: r.summary.ranks, micro: r.summary.micro_batches }),
-      options: [],
-      correct: first,
-      explanation: t('quiz.live.slotWhy', { start: num(ops.start[first]), end: num(ops.end[first]), f: ops.mb[first], b: ops.bMb[first] }),
-      source: t('quiz.sourceSlot'),
-      view: 'timeline',
-      timeline: { request, isAnswer: (op) => op === first, prompt: t('quiz.live.slotPrompt') },
-    };
-  }
-
-  /** "How many activations at peak?": PP + 1 from the engine against PP, 2PP and PP/2 + 1. */
-  private peakActivations(s: RunRequest): Shown | null {
-    const r = this.engine.simulate({ ...s, schedule: 'dualpipe', virtualStages: 1 });
-    const pp = r.summary.ranks as number;
-    const answer = r.summary.peak_activations as number;
-    const distractors = [pp, 2 * pp, pp / 2 + 1, pp - 1, pp + 2].filter((v, i, all) => v !== answer && Number.isInteger(v) && all.indexOf(v) === i).slice(0, 3);
-    const key = `live-peak-${this.signature(s)}`;
-    const { options, correct } = arrange([answer, ...distractors].map(String), 0, hash(key) + this.progress.seed);
-    return {
-      key,
-      text: t('quiz.live.peak', { ranks: pp, micro: r.summary.micro_batches }),
-      options,
-      correct,
-      explanation: t('quiz.live.peakWhy', { answer, pp }),
-      source: t('quiz.sourcePeak'),
-      view: 'memory',
-    };
-  }
-
-  private questions(): Shown[] {
-    return this.set === 'bank' ? this.bankQuestions() : this.liveQuestions();
+  /** The set on screen, as core makes it for the settings, the language and the student's seed. */
+  private questions(): QuizQuestion[] {
+    const seed = this.progress.seed;
+    if (this.set === 'bank') return this.source.questions({ set: 'bank', lang: lang(), seed });
+    return this.source.questions(liveRequest(this.options.settings?.() ?? {}, lang(), seed));
   }
 
   // ---- rendering ---------------------------------------------------------------------------------
@@ -313,16 +89,17 @@ export class QuizCard {
   }
 
   private draw(): void {
-    if (this.set === 'bank' && !bank) {
-      // First showing: fetch the bank, then draw. Until then the card stays as it is (empty at first).
+    if (!this.source.isReady()) {
+      // First showing: load the course module and its data, then draw. Until then the card stays as
+      // it is (empty at first).
       this.element.setAttribute('aria-busy', 'true');
-      loadBank().then(
+      this.source.ready().then(
         () => {
           this.element.removeAttribute('aria-busy');
           this.render();
         },
         () => {
-          // The chunk did not load: the live questions stay reachable; the next render tries again.
+          // The course module did not load (offline, redeployed): the next render tries again.
           this.element.removeAttribute('aria-busy');
           this.renderHead([]);
           clear(this.body);
@@ -341,7 +118,7 @@ export class QuizCard {
     this.body.append(this.renderQuestion(all[this.index], all.length));
   }
 
-  private score(all: Shown[]): { right: number; answered: number } {
+  private score(all: QuizQuestion[]): { right: number; answered: number } {
     let right = 0;
     let answered = 0;
     for (const q of all) {
@@ -354,7 +131,7 @@ export class QuizCard {
     return { right, answered };
   }
 
-  private renderHead(all: Shown[]): void {
+  private renderHead(all: QuizQuestion[]): void {
     clear(this.head);
     const tab = (set: 'bank' | 'live', key: Key) => {
       const b = el('button', { type: 'button', class: set === this.set ? '' : 'ghost', 'aria-pressed': String(set === this.set), 'data-testid': `quiz-set-${set}`, text: t(key) });
@@ -375,7 +152,7 @@ export class QuizCard {
     );
   }
 
-  private renderQuestion(q: Shown, total: number): HTMLElement {
+  private renderQuestion(q: QuizQuestion, total: number): HTMLElement {
     const answer = this.progress.answers[q.key];
     const card = el('div', { class: 'quiz-card', 'data-question': q.key });
     card.append(
@@ -411,7 +188,7 @@ export class QuizCard {
     return card;
   }
 
-  private renderFeedback(q: Shown, answer: { choice: number; correct: boolean; revealed?: boolean }, missed: boolean): HTMLElement {
+  private renderFeedback(q: QuizQuestion, answer: { choice: number; correct: boolean; revealed?: boolean }, missed: boolean): HTMLElement {
     const correct = answer.correct;
     const verdict = correct ? (missed ? 'quiz.rightRetried' : 'quiz.right') : answer.revealed ? 'quiz.wrongRevealed' : 'quiz.wrongTryAgain';
     const box = el('div', { class: `quiz-feedback ${correct ? 'is-correct' : 'is-wrong'}`, 'data-testid': 'quiz-feedback', role: 'status', tabindex: -1 }, [
@@ -440,8 +217,8 @@ export class QuizCard {
     return box;
   }
 
-  private renderTimelineAnswer(q: Shown, answer: { choice: number; correct: boolean; revealed?: boolean } | undefined): HTMLElement {
-    const r = this.engine.simulate(q.timeline!.request);
+  private renderTimelineAnswer(q: QuizQuestion, answer: { choice: number; correct: boolean; revealed?: boolean } | undefined): HTMLElement {
+    const r = this.source.timelineRun(q.timeline!);
     const group = { key: 'quiz', title: '', result: r, forwardShare: forwardShareOf(r.summary) };
     const view = new TimelineView({
       describeOp,
@@ -457,8 +234,9 @@ export class QuizCard {
     return el('div', { class: 'quiz-timeline' }, [el('p', { class: 'hint', text: q.timeline!.prompt }), view.element]);
   }
 
-  private answer(q: Shown, choice: number): void {
-    const correct = q.timeline ? q.timeline.isAnswer(choice) : choice === q.correct;
+  private answer(q: QuizQuestion, choice: number): void {
+    // For a timeline question `correct` is the op to click, otherwise the option's index.
+    const correct = choice === q.correct;
     this.progress.answers[q.key] = { choice, correct };
     if (!correct) this.progress.missed = { ...this.progress.missed, [q.key]: true };
     this.save();
@@ -474,9 +252,7 @@ export class QuizCard {
   }
 
   /** The course's quiz.json (1 pre, 3 check, 2 post) in the current language, from the engine. */
-  async courseExport(): Promise<string> {
-    await this.engine.courseData();
-    const quiz = this.engine.courseQuiz(lang());
-    return JSON.stringify(quiz, null, 2) + '\n';
+  courseExport(): Promise<string> {
+    return this.source.courseExport(lang());
   }
 }

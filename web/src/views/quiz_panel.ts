@@ -1,10 +1,9 @@
-// The quiz tab: the QuizCard plus the course export. The card's code and the question bank are loaded
-// when the tab is first shown (dynamic imports), so the page's first load does not carry them.
+// The quiz tab: the QuizCard plus the course export. The card's code and the course module (which
+// makes the questions) are loaded when the tab is first shown, so the page's first load does not carry them.
 import { el } from '../base/dom';
 import { download } from '../base/download';
-import { courseText } from '../engine/course_data';
-import type { Engine, RunRequest } from '../engine/engine';
 import { t } from '../i18n';
+import type { QuizSettings, QuizSource } from '../model/quiz_source';
 import type { QuizCard } from './quiz_card';
 
 export class QuizPanel {
@@ -14,8 +13,8 @@ export class QuizPanel {
   private card: Promise<QuizCard> | null = null;
 
   constructor(
-    private readonly engine: Engine,
-    private readonly settings: () => RunRequest,
+    private readonly source: QuizSource,
+    private readonly settings: () => QuizSettings,
     private readonly showView: (view: string) => void,
   ) {
     const exportButton = el('button', { type: 'button', class: 'ghost', 'data-testid': 'quiz-export', text: t('quiz.export') });
@@ -35,10 +34,10 @@ export class QuizPanel {
   private loadCard(): Promise<QuizCard> {
     this.card ??= Promise.all([
       import('./quiz_card'),
-      courseText('quiz_bank'), // fetched alongside the card rather than after it
+      this.source.ready(), // loaded alongside the card rather than after it
     ]).then(
       ([{ QuizCard }]) => {
-        const card = new QuizCard(this.engine, { storageKey: 'pipesim:quiz:v1', settings: this.settings, showView: this.showView });
+        const card = new QuizCard(this.source, { storageKey: 'pipesim:quiz:v1', settings: this.settings, showView: this.showView });
         this.slot.replaceWith(card.element);
         return card;
       },

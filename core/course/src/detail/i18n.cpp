@@ -8,7 +8,11 @@
 namespace pipesim::detail {
 
 auto check_language(std::string_view lang) -> std::string {
-  return std::string(known_language(lang));
+  try {
+    return std::string(known_language(lang));
+  } catch (const Error& e) {
+    throw e.about("lang");  // the course's calls all take the language as their "lang" field
+  }
 }
 
 namespace {
