@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "cli_run.h"
 #include "helpers.h"
 #include "pipesim/export.h"
 #include "pipesim/error.h"
@@ -175,6 +176,63 @@ TEST_CASE("reference timing of DualPipeV 2 x 4 with comm=1, derived op by op fro
   const Run async = run_timed("dualpipev", 2, 4, c, Timing::reference, SendMode::async);
   CHECK(starts_of(async, 0) == std::vector<double>{0, 1, 2, 5, 6, 10, 11, 12, 15, 18, 23, 26, 28, 29, 32, 33});
   CHECK(async.metrics.makespan == 34);
+}
+
+TEST_CASE("the metrics carry each rank's waits per layer and the run's totals; dataflow waits none") {
+  // DualPipeV 2 x 4 at comm=1 as derived above: the waits it names are among these sums.
+  const Costs c = costs(1, 2, 1, 3, 1);
+  const Run r = run_timed("dualpipev", 2, 4, c, Timing::reference);
+  WaitTotals total;
+  for (int rank = 0; rank < 2; ++rank) {
+    WaitTotals own;
+    for (int i = r.schedule.rank_begin[rank]; i < r.schedule.rank_begin[rank + 1]; ++i) {
+      const OpWait& w = r.timeline.waits[static_cast<std::size_t>(i)];
+      own.used_receive += w.used_receive;
+      own.unused_receive += w.unused_receive;
+      own.send += w.send;
+    }
+    const WaitTotals& measured = r.metrics.per_rank[static_cast<std::size_t>(rank)].waits;
+    CHECK(measured.used_receive == own.used_receive);
+    CHECK(measured.unused_receive == own.unused_receive);
+    CHECK(measured.send == own.send);
+    total.used_receive += own.used_receive;
+    total.unused_receive += own.unused_receive;
+    total.send += own.send;
+  }
+  CHECK(r.metrics.waits.used_receive == total.used_receive);
+  CHECK(r.metrics.waits.unused_receive == total.unused_receive);
+  CHECK(r.metrics.waits.send == total.send);
+  CHECK(r.metrics.per_rank[0].waits.send >= 1);            // rank 0's op 1
+  CHECK(r.metrics.per_rank[0].waits.unused_receive >= 2);  // rank 0's op 5
+  CHECK(r.metrics.per_rank[1].waits.unused_receive >= 1);  // rank 1's op 1
+  // The JSON summary states the totals beside the per-rank sums, so a view adds nothing up.
+  const auto json = nlohmann::json::parse(
+      pipesim::test::run_cli("simulate --schedule dualpipev --ranks 2 --micro-batches 4 --cost F=1,B=2,W=1,FB=3,comm=1 "
+                             "--timing reference --format summary").out);
+  CHECK(json["waits"]["used_receive"] == total.used_receive);
+  CHECK(json["waits"]["unused_receive"] == total.unused_receive);
+  CHECK(json["waits"]["send"] == total.send);
+  CHECK(json["per_rank"][0]["waits"]["send"] == r.metrics.per_rank[0].waits.send);
+  const Run dataflow = run_timed("dualpipev", 2, 4, c, Timing::dataflow);
+  CHECK(dataflow.metrics.waits.used_receive == 0);
+  CHECK(dataflow.metrics.waits.unused_receive == 0);
+  CHECK(dataflow.metrics.waits.send == 0);
+  const auto dataflow_json = nlohmann::json::parse(
+      pipesim::test::run_cli("simulate --schedule dualpipev --ranks 2 --micro-batches 4 --format summary").out);
+  CHECK_FALSE(dataflow_json.contains("waits"));
+}
+
+TEST_CASE("a send semantics named without reference timing is refused by one rule, about the field sends") {
+  CHECK_NOTHROW(check_sends_apply(Timing::reference, true, "--sends", "--timing reference"));
+  CHECK_NOTHROW(check_sends_apply(Timing::dataflow, false, "--sends", "--timing reference"));
+  try {
+    check_sends_apply(Timing::dataflow, true, "sends", "timing: 'reference'");
+    FAIL("accepted");
+  } catch (const Error& e) {
+    CHECK(e.code() == ErrorCode::usage);
+    CHECK(std::string(e.what()) == "sends applies only to timing: 'reference'");
+    CHECK(e.field() == "sends");
+  }
 }
 
 TEST_CASE("the three send semantics on one hand-written program: rendezvous 13, eager 12, async 11") {

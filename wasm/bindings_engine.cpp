@@ -88,7 +88,9 @@ auto request_from(const val& js) -> pipesim::RunRequest {
   read_stage_costs(js, r);
   r.custom_schedule = reading("custom_schedule", [&] { return text_field(js, "customSchedule", pipesim::limits::max_schedule_text_bytes); });
   if (const std::string timing = text_field(js, "timing"); !timing.empty()) r.timing = pipesim::parse_timing(timing);
-  if (const std::string sends = text_field(js, "sends"); !sends.empty()) r.sends = pipesim::parse_send_mode(sends);
+  const std::string sends = text_field(js, "sends");
+  pipesim::check_sends_apply(r.timing, !sends.empty(), "sends", "timing: 'reference'");
+  if (!sends.empty()) r.sends = pipesim::parse_send_mode(sends);
   return r;
 }
 

@@ -17,7 +17,8 @@ export interface RunRequestJs {
   customSchedule?: string;
   /** 'dataflow' (default) or 'reference': the ops timed as the reference program communicates. */
   timing?: string;
-  /** With timing 'reference': 'rendezvous' (default), 'eager' or 'async'. */
+  /** With timing 'reference' (refused, like the CLI's --sends, with another timing): 'rendezvous'
+   *  (default), 'eager' or 'async'. */
   sends?: string;
 }
 

@@ -4,10 +4,17 @@
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
+#include <time.h>
 
 namespace pipesim::bench {
 
 volatile std::size_t sink = 0;
+
+auto thread_cpu_seconds() -> double {
+  timespec t{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_nsec) * 1e-9;
+}
 
 auto median_and_min(std::vector<double> seconds) -> Timing {
   Timing t;

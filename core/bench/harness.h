@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstddef>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -56,6 +57,30 @@ auto time_calls(Call&& call, const TimingPlan& plan) -> Timing {
   Timing t = median_and_min(std::move(per_call));
   t.calls_per_sample = calls;
   return t;
+}
+
+/// CPU seconds of the calling thread: what a call costs, not how long a shared machine made it wait.
+[[nodiscard]] auto thread_cpu_seconds() -> double;
+
+/// Times two calls in alternating samples (a, b, a, b, ...) in CPU time of this thread, so that a
+/// ratio of the two is taken under the same conditions: a neighbour that slows the machine for a
+/// while slows both alike, and time spent descheduled counts for neither. One warm-up call each.
+template <typename CallA, typename CallB>
+auto time_interleaved(CallA&& a, CallB&& b, int samples) -> std::pair<Timing, Timing> {
+  sink = sink + static_cast<std::size_t>(a()) + static_cast<std::size_t>(b());
+  std::vector<double> seconds_a;
+  std::vector<double> seconds_b;
+  for (int s = 0; s < samples; ++s) {
+    double t0 = thread_cpu_seconds();
+    sink = sink + static_cast<std::size_t>(a());
+    seconds_a.push_back(thread_cpu_seconds() - t0);
+    t0 = thread_cpu_seconds();
+    sink = sink + static_cast<std::size_t>(b());
+    seconds_b.push_back(thread_cpu_seconds() - t0);
+  }
+  std::pair<Timing, Timing> out{median_and_min(std::move(seconds_a)), median_and_min(std::move(seconds_b))};
+  out.first.calls_per_sample = out.second.calls_per_sample = 1;
+  return out;
 }
 
 /// One timed row. `ops` is the ops one call handles (0 when per-op figures mean nothing).

@@ -177,8 +177,7 @@ auto run_simulate(Argv argv) -> int {
   const std::optional<ModelDivision> model = read_model(args, request);
   read_costs(args, request);
   request.timing = parse_timing(args.choice_or("timing", "dataflow", {"dataflow", "reference"}), "--timing");
-  if (args.has("sends") && request.timing != Timing::reference)
-    throw Error(ErrorCode::usage, "--sends applies only to --timing reference");
+  check_sends_apply(request.timing, args.has("sends"), "--sends", "--timing reference");
   request.sends = parse_send_mode(args.choice_or("sends", "rendezvous", {"rendezvous", "eager", "async"}), "--sends");
   const std::string format = args.choice_or("format", "text", format_choices());
   if (args.has("us-per-unit") && format != "chrome-trace") throw Error(ErrorCode::usage, "--us-per-unit applies only to --format chrome-trace");

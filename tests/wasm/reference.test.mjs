@@ -41,3 +41,18 @@ test('a bad timing or send name is refused naming the field, and the module keep
     (e) => e.code === 'unknown_name' && e.message === "sends must be rendezvous, eager or async (got 'nccl')");
   assert.equal(engine.simulate({ schedule: 'dualpipe', ranks: 4, microBatches: 8 }).summary.makespan, 26);
 });
+
+test('sends without reference timing is refused as the CLI refuses --sends, naming the field', () => {
+  for (const timing of [undefined, 'dataflow']) {
+    assert.throws(() => engine.simulate({ schedule: 'dualpipe', ranks: 4, microBatches: 8, timing, sends: 'eager' }),
+      (e) => e.name === 'PipesimError' && e.code === 'usage' && e.field === 'sends' &&
+        e.message === "sends applies only to timing: 'reference'");
+  }
+  const cli = spawnSync(CLI, ['simulate', '--schedule', 'dualpipe', '--ranks', '4', '--micro-batches', '8', '--sends', 'eager'],
+    { encoding: 'utf8' });
+  assert.equal(cli.status, 2);
+  assert.equal(cli.stderr, 'pipesim: error[usage]: --sends applies only to --timing reference\n');
+  const reference = engine.simulate({ schedule: 'dualpipe', ranks: 4, microBatches: 8, timing: 'reference', sends: 'eager' });
+  assert.equal(reference.summary.timing, 'reference');
+  assert.deepEqual(Object.keys(reference.summary.waits), ['send', 'unused_receive', 'used_receive']);
+});

@@ -16,19 +16,43 @@ using detail::for_each_activation_step;
 constexpr auto one_chunk = [](const Chunk&) { return 1; };
 constexpr auto ignore_op = [](double, double) {};
 
+/// The most (phase, stage) pairs rank r's ops can name: in a two-way layout a chunk's phase is its
+/// direction, so they are the rank's slots; a one-way layout does not bound the phases of a custom
+/// schedule's ops, so there is no bound.
+auto most_stages_run(const Schedule& schedule, int r) -> std::size_t {
+  if (schedule.layout.directions != 2) return static_cast<std::size_t>(-1);
+  return static_cast<std::size_t>(std::count(schedule.layout.rank_of_stage.begin(), schedule.layout.rank_of_stage.end(), r));
+}
+
 /// The stages rank r's ops run (both halves of an FB), each once, in the order they first appear.
+/// The scan stops once every stage the rank can run has appeared: a summary of a large run then reads
+/// a few ops per rank instead of all of them (DualPipe: its first few).
 auto stages_run(const Schedule& schedule, int r) -> std::vector<HeldStage> {
   std::vector<HeldStage> held;
   const auto note = [&](const Chunk& c) {
     const HeldStage h{c.phase, c.stage};
     if (std::find(held.begin(), held.end(), h) == held.end()) held.push_back(h);
   };
-  for (int i = schedule.rank_begin[r]; i < schedule.rank_begin[r + 1]; ++i) {
+  const std::size_t most = most_stages_run(schedule, r);
+  for (int i = schedule.rank_begin[r]; i < schedule.rank_begin[r + 1] && held.size() < most; ++i) {
     const Op& op = schedule.ops[static_cast<std::size_t>(i)];
     note(op.chunk);
     if (op.kind == OpKind::FB) note(op.backward);
   }
   return held;
+}
+
+// Rank r's waits per layer; nothing when the timeline has none (dataflow timing).
+auto waits_of(const Schedule& schedule, const Timeline& timeline, int r) -> WaitTotals {
+  WaitTotals sum;
+  if (timeline.waits.empty()) return sum;
+  for (int i = schedule.rank_begin[r]; i < schedule.rank_begin[r + 1]; ++i) {
+    const OpWait& w = timeline.waits[static_cast<std::size_t>(i)];
+    sum.used_receive += w.used_receive;
+    sum.unused_receive += w.unused_receive;
+    sum.send += w.send;
+  }
+  return sum;
 }
 
 }  // namespace
@@ -71,6 +95,10 @@ auto measure(const Schedule& schedule, const Timeline& timeline) -> Metrics {
     }
     rm.stages_held = schedule.stages_held(r);
     rm.stages = stages_run(schedule, r);
+    rm.waits = waits_of(schedule, timeline, r);
+    m.waits.used_receive += rm.waits.used_receive;
+    m.waits.unused_receive += rm.waits.unused_receive;
+    m.waits.send += rm.waits.send;
     m.makespan = std::max(m.makespan, rm.last_end);
     m.span = std::max(m.span, rm.last_end - rm.first_start);
     if (rm.peak_activations > m.peak_activations || (rm.peak_activations == m.peak_activations && rm.peak_at < m.peak_at)) {

@@ -1,11 +1,16 @@
 #include "pipesim/op_column.h"
 
+#include <algorithm>
 #include <mutex>
 #include <new>
 #include <utility>
 #include <vector>
 
 #include "detail/huge_pages.h"
+
+#ifndef __EMSCRIPTEN__
+#include <unistd.h>
+#endif
 
 namespace pipesim::column_memory {
 
@@ -19,8 +24,18 @@ constexpr std::align_val_t huge_alignment{huge_page};
 // pages: a page fault and the kernel's zeroing of each page on first touch, which was 65% of a
 // reference-timing run of DualPipe 64 x 8192 (its communication program and its messages are written
 // once each, so nearly every byte written was a fresh page). Reused only at the exact size, so what a
-// run gets back is what it would have asked for; at most `limit` bytes kept, the oldest released
-// first. WebAssembly's allocator reuses freed memory with no kernel work, so it keeps none here.
+// run gets back is what it would have asked for; the oldest released first when the kept bytes would
+// pass the limit. A long-running process keeps at most that much: 160 MiB, about what the largest
+// runs' columns take at once (a reference-timing run of DualPipe 64 x 8192 with the dataflow run
+// beside it, as the bench alternates them), and never more than an eighth of the machine's memory.
+// WebAssembly's allocator reuses freed memory with no kernel work, so it keeps none here.
+// The machine's memory in bytes (0 when the system does not say: then nothing is kept).
+auto physical_memory() -> std::size_t {
+  const long pages = sysconf(_SC_PHYS_PAGES);
+  const long page_size = sysconf(_SC_PAGESIZE);
+  return pages > 0 && page_size > 0 ? static_cast<std::size_t>(pages) * static_cast<std::size_t>(page_size) : 0;
+}
+
 class BlockCache {
  public:
   auto take(std::size_t bytes) -> void* {
@@ -56,7 +71,8 @@ class BlockCache {
   }
 
  private:
-  static constexpr std::size_t limit = std::size_t{512} << 20;
+  static constexpr std::size_t most_kept = std::size_t{160} << 20;
+  const std::size_t limit = std::min(most_kept, physical_memory() / 8);
   std::mutex mutex_;
   std::vector<std::pair<void*, std::size_t>> blocks_;  // oldest first
   std::size_t kept_ = 0;

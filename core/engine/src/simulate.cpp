@@ -8,6 +8,7 @@
 
 #include "detail/chunk_index.h"
 #include "detail/chunk_rules.h"
+#include "detail/prefetch.h"
 #include "pipesim/error.h"
 #include "pipesim/stage_costs.h"
 
@@ -26,18 +27,10 @@ using Input = detail::Producer;
 // Each op waits for at most two inputs besides its rank predecessor (see OpProducers).
 using Inputs = detail::OpProducers;
 
-// A rank runs its ops in order, so each per-op array and its own rows of the chunk table are streams
-// it walks forward; but 64 ranks interleave, far more streams than the hardware prefetchers follow.
-// Asking for the next cache line of the stream as each one is written keeps those writes from
-// stalling on memory: DualPipe at 64 ranks x 8192 went from 35 to 21 ns per op (start, end and the
-// chunk's own row). Prefetching the op list too was slower: its single stream is one the hardware
-// follows. The address is only a hint (no access is made through it, so it may lie past the end);
-// WebAssembly has no prefetch, and the builtin compiles to nothing there.
-template <typename T>
-[[gnu::always_inline]] inline void prefetch_for_writing(T* at) {
-  constexpr std::uintptr_t cache_line = 64;
-  __builtin_prefetch(reinterpret_cast<const void*>(reinterpret_cast<std::uintptr_t>(at) + cache_line), 1);
-}
+// The writes each op makes (start, end and its chunk's row) are prefetched a line ahead
+// (detail/prefetch.h): DualPipe at 64 ranks x 8192 went from 35 to 21 ns per op. Prefetching the op
+// list too was slower: its single stream is one the hardware follows.
+using detail::prefetch_for_writing;
 
 // What a rank parked on: one output of one chunk. Its consumer is the only thing that asks for it, so
 // the op that produces it wakes the rank by comparing this key.

@@ -49,15 +49,8 @@ auto wait_json(const OpWait& w) -> json {
   return out;
 }
 
-// A rank's waits summed per layer (reference timing).
-auto rank_waits_json(const Run& run, int r) -> json {
-  OpWait sum;
-  for (int i = run.schedule.rank_begin[r]; i < run.schedule.rank_begin[r + 1]; ++i) {
-    const OpWait& w = run.timeline.waits[static_cast<std::size_t>(i)];
-    sum.used_receive += w.used_receive;
-    sum.unused_receive += w.unused_receive;
-    sum.send += w.send;
-  }
+// Waits summed per layer (reference timing): a rank's, or the run's (measure.h's WaitTotals).
+auto waits_json(const WaitTotals& sum) -> json {
   return {{"used_receive", number(sum.used_receive)}, {"unused_receive", number(sum.unused_receive)}, {"send", number(sum.send)}};
 }
 
@@ -284,6 +277,7 @@ auto to_json(const Run& run, Detail detail) -> json {
   out["timing"] = std::string(timing_name(run.timing));
   const bool reference = run.timing == Timing::reference;
   if (reference) out["sends"] = std::string(send_mode_name(run.sends));
+  if (reference) out["waits"] = waits_json(m.waits);
   out["makespan"] = number(m.makespan);
   out["span"] = number(m.span);
   out["bubble_fraction"] = m.bubble_fraction;
@@ -307,7 +301,7 @@ auto to_json(const Run& run, Detail detail) -> json {
                  {"utilisation", rm.utilisation},
                  {"stages_held", rm.stages_held},
                  {"stages", held_json(rm.stages)}};
-    if (reference) rank["waits"] = rank_waits_json(run, r);
+    if (reference) rank["waits"] = waits_json(rm.waits);
     if (detail == Detail::full) {
       json ops = json::array();
       for (int i = s.rank_begin[r]; i < s.rank_begin[r + 1]; ++i) {

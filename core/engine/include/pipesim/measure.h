@@ -14,6 +14,14 @@ struct HeldStage {
   friend bool operator==(const HeldStage&, const HeldStage&) = default;
 };
 
+/// Reference timing: the time ops waited, summed per layer of OpWait (simulate.h); all 0 in dataflow.
+/// `unused_receive + send` is what the reference program loses to waits the dataflow never has.
+struct WaitTotals {
+  double used_receive = 0;    ///< on receives the op consumes
+  double unused_receive = 0;  ///< on receives it does not consume
+  double send = 0;            ///< on sends not yet completed
+};
+
 struct RankMetrics {
   double busy = 0;          ///< sum of op durations
   double bubble = 0;        ///< makespan - busy
@@ -24,6 +32,7 @@ struct RankMetrics {
   double utilisation = 0;   ///< busy / makespan (0 for an empty run)
   int stages_held = 0;      ///< parameter copies, in stages
   std::vector<HeldStage> stages;  ///< the stages its ops run, in the order they first appear
+  WaitTotals waits;         ///< its ops' waits (reference timing)
 };
 
 struct Metrics {
@@ -35,6 +44,7 @@ struct Metrics {
   double max_span_bubble = 0;       ///< largest span - busy over ranks (Sea AI Lab's bubble)
   int peak_activations = 0;         ///< max over ranks
   double peak_at = 0;               ///< when the run's peak is first reached on any rank
+  WaitTotals waits;                 ///< every rank's waits summed (reference timing)
   std::vector<RankMetrics> per_rank;
 };
 

@@ -43,6 +43,12 @@ enum class SendMode : std::uint8_t {
 /// Timeline::waits, and Timeline::transfers when `with_transfers` (the Chrome trace draws them).
 /// Throws Error: invalid_schedule for a program that sends what was not computed, consumes what it
 /// never receives or mismatches a link; deadlock naming the waits of the cycle.
+/// The send semantics are a setting of reference timing: a request that names one (`sends_given`)
+/// with another timing is refused (usage, field "sends"), by the CLI and the module alike. The two
+/// spell the setting and the timing their own way: "--sends applies only to --timing reference".
+void check_sends_apply(Timing timing, bool sends_given, std::string_view sends_spelling,
+                       std::string_view reference_spelling);
+
 [[nodiscard]] auto simulate_reference(const Schedule& schedule, const Costs& costs, SendMode sends,
                                       bool with_transfers = false) -> Timeline;
 

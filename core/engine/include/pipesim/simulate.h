@@ -40,7 +40,7 @@ struct Timeline {
   /// started as soon as its rank was free. Explains every bubble: idle time ends when this arrives.
   OpColumn<int> waited_for;
   /// Reference timing only (else empty): what each op waited for, aligned with Schedule::ops.
-  std::vector<OpWait> waits = {};
+  OpColumn<OpWait> waits = {};
   /// Reference timing with transfers asked for (simulate_reference): every transfer between ranks, in
   /// the order their consumers ran.
   std::vector<TimedTransfer> transfers = {};

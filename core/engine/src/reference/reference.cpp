@@ -12,6 +12,7 @@
 
 #include "detail/chunk_index.h"
 #include "detail/chunk_rules.h"
+#include "detail/prefetch.h"
 #include "pipesim/error.h"
 #include "pipesim/stage_costs.h"
 #include "pipesim/reference.h"
@@ -129,6 +130,7 @@ class ReferenceEngine {
     const int last = p_.rank_begin[static_cast<std::size_t>(r) + 1];
     while (st.step < last) {
       const CommStep& step = p_.steps[static_cast<std::size_t>(st.step)];
+      detail::prefetch_for_reading(&step, 4);
       switch (step.action) {
         case CommAction::compute:
           if (!compute(r)) return;
@@ -242,6 +244,7 @@ class ReferenceEngine {
     if (step.action == CommAction::send_backward) consumer = grid_.upstream(at);
     const std::size_t key = 2 * consumer + (carries_gradient(step.action) ? 1 : 0);
     Message& m = messages_[key];
+    detail::prefetch_for_writing(&m, 4);
     const bool send = is_send(step.action);
     if (send) {
       // The payload must have been computed here: a forward's output, or a backward's input gradient.
@@ -338,6 +341,12 @@ class ReferenceEngine {
     ChunkGrid::Place weight_at{};
     if (op.kind == OpKind::W && (!grid_.place_on(r, op.chunk, weight_at) || !detail::may_run_weight(progress_[weight_at.row])))
       explain_rule_failure();
+    // The streams this rank walks (its chunks' rows, its ops' timeline entries), a line ahead.
+    detail::prefetch_for_writing(&progress_[has_forward(op.kind) ? forward_at.row : back ? backward_at.row : weight_at.row]);
+    if (op.kind == OpKind::FB) detail::prefetch_for_writing(&progress_[backward_at.row]);
+    detail::prefetch_for_writing(&timeline_.start[static_cast<std::size_t>(i)]);
+    detail::prefetch_for_writing(&timeline_.end[static_cast<std::size_t>(i)]);
+    detail::prefetch_for_writing(&timeline_.waits[static_cast<std::size_t>(i)], 2);
     const std::size_t used[2] = {has_forward(op.kind) ? consumed_receive(r, forward_at, false) : no_entry,
                                  back ? consumed_receive(r, backward_at, true) : no_entry};
     for (const std::size_t e : used)
@@ -595,6 +604,13 @@ auto parse_send_mode(std::string_view text, std::string_view field) -> SendMode 
     if (text == send_mode_name(m)) return m;
   throw Error(ErrorCode::unknown_name,
               std::string(field) + " must be rendezvous, eager or async (got '" + std::string(text) + "')");
+}
+
+void check_sends_apply(Timing timing, bool sends_given, std::string_view sends_spelling,
+                       std::string_view reference_spelling) {
+  if (sends_given && timing != Timing::reference)
+    throw Error(ErrorCode::usage, std::string(sends_spelling) + " applies only to " + std::string(reference_spelling), {},
+                "sends");
 }
 
 auto simulate_reference(const Schedule& schedule, const StageCosts& costs, SendMode sends, bool with_transfers) -> Timeline {

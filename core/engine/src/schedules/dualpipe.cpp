@@ -116,13 +116,23 @@ class ReferenceRank {
     p_.weight();
   }
 
-  void recv_forward(int phase) { transfer(phase, CommAction::recv_forward, forward_input_remote(phase), recv_f_); }
-  void send_forward(int phase) { transfer(phase, CommAction::send_forward, forward_output_remote(phase), send_f_); }
-  void recv_backward(int phase) { transfer(phase, CommAction::recv_backward, forward_output_remote(phase), recv_b_); }
-  void send_backward(int phase) { transfer(phase, CommAction::send_backward, forward_input_remote(phase), send_b_); }
+  // Without a CommWriter (dataflow timing) these return before asking where the neighbour is: the
+  // ops-only generation is on the CLI's hot path, and these calls are half of step()'s.
+  void recv_forward(int phase) {
+    if (comm_ != nullptr) transfer(phase, CommAction::recv_forward, forward_input_remote(phase), recv_f_);
+  }
+  void send_forward(int phase) {
+    if (comm_ != nullptr) transfer(phase, CommAction::send_forward, forward_output_remote(phase), send_f_);
+  }
+  void recv_backward(int phase) {
+    if (comm_ != nullptr) transfer(phase, CommAction::recv_backward, forward_output_remote(phase), recv_b_);
+  }
+  void send_backward(int phase) {
+    if (comm_ != nullptr) transfer(phase, CommAction::send_backward, forward_input_remote(phase), send_b_);
+  }
 
   void commit_and_wait_comm() {
-    if (queued_ == 0) return;
+    if (queued_ == 0) return;  // always so without a CommWriter
     comm_->add(CommAction::post);
     comm_->add(CommAction::wait_all);
     queued_ = 0;
@@ -145,7 +155,7 @@ class ReferenceRank {
     return r_.stage_of_phase[static_cast<std::size_t>(phase)] < r_.stages - 1 && !(r_.turns_locally && phase == 0);
   }
   void transfer(int phase, CommAction action, bool remote, std::array<int, 2>& counter) {
-    if (comm_ == nullptr || !remote) return;
+    if (!remote) return;
     comm_->add(action, counters_.next(phase, counter));
     ++queued_;
   }
