@@ -26,6 +26,7 @@ import { PlannerPanel } from '../views/planner_panel';
 import { QuizPanel } from '../views/quiz_panel';
 import { engineQuizSource } from '../model/quiz_source';
 import { engineExerciseSource } from '../model/exercise_source';
+import { engineLearnSource } from '../model/learn_source';
 import { ComparePanel, type CompareEntry } from '../views/compare_panel';
 import { MemoryPanel } from '../views/memory_panel';
 import { TimelinePanel } from '../views/timeline_panel';
@@ -128,7 +129,7 @@ export class App {
     );
     this.planner = new PlannerPanel(background, (name) => engine.schedule(name), store.slice('planner'));
     this.learn = new LearnPanel(
-      engine,
+      engineLearnSource(engine),
       (step) => this.set({ ...App.stepState(step), view: 'learn' }),
       () => this.set({ view: 'timeline' }),
     );

@@ -8,9 +8,10 @@
 import { clear, el } from '../base/dom';
 import { num, percent } from '../base/format';
 import { load, store } from '../base/storage';
-import type { Engine, RunRequest, SimulateValue } from '../engine/engine';
+import type { RunRequest, SimulateValue } from '../engine/engine';
 import { t, type Key } from '../i18n';
 import { describeIdle, describeOp } from '../model/describe';
+import type { LearnSource } from '../model/learn_source';
 import { forwardShareOf } from '../model/run';
 import { TimelineView } from '../timeline/timeline_view';
 
@@ -158,10 +159,10 @@ export class LearnPanel {
   private readonly nav = el('ol', { class: 'learn-steps', 'data-testid': 'learn-steps' });
   private saved = loadSaved();
   private step = 1;
-  private readonly cache = new Map<string, SimulateValue>();
 
   constructor(
-    private readonly engine: Engine,
+    /** The steps' runs (model/learn_source.ts): this view only draws them. */
+    private readonly source: LearnSource,
     /** Sets the page to a step: its settings, the learn view and the step in the URL. */
     private readonly goTo: (step: number, request: RunRequest) => void,
     private readonly leave: () => void,
@@ -187,19 +188,10 @@ export class LearnPanel {
     return STEPS[step - 1].request;
   }
 
-  private simulate = (r: RunRequest): SimulateValue => {
-    const key = JSON.stringify(r);
-    let value = this.cache.get(key);
-    if (!value) {
-      value = this.engine.simulate(r);
-      this.cache.set(key, value);
-    }
-    return value;
-  };
-
   private render(): void {
     const step = STEPS[this.step - 1];
-    const ctx: StepContext = { run: this.simulate(step.request), simulate: this.simulate, title: (name) => this.engine.schedule(name)?.title ?? name };
+    const simulate = (r: RunRequest) => this.source.simulate(r);
+    const ctx: StepContext = { run: simulate(step.request), simulate, title: (name) => this.source.title(name) };
     this.renderNav();
     clear(this.body);
     const prediction = this.saved.predictions[step.id];

@@ -63,7 +63,7 @@ export class QuizCard {
     store(this.options.storageKey, JSON.stringify(this.progress));
   }
 
-  /** Forgets every answer and reshuffles the options. */
+  /** Forgets every answer and draws a new seed, so core orders the options anew. */
   reset(): void {
     this.progress = { seed: Math.floor(Math.random() * 2 ** 31), answers: {} };
     this.save();
