@@ -40,9 +40,6 @@ test('only the engine client weighs a run to decide between the main thread and 
 /** The views still asking the engine themselves, each with why; the list shrinks to empty as each
  *  becomes a renderer of what the app hands it (issue 20). */
 const VIEWS_WITH_ENGINE = {
-  'views/exercises_panel.ts': "A's: becomes a renderer of core data",
-  'views/quiz_card.ts': "A's: live questions made in core",
-  'views/quiz_panel.ts': "A's: live questions made in core",
   'views/planner_panel.ts': "G's: the planner's search in the worker",
 };
 

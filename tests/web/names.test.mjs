@@ -21,8 +21,6 @@ const FORMATS = [...read('core/io/src/export.cpp').matchAll(/\{ExportFormat::\w+
  *  state become core data) lose their names on A's branch; the lead empties this list at merge. */
 const ALLOWED_FILES = {
   'web/src/views/learn_panel.ts': "A's: the lesson's steps become core data",
-  'web/src/views/quiz_card.ts': "A's: the live quiz questions are made in core",
-  'web/src/views/exercises_panel.ts': "A's: the exercises become a renderer of core data",
   'web/src/state/page_state.ts': "A's: the page's default state becomes core data",
   'web/src/state/url_adapter.ts': "A's: the URL adapter of the page state",
   'web/src/i18n/refusals.ts': "H's: translations of the engine's refusals, which name the schedule they refuse",

@@ -37,7 +37,9 @@ export class QuizPanel {
       this.source.ready(), // loaded alongside the card rather than after it
     ]).then(
       ([{ QuizCard }]) => {
-        const card = new QuizCard(this.source, { storageKey: 'pipesim:quiz:v1', settings: this.settings, showView: this.showView });
+        // v2: the options come in core's seeded order now, so an answer saved as a v1 option index
+        // could point at another option.
+        const card = new QuizCard(this.source, { storageKey: 'pipesim:quiz:v2', settings: this.settings, showView: this.showView });
         this.slot.replaceWith(card.element);
         return card;
       },
