@@ -48,6 +48,7 @@ auto run(const RunRequest& request) -> Run {
                                                  : simulate(out.schedule, out.stage_costs);
   out.metrics = measure(out.schedule, out.timeline);
   out.formula = closed_form(*out.spec, out.schedule.params, out.costs, out.stage_costs, out.metrics);
+  out.bubble_split = split_bubbles(out.schedule, out.timeline, out.metrics.makespan, out.formula.rank_terms);
   return out;
 }
 

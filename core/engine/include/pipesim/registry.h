@@ -6,6 +6,7 @@
 #include <string_view>
 #include <vector>
 
+#include "pipesim/bubble_terms.h"
 #include "pipesim/costs.h"
 #include "pipesim/language.h"
 #include "pipesim/schedule.h"
@@ -23,6 +24,9 @@ struct Formula {
   bool over_span = false; ///< measured over the span (first op to last op of a rank), not from time 0
   double simulated = 0;   ///< the simulation's bubble on the same basis (set by run(), see formula_agrees)
   bool agrees = false;    ///< whether `value` and `simulated` agree (set by run(), see formula_agrees)
+  /// The same bubble derived per rank (index = rank): the terms whose sum is that rank's idle time under
+  /// `condition`, each in the phase where it falls (bubble_terms.h). Empty for a schedule that states none.
+  std::vector<std::vector<BubbleTerm>> rank_terms = {};
 };
 
 /// What a reader is told about a schedule, in one language.
