@@ -45,10 +45,11 @@ auto phase_of(const std::array<double, idle_phase_count + 1>& bounds, double sta
 
 }  // namespace
 
-auto split_bubble(const Schedule& schedule, const Timeline& timeline, double makespan, int rank,
+auto split_bubble(const Schedule& schedule, const Timeline& timeline, double makespan, int rank, bool stated,
                   std::vector<BubbleTerm> terms) -> RankBubbleSplit {
   RankBubbleSplit out;
   out.rank = rank;
+  out.stated = stated;
   const auto bounds = phase_bounds(schedule, timeline, makespan, rank);
   for (int p = 0; p < idle_phase_count; ++p)
     out.phases[at(p)] = PhaseIdle{static_cast<IdlePhase>(p), bounds[at(p)], bounds[at(p + 1)], 0, 0, true};
@@ -75,7 +76,7 @@ auto split_bubble(const Schedule& schedule, const Timeline& timeline, double mak
     phase.agrees = bubbles_agree(phase.expected, phase.idle);
     all_agree = all_agree && phase.agrees;
   }
-  out.adds_up = !terms.empty() && all_agree;
+  out.adds_up = stated && all_agree;
   out.terms = std::move(terms);
   return out;
 }
@@ -85,7 +86,10 @@ auto split_bubbles(const Schedule& schedule, const Timeline& timeline, double ma
   std::vector<RankBubbleSplit> out;
   out.reserve(at(schedule.ranks()));
   for (int r = 0; r < schedule.ranks(); ++r)
-    out.push_back(split_bubble(schedule, timeline, makespan, r, at(r) < rank_terms.size() ? rank_terms[at(r)] : std::vector<BubbleTerm>{}));
+  {
+    const bool stated = at(r) < rank_terms.size();
+    out.push_back(split_bubble(schedule, timeline, makespan, r, stated, stated ? rank_terms[at(r)] : std::vector<BubbleTerm>{}));
+  }
   return out;
 }
 

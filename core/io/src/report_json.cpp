@@ -90,7 +90,7 @@ auto bubble_split_json(const RankBubbleSplit& split) -> json {
   for (const BubbleTerm& t : split.terms)
     terms.push_back({{"text", t.text}, {"worked", t.worked}, {"value", number(t.value)},
                      {"phase", idle_phase_names[static_cast<std::size_t>(t.phase)]}});
-  return {{"phases", std::move(phases)}, {"terms", std::move(terms)}, {"idle", number(split.idle)},
+  return {{"phases", std::move(phases)}, {"stated", split.stated}, {"terms", std::move(terms)}, {"idle", number(split.idle)},
           {"expected", number(split.expected)}, {"adds_up", split.adds_up}, {"gaps", split.gaps.size()}};
 }
 

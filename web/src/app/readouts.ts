@@ -3,6 +3,7 @@ import { clear, el } from '../base/dom';
 import { num, percent } from '../base/format';
 import { t, type Key } from '../i18n';
 import type { RunView } from '../model/run';
+import { renderBubbleTerms } from '../views/bubble_terms';
 
 function card(testid: string, labelKey: Key, value: string, meta: (Node | string)[] = [], extraClass = ''): HTMLElement {
   return el('div', { class: `readout ${extraClass}` }, [
@@ -25,6 +26,18 @@ function gapCard(run: RunView): HTMLElement[] {
       t('readout.gapNote', { dataflow: num(run.dataflowMakespan) }),
     ]),
   ];
+}
+
+/** The rank whose bubble is derived under the readouts; kept across runs while it exists. */
+let bubbleRank = 0;
+
+/** The bubble derived for the chosen rank, under the readouts (its own box, so a rank pick redraws it alone). */
+function bubbleTerms(run: RunView): HTMLElement {
+  const box = el('div', { class: 'readout-bubble-terms' });
+  const draw = () => renderBubbleTerms(box, { result: run.result, rank: bubbleRank, onRank: (rank) => { bubbleRank = rank; draw(); } });
+  if (bubbleRank >= run.result.summary.per_rank.length) bubbleRank = 0;
+  draw();
+  return box;
 }
 
 export function renderReadouts(host: HTMLElement, run: RunView): void {
@@ -68,5 +81,6 @@ export function renderReadouts(host: HTMLElement, run: RunView): void {
     card('parameters', 'readout.parameters', num(stages), [
       t('readout.parametersNote', { held: stages, total: modelStages }),
     ]),
+    bubbleTerms(run),
   );
 }

@@ -54,18 +54,19 @@ struct PhaseIdle {
 
 struct RankBubbleSplit {
   int rank = 0;
-  std::vector<BubbleTerm> terms;                 ///< empty when the schedule states none for this rank
+  bool stated = false;                           ///< the schedule states this rank's terms (maybe none: no idle)
+  std::vector<BubbleTerm> terms;
   std::array<PhaseIdle, idle_phase_count> phases{};
   std::vector<IdleGap> gaps;                     ///< every idle interval, in time order
   double idle = 0;                               ///< the rank's whole bubble (makespan - busy)
   double expected = 0;                           ///< the sum of its terms
-  bool adds_up = false;                          ///< terms given and every phase agrees
+  bool adds_up = false;                          ///< stated, and every phase agrees
 };
 
-/// The rank's idle intervals and phases, and how the terms match them. `terms` may be empty: the
-/// phases are measured all the same.
+/// The rank's idle intervals and phases, and how `terms` match them. Unless `stated`, the schedule
+/// gives no split and only the phases are measured.
 [[nodiscard]] auto split_bubble(const Schedule& schedule, const Timeline& timeline, double makespan, int rank,
-                                std::vector<BubbleTerm> terms) -> RankBubbleSplit;
+                                bool stated, std::vector<BubbleTerm> terms) -> RankBubbleSplit;
 
 /// split_bubble() for every rank, with rank_terms[r] as rank r's terms (none where it is missing).
 [[nodiscard]] auto split_bubbles(const Schedule& schedule, const Timeline& timeline, double makespan,
