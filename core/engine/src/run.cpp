@@ -13,7 +13,10 @@ auto closed_form(const ScheduleSpec& spec, const ScheduleParams& params, const C
   Formula f = spec.formula(params, costs);
   if (!stages.uniform()) {
     f.exact = false;
-    f.condition += "; it assumes every stage costs the same and every rank runs at one speed, which these costs do not";
+    f.condition.en += "; it assumes every stage costs the same and every rank runs at one speed, which these costs do not";
+    f.condition.pt_br += "; ela supõe que todos os estágios custam o mesmo e que todos os ranks têm a mesma velocidade, "
+                         "o que não vale para estes custos";
+    f.condition.zh_cn += "；它假定每个阶段代价相同、每个 rank 速度相同，而当前代价并非如此";
   }
   f.simulated = simulated_bubble(metrics, f.over_span);
   f.agrees = !f.text.empty() && bubbles_agree(f.value, f.simulated);

@@ -73,7 +73,9 @@ auto costs_json(const Costs& c) -> json {
 
 auto formula_json(const Formula& f) -> json {
   return {{"text", f.text},     {"value", number(f.value)},    {"worked", f.worked}, {"exact", f.exact},
-          {"condition", f.condition}, {"source", f.source}, {"basis", f.over_span ? "span" : "makespan"},
+          {"condition", f.condition.en},
+          {"condition_in", {{"en", f.condition.en}, {"pt-BR", f.condition.pt_br}, {"zh-CN", f.condition.zh_cn}}},
+          {"source", f.source}, {"basis", f.over_span ? "span" : "makespan"},
           {"simulated", number(f.simulated)}, {"agrees", f.agrees}};
 }
 

@@ -1,7 +1,7 @@
 // The headline numbers, each with a stable data-testid hook for tests and course authors.
 import { clear, el } from '../base/dom';
 import { num, percent } from '../base/format';
-import { t, type Key } from '../i18n';
+import { lang, t, type Key } from '../i18n';
 import type { RunView } from '../model/run';
 import { renderBubbleTerms } from '../views/bubble_terms';
 
@@ -74,7 +74,8 @@ export function renderReadouts(host: HTMLElement, run: RunView): void {
     ]),
     card('formula', 'readout.formula', f.text || t('readout.noFormula'), [
       f.worked,
-      el('div', { class: 'condition', 'data-testid': 'formula-condition', text: f.condition }),
+      // The engine words the caveat in every language (formula.condition_in).
+      el('div', { class: 'condition', 'data-testid': 'formula-condition', text: f.condition_in?.[lang()] ?? f.condition }),
     ], 'formula'),
     ...gapCard(run),
     card('peak-activations', 'readout.peak', num(s.peak_activations), [t('readout.peakNote')]),

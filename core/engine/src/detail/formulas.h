@@ -22,7 +22,12 @@ inline auto fill_drain_formula(int p, const Costs& c, bool with_comm, std::strin
                  numbers,
                  value,
                  with_comm || exact_when_no_comm(c),
-                 with_comm ? "exact on every rank" : "exact on every rank when comm = 0",
+                 with_comm ? Translated<std::string>{.en = "exact on every rank",
+                                                     .pt_br = "exata em todos os ranks",
+                                                     .zh_cn = "在每个 rank 上都精确"}
+                           : Translated<std::string>{.en = "exact on every rank when comm = 0",
+                                                     .pt_br = "exata em todos os ranks quando comm = 0",
+                                                     .zh_cn = "当 comm = 0 时在每个 rank 上都精确"},
                  std::move(source)};
 }
 

@@ -369,7 +369,9 @@ auto dualpipe_formula(int pp, const Costs& c, int ranks, int (*half_rank)(int ra
             "(" + std::to_string(pp) + "/2-1)(" + num(c.fb) + "+" + num(c.b) + "-3*" + num(c.w) + ") = " + num(value),
             value,
             c.f == c.i() && c.i() == c.w && c.comm == 0,
-            "exact, as the largest per-rank bubble, when F = B-W = W and comm = 0",
+            {.en = "exact, as the largest per-rank bubble, when F = B-W = W and comm = 0",
+             .pt_br = "exata, como a maior bolha por rank, quando F = B-W = W e comm = 0",
+             .zh_cn = "当 F = B-W = W 且 comm = 0 时精确，给出各 rank 中最大的气泡"},
             "DualPipe README; DeepSeek-V3 report Table 2"};
   for (int r = 0; r < ranks; ++r) f.rank_terms.push_back(dualpipe_rank_terms(pp, c, half_rank(ranks, r)));
   return f;
