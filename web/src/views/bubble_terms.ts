@@ -47,9 +47,9 @@ export function gapsIn(result: SimulateValue, rank: number, from: number, to: nu
 
 /** Marks `gaps` of `rank` over the timeline's canvas (from its published layout), or clears them. */
 export function markGaps(rank: number, gaps: [number, number][]): void {
-  const host = document.querySelector<HTMLElement>('#panel-timeline .timeline-canvas');
+  const canvas = document.querySelector<HTMLCanvasElement>('#panel-timeline canvas.timeline-canvas');
+  const host = canvas?.parentElement;  // the timeline's element, which the schedule player's overlay shares
   host?.querySelector('.bubble-gap-overlay')?.remove();
-  const canvas = host?.querySelector('canvas');
   if (!host || !canvas || !canvas.dataset.t1 || gaps.length === 0) return;
   const d = canvas.dataset;
   const t0 = Number(d.t0), t1 = Number(d.t1), px0 = Number(d.px0), px1 = Number(d.px1);
