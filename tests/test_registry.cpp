@@ -137,7 +137,9 @@ auto toy_generate(const ScheduleParams& p) -> Schedule {
 
 auto toy_formula(const ScheduleParams& p, const Costs& c) -> Formula {
   const double value = p.micro_batches * (p.ranks - 1) * (c.f + c.b);
-  return {"M(PP-1)(F+B)", "", value, c.comm == 0, "exact when comm = 0", "no pipelining at all", false};
+  return {"M(PP-1)(F+B)", "", value, c.comm == 0,
+          {.en = "exact when comm = 0", .pt_br = "exata quando comm = 0", .zh_cn = "当 comm = 0 时精确"},
+          "no pipelining at all", false};
 }
 
 constexpr ScheduleTexts toy_texts{.title = "One at a time",

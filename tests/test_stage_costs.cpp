@@ -97,7 +97,7 @@ TEST_CASE("1F1B 4x4 with a last stage twice as heavy: the hand-derived timeline,
   CHECK(r.metrics.per_rank[3].bubble == 33 - 24);
   CHECK(r.metrics.per_rank[0].bubble == 33 - 12);
   CHECK_FALSE(r.formula.exact);  // (p-1)(F+B) = 9 assumes uniform stages
-  CHECK_THAT(r.formula.condition, Catch::Contains("assumes every stage costs the same"));
+  CHECK_THAT(r.formula.condition.en, Catch::Contains("assumes every stage costs the same"));
 }
 
 TEST_CASE("a rank at half speed times its ops like a stage that costs twice as much") {

@@ -19,8 +19,8 @@ export async function openBrowser(root = DIST) {
   return {
     url,
     /** Opens `path`; `ready` is the selector that says the page has started (null: do not wait). */
-    async page(path = '', { width = 1400, height = 900, colorScheme = 'light', ready = '#app[data-state=ready]' } = {}) {
-      const page = await browser.newPage({ viewport: { width, height }, colorScheme });
+    async page(path = '', { width = 1400, height = 900, colorScheme = 'light', ready = '#app[data-state=ready]', hasTouch = false } = {}) {
+      const page = await browser.newPage({ viewport: { width, height }, colorScheme, hasTouch });
       const problems = [];
       await page.addInitScript(() => {
         document.addEventListener('securitypolicyviolation', (e) => {

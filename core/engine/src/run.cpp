@@ -13,7 +13,10 @@ auto closed_form(const ScheduleSpec& spec, const ScheduleParams& params, const C
   Formula f = spec.formula(params, costs);
   if (!stages.uniform()) {
     f.exact = false;
-    f.condition += "; it assumes every stage costs the same and every rank runs at one speed, which these costs do not";
+    f.condition.en += "; it assumes every stage costs the same and every rank runs at one speed, which these costs do not";
+    f.condition.pt_br += "; ela supõe que todos os estágios custam o mesmo e que todos os ranks têm a mesma velocidade, "
+                         "o que não vale para estes custos";
+    f.condition.zh_cn += "；它假定每个阶段代价相同、每个 rank 速度相同，而当前代价并非如此";
   }
   f.simulated = simulated_bubble(metrics, f.over_span);
   f.agrees = !f.text.empty() && bubbles_agree(f.value, f.simulated);
@@ -48,6 +51,7 @@ auto run(const RunRequest& request) -> Run {
                                                  : simulate(out.schedule, out.stage_costs);
   out.metrics = measure(out.schedule, out.timeline);
   out.formula = closed_form(*out.spec, out.schedule.params, out.costs, out.stage_costs, out.metrics);
+  out.bubble_split = split_bubbles(out.schedule, out.timeline, out.metrics.makespan, out.formula.rank_terms);
   return out;
 }
 

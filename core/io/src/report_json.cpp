@@ -66,8 +66,27 @@ auto costs_json(const Costs& c) -> json {
 
 auto formula_json(const Formula& f) -> json {
   return {{"text", f.text},     {"value", number(f.value)},    {"worked", f.worked}, {"exact", f.exact},
-          {"condition", f.condition}, {"source", f.source}, {"basis", f.over_span ? "span" : "makespan"},
+          {"condition", f.condition.en},
+          {"condition_in", {{"en", f.condition.en}, {"pt-BR", f.condition.pt_br}, {"zh-CN", f.condition.zh_cn}}},
+          {"source", f.source}, {"basis", f.over_span ? "span" : "makespan"},
           {"simulated", number(f.simulated)}, {"agrees", f.agrees}};
+}
+
+/// One rank's bubble split into the closed form's terms (bubble_terms.h): the five phases with their
+/// simulated idle time and what the terms expect there, then the terms. The idle intervals themselves
+/// are the gaps between the rank's ops, which a reader of the ops finds inside each phase's bounds.
+auto bubble_split_json(const RankBubbleSplit& split) -> json {
+  json phases = json::array();
+  for (const PhaseIdle& p : split.phases)
+    phases.push_back({{"phase", idle_phase_names[static_cast<std::size_t>(p.phase)]}, {"from", number(p.from)},
+                      {"to", number(p.to)}, {"idle", number(p.idle)}, {"expected", number(p.expected)},
+                      {"agrees", p.agrees}});
+  json terms = json::array();
+  for (const BubbleTerm& t : split.terms)
+    terms.push_back({{"text", t.text}, {"worked", t.worked}, {"value", number(t.value)},
+                     {"phase", idle_phase_names[static_cast<std::size_t>(t.phase)]}});
+  return {{"phases", std::move(phases)}, {"stated", split.stated}, {"terms", std::move(terms)}, {"idle", number(split.idle)},
+          {"expected", number(split.expected)}, {"adds_up", split.adds_up}, {"gaps", split.gaps.size()}};
 }
 
 /// What `phase` means in this schedule, read off its layout: the direction of a two-way schedule, the
@@ -301,6 +320,8 @@ auto to_json(const Run& run, Detail detail) -> json {
                  {"utilisation", rm.utilisation},
                  {"stages_held", rm.stages_held},
                  {"stages", held_json(rm.stages)}};
+    if (static_cast<std::size_t>(r) < run.bubble_split.size())
+      rank["bubble_split"] = bubble_split_json(run.bubble_split[static_cast<std::size_t>(r)]);
     if (reference) rank["waits"] = waits_json(rm.waits);
     if (detail == Detail::full) {
       json ops = json::array();

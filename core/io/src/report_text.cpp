@@ -214,7 +214,7 @@ auto render_text(const Run& run, bool colour_on) -> std::string {
   os << "formula " << f.text << " = " << short_num(f.value) << " vs simulated "
      << short_num(f.over_span ? m.max_span_bubble : m.max_bubble) << " ("
      << (f.exact ? "the closed form holds here" : "closed form not exact here: trust the simulation") << "; "
-     << f.condition << ")\n";
+     << f.condition.en << ")\n";
   return os.str();
 }
 

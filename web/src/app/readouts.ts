@@ -1,8 +1,9 @@
 // The headline numbers, each with a stable data-testid hook for tests and course authors.
 import { clear, el } from '../base/dom';
 import { num, percent } from '../base/format';
-import { t, type Key } from '../i18n';
+import { lang, t, type Key } from '../i18n';
 import type { RunView } from '../model/run';
+import { renderBubbleTerms } from '../views/bubble_terms';
 
 function card(testid: string, labelKey: Key, value: string, meta: (Node | string)[] = [], extraClass = ''): HTMLElement {
   return el('div', { class: `readout ${extraClass}` }, [
@@ -25,6 +26,18 @@ function gapCard(run: RunView): HTMLElement[] {
       t('readout.gapNote', { dataflow: num(run.dataflowMakespan) }),
     ]),
   ];
+}
+
+/** The rank whose bubble is derived under the readouts; kept across runs while it exists. */
+let bubbleRank = 0;
+
+/** The bubble derived for the chosen rank, under the readouts (its own box, so a rank pick redraws it alone). */
+function bubbleTerms(run: RunView): HTMLElement {
+  const box = el('div', { class: 'readout-bubble-terms' });
+  const draw = () => renderBubbleTerms(box, { result: run.result, rank: bubbleRank, onRank: (rank) => { bubbleRank = rank; draw(); } });
+  if (bubbleRank >= run.result.summary.per_rank.length) bubbleRank = 0;
+  draw();
+  return box;
 }
 
 export function renderReadouts(host: HTMLElement, run: RunView): void {
@@ -61,12 +74,14 @@ export function renderReadouts(host: HTMLElement, run: RunView): void {
     ]),
     card('formula', 'readout.formula', f.text || t('readout.noFormula'), [
       f.worked,
-      el('div', { class: 'condition', 'data-testid': 'formula-condition', text: f.condition }),
+      // The engine words the caveat in every language (formula.condition_in).
+      el('div', { class: 'condition', 'data-testid': 'formula-condition', text: f.condition_in?.[lang()] ?? f.condition }),
     ], 'formula'),
     ...gapCard(run),
     card('peak-activations', 'readout.peak', num(s.peak_activations), [t('readout.peakNote')]),
     card('parameters', 'readout.parameters', num(stages), [
       t('readout.parametersNote', { held: stages, total: modelStages }),
     ]),
+    bubbleTerms(run),
   );
 }

@@ -454,6 +454,27 @@ export const en = {
   'player.cooldown': 'cool-down',
   'player.idleTotal': 'idle in all',
   'player.span': '{from}–{to}, idle {idle}',
+  // The bubble derived (views/bubble_terms.ts)
+  'bubble.title': 'The bubble derived, term by term',
+  'bubble.rank': 'Rank whose bubble is derived',
+  'bubble.rankOption': 'rank {rank}',
+  'bubble.hint': 'Each phase of the rank holds the idle time the closed form\'s terms predict there. Hover, focus or tap a row to mark its gaps on the timeline.',
+  'bubble.phase': 'phase',
+  'bubble.term': 'term',
+  'bubble.worked': 'with these costs',
+  'bubble.expected': 'closed form',
+  'bubble.simulated': 'simulated idle',
+  'bubble.check': 'agrees',
+  'bubble.total': 'whole bubble',
+  'bubble.off': 'off by {diff}',
+  'bubble.phase.fill': 'fill (before the first op)',
+  'bubble.phase.warmup': 'warm-up (until the first backward)',
+  'bubble.phase.steady': 'steady (until the last forward)',
+  'bubble.phase.cooldown': 'cool-down (until the last op)',
+  'bubble.phase.drain': 'drain (others still working)',
+  'bubble.addsUp': 'The terms add up to this rank\'s bubble, phase by phase.',
+  'bubble.stopsAddingUp': 'The terms stop adding up in the rows marked “off”: the formula\'s condition does not hold here, or the stages differ.',
+  'bubble.noTerms': 'This schedule\'s closed form is not split per rank; the simulated idle time per phase is shown alone.',
 } as const;
 
 export type Key = keyof typeof en;

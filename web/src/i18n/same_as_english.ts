@@ -18,6 +18,7 @@ export const SAME_AS_ENGLISH = {
     'op.mb': '“micro-batch” is the lesson’s pt-BR term; only a placeholder follows',
     'op.rank': '“rank” stays “rank” in pt-BR; only a placeholder follows',
     'timeline.rank': '“rank” stays “rank” in pt-BR; only a placeholder follows',
+    'bubble.rankOption': '“rank” stays “rank” in pt-BR; only a placeholder follows',
     'measured.rank': '“rank” stays “rank” in pt-BR, as the timeline’s column heading',
     'table.rank': '“Rank” stays “Rank” in pt-BR (column header)',
     'charts.rank': '“rank” stays “rank” in pt-BR (axis label)',
@@ -32,6 +33,7 @@ export const SAME_AS_ENGLISH = {
   'zh-CN': {
     'op.rank': '“rank” stays “rank” in the Chinese lesson text; only a placeholder follows',
     'timeline.rank': '“rank” stays “rank” in the Chinese lesson text; only a placeholder follows',
+    'bubble.rankOption': '“rank” stays “rank” in the Chinese lesson text; only a placeholder follows',
     'measured.rank': '“rank” stays “rank” in the Chinese lesson text, as a column heading',
     'charts.rank': '“rank” stays “rank” in the Chinese lesson text (axis label)',
     'table.order': 'the “#” column header',

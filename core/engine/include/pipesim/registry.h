@@ -6,6 +6,7 @@
 #include <string_view>
 #include <vector>
 
+#include "pipesim/bubble_terms.h"
 #include "pipesim/costs.h"
 #include "pipesim/language.h"
 #include "pipesim/schedule.h"
@@ -18,11 +19,15 @@ struct Formula {
   std::string worked;     ///< the same with numbers: "(8/2-1)(3+2-3*1) = 6"
   double value = 0;       ///< bubble per rank (the maximum over ranks)
   bool exact = true;      ///< whether the closed form holds at these costs
-  std::string condition;  ///< when it holds: "exact when F = B-W = W and comm = 0"
+  /// When it holds: "exact when F = B-W = W and comm = 0", in every language (the page shows its own).
+  Translated<std::string> condition;
   std::string source;     ///< where the formula is published
   bool over_span = false; ///< measured over the span (first op to last op of a rank), not from time 0
   double simulated = 0;   ///< the simulation's bubble on the same basis (set by run(), see formula_agrees)
   bool agrees = false;    ///< whether `value` and `simulated` agree (set by run(), see formula_agrees)
+  /// The same bubble derived per rank (index = rank): the terms whose sum is that rank's idle time under
+  /// `condition`, each in the phase where it falls (bubble_terms.h). Empty for a schedule that states none.
+  std::vector<std::vector<BubbleTerm>> rank_terms = {};
 };
 
 /// What a reader is told about a schedule, in one language.

@@ -1,7 +1,9 @@
 #pragma once
 // One call from a request to everything the views show: the CLI and the WebAssembly module use it.
 #include <string>
+#include <vector>
 
+#include "pipesim/bubble_terms.h"
 #include "pipesim/costs.h"
 #include "pipesim/measure.h"
 #include "pipesim/reference.h"
@@ -33,6 +35,8 @@ struct Run {
   Timeline timeline;
   Metrics metrics;
   Formula formula;
+  /// Each rank's idle time split into the closed form's terms (index = rank), see bubble_terms.h.
+  std::vector<RankBubbleSplit> bubble_split;
   /// The timing model used: `reference` as asked, except for a custom schedule whose text carries no
   /// send/receive actions, which keeps `dataflow`.
   Timing timing = Timing::dataflow;

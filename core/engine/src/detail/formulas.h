@@ -3,6 +3,7 @@
 // next to its op order (core/engine/src/schedules/); this holds only the pieces several of them use.
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "detail/spec_helpers.h"
 #include "pipesim/registry.h"
@@ -21,8 +22,51 @@ inline auto fill_drain_formula(int p, const Costs& c, bool with_comm, std::strin
                  numbers,
                  value,
                  with_comm || exact_when_no_comm(c),
-                 with_comm ? "exact on every rank" : "exact on every rank when comm = 0",
+                 with_comm ? Translated<std::string>{.en = "exact on every rank",
+                                                     .pt_br = "exata em todos os ranks",
+                                                     .zh_cn = "在每个 rank 上都精确"}
+                           : Translated<std::string>{.en = "exact on every rank when comm = 0",
+                                                     .pt_br = "exata em todos os ranks quando comm = 0",
+                                                     .zh_cn = "当 comm = 0 时在每个 rank 上都精确"},
                  std::move(source)};
+}
+
+// ---- the bubble derived per rank (pipesim/bubble_terms.h) ------------------------------------------
+
+/// `count` times `unit`, named `text`, in `phase`; worked as "3*2 = 6". A term that counts nothing on
+/// this rank explains nothing there and is left out.
+inline void add_term(std::vector<BubbleTerm>& terms, std::string text, int count, double unit, IdlePhase phase) {
+  if (count <= 0) return;
+  const double value = count * unit;
+  terms.push_back(BubbleTerm{std::move(text), std::to_string(count) + "*" + num(unit) + " = " + num(value), value, phase});
+}
+
+/// GPipe's (PP-1)(F+B+2comm) on rank r: r forwards (and hops) before its first one arrives, PP-1-r
+/// forward-and-backward round trips before its first backward, r backwards after its last.
+inline auto gpipe_terms(int p, const Costs& c) -> std::vector<std::vector<BubbleTerm>> {
+  std::vector<std::vector<BubbleTerm>> out(static_cast<std::size_t>(p));
+  for (int r = 0; r < p; ++r) {
+    auto& terms = out[static_cast<std::size_t>(r)];
+    add_term(terms, "r(F+comm)", r, c.f + c.comm, IdlePhase::fill);
+    add_term(terms, "(PP-1-r)(F+B+2comm)", p - 1 - r, c.f + c.b + 2 * c.comm, IdlePhase::warm_up);
+    add_term(terms, "r(B+comm)", r, c.b + c.comm, IdlePhase::drain);
+  }
+  return out;
+}
+
+/// 1F1B's (PP-1)(F+B) on rank r (comm = 0, at least PP micro-batches): the fill's r forwards, the
+/// PP-1-r backwards below it before its first backward returns, one forward per cool-down backward
+/// of the PP-1-r warm-up micro-batches, and the r backwards above it after its last op.
+inline auto one_f_one_b_terms(int p, const Costs& c) -> std::vector<std::vector<BubbleTerm>> {
+  std::vector<std::vector<BubbleTerm>> out(static_cast<std::size_t>(p));
+  for (int r = 0; r < p; ++r) {
+    auto& terms = out[static_cast<std::size_t>(r)];
+    add_term(terms, "rF", r, c.f, IdlePhase::fill);
+    add_term(terms, "(PP-1-r)B", p - 1 - r, c.b, IdlePhase::warm_up);
+    add_term(terms, "(PP-1-r)F", p - 1 - r, c.f, IdlePhase::cool_down);
+    add_term(terms, "rB", r, c.b, IdlePhase::drain);
+  }
+  return out;
 }
 
 }  // namespace pipesim::detail

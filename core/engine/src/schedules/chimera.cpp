@@ -97,9 +97,15 @@ auto formula(const ScheduleParams& p, const Costs& c) -> Formula {
                  "(" + std::to_string(d) + "/2-1)(" + num(c.f) + "+" + num(c.b) + ") = " + num(value),
                  value,
                  c.f == c.b && c.comm == 0,
-                 "the paper's bubble ratio (PP-2)/(2N+PP-2) with N micro-batches; exact on every rank when F = B "
-                 "(as the paper draws them) and comm = 0; otherwise a basic unit idles (PP-2)max(F,B) and each "
-                 "further concatenated unit (PP-2)|B-F| more",
+                 {.en = "the paper's bubble ratio (PP-2)/(2N+PP-2) with N micro-batches; exact on every rank "
+                        "when F = B (as the paper draws them) and comm = 0; otherwise a basic unit idles "
+                        "(PP-2)max(F,B) and each further concatenated unit (PP-2)|B-F| more",
+                  .pt_br = "a razão de bolha do artigo (PP-2)/(2N+PP-2) com N micro-batches; exata em todos os "
+                           "ranks quando F = B (como o artigo os desenha) e comm = 0; caso contrário, uma unidade "
+                           "básica fica ociosa (PP-2)max(F,B) e cada unidade concatenada a mais, (PP-2)|B-F| a mais",
+                  .zh_cn = "论文的气泡比例 (PP-2)/(2N+PP-2)，N 为微批次数；当 F = B（与论文的画法一致）且 "
+                           "comm = 0 时在每个 rank 上都精确；否则一个基本单元空闲 (PP-2)max(F,B)，"
+                           "每多拼接一个单元再多空闲 (PP-2)|B-F|"},
                  "Li & Hoefler, Chimera (SC'21, arXiv 2107.06925), Table 1"};
 }
 

@@ -19,7 +19,10 @@ auto generate(const ScheduleParams&) -> Schedule { throw Error(ErrorCode::usage,
 
 auto formula(const ScheduleParams&, const Costs&) -> Formula {
   return Formula{"none", "no closed form = 0", 0, false,
-                 "a schedule given by the user has no published closed form: trust the simulation", "", false};
+                 {.en = "a schedule given by the user has no published closed form: trust the simulation",
+                  .pt_br = "um escalonamento dado pelo usuário não tem forma fechada publicada: confie na simulação",
+                  .zh_cn = "用户给出的调度没有已发表的闭式：请以模拟结果为准"},
+                 "", false};
 }
 
 auto parse(std::string_view text) -> Schedule {

@@ -22,6 +22,7 @@
 #include <string>
 #include <utility>
 
+#include "detail/formulas.h"
 #include "detail/rank_program.h"
 #include "detail/spec_helpers.h"
 #include "detail/specs.h"
@@ -352,23 +353,49 @@ auto generate_dualpipev_with_comm(const ScheduleParams& p) -> Schedule {
 
 // ---- formulas -------------------------------------------------------------------------------------
 
-/// (PP/2-1)(F&B+B-3W) with PP stages: the DualPipe README's one row for both twins.
-auto dualpipe_formula(int pp, const Costs& c) -> Formula {
-  const double k = pp / 2.0 - 1;
-  const double value = k * (c.fb + c.b - 3 * c.w);
-  return Formula{"(PP/2-1)(F&B+B-3W)",
-                 "(" + std::to_string(pp) + "/2-1)(" + num(c.fb) + "+" + num(c.b) + "-3*" + num(c.w) + ") = " + num(value),
-                 value,
-                 c.f == c.i() && c.i() == c.w && c.comm == 0,
-                 "exact, as the largest per-rank bubble, when F = B-W = W and comm = 0",
-                 "DualPipe README; DeepSeek-V3 report Table 2"};
+// The README's bubble per rank, derived by timing step() when F = B-W = W and comm = 0 (then
+// F&B+B-3W = F + (F&B-B)), with k = PP/2-1 and h the half rank: the fill waits h forwards; on the
+// middle rank(s) (h = k) the cool-down then waits k times F&B-B, which is the README's maximum. The
+// others wait in the steady state: one F before step 4's first FB(1,0), then F&B-B before k-1-h more
+// of step 4's and the k-h FBs of step 5, and F&B-B before h backwards of steps 6-8.
+auto dualpipe_rank_terms(int pp, const Costs& c, int h) -> std::vector<BubbleTerm> {
+  const int k = pp / 2 - 1;
+  std::vector<BubbleTerm> terms;
+  add_term(terms, "hF", h, c.f, IdlePhase::fill);
+  if (h < k) {
+    add_term(terms, "F", 1, c.f, IdlePhase::steady);
+    add_term(terms, "(PP-3-2h)(F&B-B)", 2 * k - 1 - 2 * h, c.fb - c.b, IdlePhase::steady);
+  }
+  add_term(terms, "h(F&B-B)", h, c.fb - c.b, IdlePhase::cool_down);
+  return terms;
 }
 
-// DualPipe: PP = N stages along each direction.
-auto dualpipe_bubble(const ScheduleParams& p, const Costs& c) -> Formula { return dualpipe_formula(p.ranks, c); }
+/// (PP/2-1)(F&B+B-3W) with PP stages: the DualPipe README's one row for both twins. `half_rank` maps
+/// each of the `ranks` ranks to its h.
+auto dualpipe_formula(int pp, const Costs& c, int ranks, int (*half_rank)(int ranks, int r)) -> Formula {
+  const double k = pp / 2.0 - 1;
+  const double value = k * (c.fb + c.b - 3 * c.w);
+  Formula f{"(PP/2-1)(F&B+B-3W)",
+            "(" + std::to_string(pp) + "/2-1)(" + num(c.fb) + "+" + num(c.b) + "-3*" + num(c.w) + ") = " + num(value),
+            value,
+            c.f == c.i() && c.i() == c.w && c.comm == 0,
+            {.en = "exact, as the largest per-rank bubble, when F = B-W = W and comm = 0",
+             .pt_br = "exata, como a maior bolha por rank, quando F = B-W = W e comm = 0",
+             .zh_cn = "当 F = B-W = W 且 comm = 0 时精确，给出各 rank 中最大的气泡"},
+            "DualPipe README; DeepSeek-V3 report Table 2"};
+  for (int r = 0; r < ranks; ++r) f.rank_terms.push_back(dualpipe_rank_terms(pp, c, half_rank(ranks, r)));
+  return f;
+}
 
-// DualPipeV: the same formula with PP = 2N, the stages of the V (the substitution above).
-auto dualpipev_bubble(const ScheduleParams& p, const Costs& c) -> Formula { return dualpipe_formula(2 * p.ranks, c); }
+// DualPipe: PP = N stages along each direction; ranks r and N-1-r mirror each other.
+auto dualpipe_bubble(const ScheduleParams& p, const Costs& c) -> Formula {
+  return dualpipe_formula(p.ranks, c, p.ranks, [](int n, int r) { return std::min(r, n - 1 - r); });
+}
+
+// DualPipeV: the same formula with PP = 2N, the stages of the V, and h = r (the substitution above).
+auto dualpipev_bubble(const ScheduleParams& p, const Costs& c) -> Formula {
+  return dualpipe_formula(2 * p.ranks, c, p.ranks, [](int, int r) { return r; });
+}
 
 }  // namespace
 

@@ -64,9 +64,11 @@ const ScheduleSpec gpipe_spec{
     // The DualPipe README's table has a 1F1B row but no GPipe row; GPipe's own paper gives the bubble
     // as the fraction (K-1)/(M+K-1) of the step, which is (K-1)(F+B) per rank.
     .formula = [](const ScheduleParams& p, const Costs& c) {
-      return fill_drain_formula(p.ranks, c, true,
-                                "GPipe (Huang et al., arXiv 1811.06965): bubble (K-1)/(M+K-1) of the step; Zero Bubble "
-                                "paper (Qi et al., ICLR 2024)");
+      Formula f = fill_drain_formula(p.ranks, c, true,
+                                     "GPipe (Huang et al., arXiv 1811.06965): bubble (K-1)/(M+K-1) of the step; Zero "
+                                     "Bubble paper (Qi et al., ICLR 2024)");
+      f.rank_terms = gpipe_terms(p.ranks, c);
+      return f;
     },
 };
 

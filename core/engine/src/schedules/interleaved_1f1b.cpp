@@ -77,9 +77,15 @@ auto formula(const ScheduleParams& p, const Costs& c) -> Formula {
                  "(" + std::to_string(n) + "-1)(" + num(c.f) + "+" + num(c.b) + ") = " + num(value),
                  value,
                  p.micro_batches >= n && c.comm == 0,
-                 "F and B per chunk (a whole stage share costs v x F); exact on every rank when micro-batches >= "
-                 "ranks and comm = 0 (also for torch's flex rounds, e.g. 4 ranks, 10 micro-batches); ratio to the "
-                 "ideal time (PP-1)/(v x micro-batches)",
+                 {.en = "F and B per chunk (a whole stage share costs v x F); exact on every rank when "
+                        "micro-batches >= ranks and comm = 0 (also for torch's flex rounds, e.g. 4 ranks, 10 "
+                        "micro-batches); ratio to the ideal time (PP-1)/(v x micro-batches)",
+                  .pt_br = "F e B por chunk (a parte de um estágio inteiro custa v x F); exata em todos os ranks "
+                           "quando micro-batches >= ranks e comm = 0 (também nas rodadas flexíveis do torch, p. ex. "
+                           "4 ranks, 10 micro-batches); razão em relação ao tempo ideal (PP-1)/(v x micro-batches)",
+                  .zh_cn = "F 和 B 按 chunk 计（整个阶段的份额代价为 v x F）；当微批次数 >= rank 数且 comm = 0 "
+                           "时在每个 rank 上都精确（torch 的弹性轮次也是如此，例如 4 个 rank、10 个微批次）；"
+                           "与理想时间之比为 (PP-1)/(v x 微批次数)"},
                  "Narayanan et al., Megatron-LM (arXiv 2104.04473) §2.2"};
 }
 

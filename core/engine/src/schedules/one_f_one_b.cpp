@@ -75,7 +75,10 @@ const ScheduleSpec one_f_one_b_spec{
     .check = any_size,
     .generate = generate,
     .formula = [](const ScheduleParams& p, const Costs& c) {
-      return fill_drain_formula(p.ranks, c, false, "DualPipe README (1F1B row); Zero Bubble paper (Qi et al., ICLR 2024)");
+      Formula f = fill_drain_formula(p.ranks, c, false, "DualPipe README (1F1B row); Zero Bubble paper (Qi et al., ICLR 2024)");
+      // NOTE: with fewer micro-batches than ranks some ranks never reach the steady state; no split then.
+      if (p.micro_batches >= p.ranks) f.rank_terms = one_f_one_b_terms(p.ranks, c);
+      return f;
     },
 };
 

@@ -67,8 +67,11 @@ auto zb_h1_formula(const ScheduleParams& p, const Costs& c) -> Formula {
                  "(" + std::to_string(n) + "-1)(" + num(c.f) + "+" + num(c.b) + "-2*" + num(c.w) + ") = " + num(value),
                  value,
                  c.w <= std::min(c.f, c.i()) && p.micro_batches >= n && c.comm == 0,
-                 "exact when W <= min(F, B-W), micro-batches >= ranks and comm = 0; the paper writes it "
-                 "(p-1)(F+B_in-W)",
+                 {.en = "exact when W <= min(F, B-W), micro-batches >= ranks and comm = 0; the paper writes it "
+                        "(p-1)(F+B_in-W)",
+                  .pt_br = "exata quando W <= min(F, B-W), micro-batches >= ranks e comm = 0; o artigo a escreve "
+                           "como (p-1)(F+B_in-W)",
+                  .zh_cn = "当 W <= min(F, B-W)、微批次数 >= rank 数且 comm = 0 时精确；论文写作 (p-1)(F+B_in-W)"},
                  "Zero Bubble paper (Qi et al., ICLR 2024); DualPipe README (ZB1P row)"};
 }
 
@@ -86,9 +89,15 @@ auto zb_h2_formula(const ScheduleParams& p, const Costs& c) -> Formula {
                  // 2comm <= F+B-W: checked on grids and random draws, and by Sea AI Lab's own code at
                  // the paper's costs with comm = 601 (issue 15).
                  c.w <= c.f && 2 * c.w <= c.f + c.i() && p.micro_batches >= 2 * n - 1 && 2 * c.comm <= c.f + c.i(),
-                 "span bubble (first op to last op of a rank), exact when W <= F, 2W <= F+B-W, "
-                 "micro-batches >= 2 x ranks - 1 and 2comm <= F+B-W; the paper writes "
-                 "(p-1)(F+B_in+2c-2W); the global makespan adds the warm-up skew",
+                 {.en = "span bubble (first op to last op of a rank), exact when W <= F, 2W <= F+B-W, "
+                        "micro-batches >= 2 x ranks - 1 and 2comm <= F+B-W; the paper writes "
+                        "(p-1)(F+B_in+2c-2W); the global makespan adds the warm-up skew",
+                  .pt_br = "bolha no span (da primeira à última op de um rank), exata quando W <= F, 2W <= F+B-W, "
+                           "micro-batches >= 2 x ranks - 1 e 2comm <= F+B-W; o artigo escreve "
+                           "(p-1)(F+B_in+2c-2W); o makespan global soma o atraso do warm-up",
+                  .zh_cn = "跨度气泡（一个 rank 从第一个操作到最后一个操作），当 W <= F、2W <= F+B-W、"
+                           "微批次数 >= 2 x rank 数 - 1 且 2comm <= F+B-W 时精确；论文写作 "
+                           "(p-1)(F+B_in+2c-2W)；全局 makespan 还要加上预热的错位"},
                  "Zero Bubble paper (Qi et al., ICLR 2024)",
                  true};
 }

@@ -92,9 +92,15 @@ auto formula(const ScheduleParams& p, const Costs& c) -> Formula {
                  "span bubble = 0",
                  0,
                  c.f == c.i() && c.i() == c.w && c.comm == 0 && p.micro_batches >= 2 * p.ranks - 1,
-                 "span bubble (first op to last op of a rank), exact when F = B-W = W (per chunk), "
-                 "micro-batches >= 2 x ranks - 1 and comm = 0; the global makespan adds the start-up skew "
-                 "(ranks-1)F",
+                 {.en = "span bubble (first op to last op of a rank), exact when F = B-W = W (per chunk), "
+                        "micro-batches >= 2 x ranks - 1 and comm = 0; the global makespan adds the start-up skew "
+                        "(ranks-1)F",
+                  .pt_br = "bolha no span (da primeira à última op de um rank), exata quando F = B-W = W (por "
+                           "chunk), micro-batches >= 2 x ranks - 1 e comm = 0; o makespan global soma o atraso "
+                           "inicial (ranks-1)F",
+                  .zh_cn = "跨度气泡（一个 rank 从第一个操作到最后一个操作），当 F = B-W = W（每个 chunk）、"
+                           "微批次数 >= 2 x rank 数 - 1 且 comm = 0 时精确；全局 makespan 还要加上启动错位 "
+                           "(ranks-1)F"},
                  "Zero Bubble paper (Qi et al., ICLR 2024) §6; torch ScheduleZBVZeroBubble docstring",
                  true};
 }

@@ -1,0 +1,96 @@
+#include "pipesim/bubble_terms.h"
+
+#include <algorithm>
+#include <cstddef>
+#include <limits>
+#include <utility>
+
+#include "pipesim/measure.h"
+
+namespace pipesim {
+
+namespace {
+
+auto at(int i) -> std::size_t { return static_cast<std::size_t>(i); }
+auto index(IdlePhase p) -> std::size_t { return static_cast<std::size_t>(p); }
+
+// The phase bounds of one rank: 0, first op, first backward's start, last forward's end, last op's end,
+// makespan. A rank without backwards (or forwards) has an empty steady phase at its edge.
+auto phase_bounds(const Schedule& schedule, const Timeline& timeline, double makespan, int rank)
+    -> std::array<double, idle_phase_count + 1> {
+  const int begin = schedule.rank_begin[at(rank)];
+  const int end = schedule.rank_begin[at(rank + 1)];
+  if (begin == end) return {0, makespan, makespan, makespan, makespan, makespan};
+  double first_backward = std::numeric_limits<double>::infinity();
+  double last_forward = -std::numeric_limits<double>::infinity();
+  for (int i = begin; i < end; ++i) {
+    const Op& op = schedule.ops[at(i)];
+    if (backward_chunk(op)) first_backward = std::min(first_backward, timeline.start[at(i)]);
+    if (has_forward(op.kind)) last_forward = std::max(last_forward, timeline.end[at(i)]);
+  }
+  const double first = timeline.start[at(begin)];
+  const double last = timeline.end[at(end - 1)];
+  const double steady_from = first_backward <= last ? first_backward : last;
+  const double steady_to = std::clamp(last_forward, steady_from, last);
+  return {0, first, steady_from, steady_to, last, makespan};
+}
+
+// The phase an idle interval falls in; a gap never straddles a bound, since every bound but 0 and
+// the makespan is an op's start or end.
+auto phase_of(const std::array<double, idle_phase_count + 1>& bounds, double start) -> IdlePhase {
+  int p = 0;
+  while (p + 1 < idle_phase_count && start >= bounds[at(p + 1)]) ++p;
+  return static_cast<IdlePhase>(p);
+}
+
+}  // namespace
+
+auto split_bubble(const Schedule& schedule, const Timeline& timeline, double makespan, int rank, bool stated,
+                  std::vector<BubbleTerm> terms) -> RankBubbleSplit {
+  RankBubbleSplit out;
+  out.rank = rank;
+  out.stated = stated;
+  const auto bounds = phase_bounds(schedule, timeline, makespan, rank);
+  for (int p = 0; p < idle_phase_count; ++p)
+    out.phases[at(p)] = PhaseIdle{static_cast<IdlePhase>(p), bounds[at(p)], bounds[at(p + 1)], 0, 0, true};
+  // Ops of one rank run one at a time in list order: the gaps are between one's end and the next start.
+  double free_from = 0;
+  const auto note_gap = [&](double start, double end) {
+    if (end <= start) return;
+    const IdleGap gap{start, end, phase_of(bounds, start)};
+    out.gaps.push_back(gap);
+    out.phases[index(gap.phase)].idle += end - start;
+    out.idle += end - start;
+  };
+  for (int i = schedule.rank_begin[at(rank)]; i < schedule.rank_begin[at(rank + 1)]; ++i) {
+    note_gap(free_from, timeline.start[at(i)]);
+    free_from = std::max(free_from, timeline.end[at(i)]);
+  }
+  note_gap(free_from, makespan);
+  for (const BubbleTerm& term : terms) {
+    out.phases[index(term.phase)].expected += term.value;
+    out.expected += term.value;
+  }
+  bool all_agree = true;
+  for (PhaseIdle& phase : out.phases) {
+    phase.agrees = bubbles_agree(phase.expected, phase.idle);
+    all_agree = all_agree && phase.agrees;
+  }
+  out.adds_up = stated && all_agree;
+  out.terms = std::move(terms);
+  return out;
+}
+
+auto split_bubbles(const Schedule& schedule, const Timeline& timeline, double makespan,
+                   const std::vector<std::vector<BubbleTerm>>& rank_terms) -> std::vector<RankBubbleSplit> {
+  std::vector<RankBubbleSplit> out;
+  out.reserve(at(schedule.ranks()));
+  for (int r = 0; r < schedule.ranks(); ++r)
+  {
+    const bool stated = at(r) < rank_terms.size();
+    out.push_back(split_bubble(schedule, timeline, makespan, r, stated, stated ? rank_terms[at(r)] : std::vector<BubbleTerm>{}));
+  }
+  return out;
+}
+
+}  // namespace pipesim

@@ -1,0 +1,85 @@
+// The bubble derived on the page: under the readouts, the chosen rank's idle time per phase against the
+// closed form's terms (the engine's summary.per_rank[r].bubble_split), the rows that stop adding up
+// marked, and the gaps a row accounts for marked on the timeline on hover, focus or tap.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { openBrowser } from './harness.mjs';
+
+let browser;
+before(async () => (browser = await openBrowser()));
+after(async () => browser?.close());
+
+const cells = (page, testid) => page.$eval(`[data-testid=${testid}]`, (tr) => [...tr.cells].map((c) => c.textContent));
+const marked = (page) => page.$$eval('[data-testid=bubble-gap-overlay] .bubble-gap', (gaps) => gaps.map((g) => g.dataset.gap));
+
+test('DualPipe (Fig. 5), rank 0: its six idle units are F + 5(F&B-B) in the steady state; hovering marks its four gaps', async () => {
+  const { page, problems } = await browser.page('');
+  assert.deepEqual(await cells(page, 'bubble-phase-steady'), [
+    'steady (until the last forward)', 'F + (PP-3-2h)(F&B-B)', '1*1 = 1; 5*1 = 5', '6', '6', '✓',
+  ]);
+  assert.equal(await page.textContent('[data-testid=bubble-verdict]'), "The terms add up to this rank's bubble, phase by phase.");
+  assert.deepEqual(await marked(page), [], 'nothing marked before a hover');
+  await page.hover('[data-testid=bubble-phase-steady]');
+  assert.deepEqual(await marked(page), ['20-23', '40-41', '46-47', '52-53']);
+  // A middle rank: the README's two factors, 3F in the fill and 3(F&B-B) in the cool-down.
+  await page.selectOption('[data-testid=bubble-rank]', '3');
+  assert.deepEqual((await cells(page, 'bubble-phase-fill')).slice(1, 5), ['hF', '3*1 = 3', '3', '3']);
+  assert.deepEqual((await cells(page, 'bubble-phase-cool-down')).slice(1, 5), ['h(F&B-B)', '3*1 = 3', '3', '3']);
+  await page.focus('[data-testid=bubble-phase-cool-down]');
+  assert.deepEqual(await marked(page), ['51-52', '56-57', '59-60'], 'focus shows what hover shows');
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('with comm = 1, 1F1B at 2 x 2: the warm-up row is off by the two hops the closed form leaves out', async () => {
+  const { page, problems } = await browser.page('?schedule=1f1b&ranks=2&micro-batches=2&cost=F=1,B=2,W=1,FB=3,comm=1');
+  const warmUp = await cells(page, 'bubble-phase-warm-up');
+  assert.deepEqual(warmUp.slice(1), ['(PP-1-r)B', '1*2 = 2', '2', '4', 'off by 2']);
+  assert.equal((await cells(page, 'bubble-phase-cool-down'))[5], '✓');
+  assert.match(await page.textContent('[data-testid=bubble-verdict]'), /stop adding up/);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('a schedule with no split per rank shows the simulated idle per phase alone, and says so', async () => {
+  const { page, problems } = await browser.page('?schedule=zb-h1&ranks=4&micro-batches=8');
+  assert.match(await page.textContent('[data-testid=bubble-verdict]'), /not split per rank/);
+  assert.ok((await page.locator('[data-testid=bubble-terms] tbody tr').count()) > 0);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('touch: a tap on a row marks its gaps, as hover does', async () => {
+  const { page, problems } = await browser.page('?schedule=1f1b&ranks=4&micro-batches=8', { width: 390, height: 844, hasTouch: true });
+  const box = await page.locator('[data-testid=bubble-phase-cool-down]').boundingBox();
+  await page.touchscreen.tap(box.x + box.width / 2, box.y + box.height / 2);
+  assert.deepEqual(await marked(page), ['24-25', '27-28', '30-31']);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('in pt-BR and zh-CN the derivation is worded in the language', async () => {
+  for (const [lang, title, verdict] of [
+    ['pt-BR', 'A bolha derivada, termo a termo', 'Os termos somam a bolha deste rank, fase por fase.'],
+    ['zh-CN', '气泡推导：逐项对照', '各项逐阶段相加，正好等于该 rank 的气泡。'],
+  ]) {
+    const { page, problems } = await browser.page(`?lang=${lang}`);
+    assert.equal(await page.textContent('[data-testid=bubble-terms] h3'), title);
+    assert.equal(await page.textContent('[data-testid=bubble-verdict]'), verdict);
+    assert.deepEqual(problems, []);
+    await page.close();
+  }
+});
+
+test('in pt-BR and zh-CN the closed form\'s caveat is the engine\'s own translation, for every schedule', async () => {
+  for (const lang of ['pt-BR', 'zh-CN']) {
+    for (const schedule of ['dualpipe', '1f1b', 'zb-h2', 'interleaved-1f1b', 'zb-v', 'chimera']) {
+      const { page, problems } = await browser.page(`?lang=${lang}&schedule=${schedule}`);
+      const shown = await page.textContent('[data-testid=formula-condition]');
+      assert.ok(shown.length > 10, `${lang} ${schedule}: a caveat`);
+      assert.doesNotMatch(shown, /\b(exact|when|every|the paper|span bubble)\b/, `${lang} ${schedule}: “${shown}” is English`);
+      assert.deepEqual(problems, []);
+      await page.close();
+    }
+  }
+});
