@@ -100,7 +100,10 @@ auto divide_model(const PlanInput& input, int stages, const std::vector<int>& la
     if (st.layers == 0 && m.vocab == 0)  // only a listed end stage can have no layers
       throw Error(ErrorCode::bad_value, "--layers-per-stage gives stage " + std::to_string(s) +
                   " no layers, and the model has no embeddings (model.vocab is 0): the stage would do no work");
-    st.part = model_part_costs(input, {active * active_scale + own_embeddings, st.layers, st.moe_layers, activation_values});
+    // The LM head is a matmul; the input embedding a lookup, priced by the bytes it moves (planner.h).
+    const double head_params = st.head ? detail::embedding_params(m) : 0;
+    st.part = model_part_costs(input, {active * active_scale + head_params, st.layers, st.moe_layers, activation_values,
+                                       st.embedding && m.vocab > 0});
     st.costs = stage_op_costs(st.part, 1, input.assumptions);
     st.routed_params = st.moe_layers * detail::routed_params_per_moe_layer(m);
     st.params = unrouted * unrouted_scale + own_embeddings + st.routed_params;

@@ -13,8 +13,9 @@
 // Parameters per part: a layer's parameters are those of its shape (detail/model_shape.h); when the
 // input gives params_b or active_params_b, the layers' shares are scaled so that, with the two
 // embeddings (vocab x hidden each), they add up to the given totals. As the planner counts it, every
-// active parameter costs 2 FLOPs per token in the forward, the embedding's included; the loss is not
-// priced apart from the LM head.
+// active parameter of a matmul costs 2 FLOPs per token in the forward, the LM head's included; the
+// input embedding is a lookup priced by the bytes it moves (planner.h), and the loss is not priced
+// apart from the LM head.
 #include <string_view>
 #include <vector>
 
