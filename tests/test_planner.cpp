@@ -404,3 +404,62 @@ TEST_CASE("pipesim plan --lang explains in that language, over the input's own")
 
   pipesim::test::check_refused("plan --input " + path + " --lang fr", pipesim::ErrorCode::unknown_name, "unknown language 'fr'; languages are en, pt-BR, zh-CN");
 }
+
+TEST_CASE("the planner's search runs every schedule, pipeline size, virtual stages and lighter ends on the one path",
+          "[planner][search]") {
+  const pipesim::PlanInput in = pipesim::parse_plan_input(example("small-dense.json"));
+  pipesim::PlanSearch search;
+  search.pp = {2, 4, 8};
+  search.virtual_stages = {2};
+  search.lighter_ends = {0, 1};
+  std::size_t calls = 0, last_total = 0;
+  const pipesim::SearchResult r = pipesim::plan_search(in, search, 1000, [&](std::size_t done, std::size_t total) {
+    CHECK(done == ++calls);
+    last_total = total;
+    return true;
+  });
+  // 9 schedules x 3 pipeline sizes x 2 layouts: each combination is run or refused, and reported once.
+  CHECK(last_total == 9 * 3 * 2);
+  CHECK(calls == last_total);
+  CHECK(r.configurations + r.refused == last_total);
+  CHECK(r.configurations > 30);
+  // The sequences per iteration stay the input's 32 x 2 replicas: 8 GPUs at pp 2 give 4 replicas and 16
+  // micro-batches, at pp 8 one replica and 64.
+  for (const auto& p : r.best) CHECK(p.micro_batches * (8 / p.pp) == 64);
+  // Fitting first, then by makespan.
+  for (std::size_t i = 1; i < r.best.size(); ++i) {
+    const auto& a = r.best[i - 1];
+    const auto& b = r.best[i];
+    CHECK((a.fits > b.fits || (a.fits == b.fits && a.makespan_ms <= b.makespan_ms)));
+  }
+  // Each configuration equals the full run of the same configuration (the plan at that size).
+  const pipesim::Plan full = pipesim::plan(pipesim::test::course_data(), in);
+  bool found = false;
+  for (const auto& p : r.best)
+    if (p.pp == 4 && p.layers_per_stage == std::vector<int>{8, 8, 8, 8})
+      for (const auto& c : full.ranked)
+        if (c.schedule == p.schedule && c.virtual_stages == p.virtual_stages) {
+          INFO(p.schedule);
+          CHECK(p.makespan_ms == c.makespan_ms);
+          CHECK(p.bubble_fraction == c.bubble_fraction);
+          CHECK(p.peak_gb == Approx(c.total_gb).epsilon(1e-12));
+          CHECK(p.fits == c.fits);
+          found = true;
+        }
+  CHECK(found);
+  // Lighter ends: 1F1B on 4 ranks with one layer fewer on each end, 7, 9, 9, 7.
+  bool lighter = false;
+  for (const auto& p : r.best) lighter = lighter || (p.schedule == "1f1b" && p.layers_per_stage == std::vector<int>{7, 9, 9, 7});
+  CHECK(lighter);
+}
+
+TEST_CASE("the planner's search stops when its progress says so and refuses a bad list, naming it", "[planner][search]") {
+  const pipesim::PlanInput in = pipesim::parse_plan_input(example("small-dense.json"));
+  std::size_t calls = 0;
+  const auto r = pipesim::plan_search(in, {}, 10, [&](std::size_t, std::size_t) { return ++calls < 5; });
+  CHECK(calls == 5);
+  CHECK(r.configurations + r.refused == 5);
+  pipesim::PlanSearch bad;
+  bad.pp = {0};
+  CHECK_THROWS_WITH(pipesim::plan_search(in, bad, 10), "plan search: pp must list whole numbers from 1 to 4096, got 0");
+}

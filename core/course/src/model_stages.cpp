@@ -151,7 +151,13 @@ auto MemoryBytes::fits() const -> bool {
   return true;
 }
 
-auto rank_memory(const ModelDivision& division, const Schedule& schedule, const Timeline& timeline) -> MemoryBytes {
+auto stage_activation_bytes(const ModelDivision& division) -> std::vector<double> {
+  std::vector<double> out;
+  for (const ModelStage& st : division.stages) out.push_back(st.part.activation_bytes);
+  return out;
+}
+
+auto rank_state_bytes(const ModelDivision& division, const Schedule& schedule) -> MemoryBytes {
   const PlanInput& in = division.input;
   const PlanAssumptions& a = in.assumptions;
   const double ep = in.model.ep;
@@ -173,6 +179,11 @@ auto rank_memory(const ModelDivision& division, const Schedule& schedule, const 
     r.gradients += (unrouted + routed) * a.grad_bytes;
     r.optimizer += (unrouted / dp + routed / expert_dp) * a.optimizer_bytes / copies;
   }
+  return out;
+}
+
+auto rank_memory(const ModelDivision& division, const Schedule& schedule, const Timeline& timeline) -> MemoryBytes {
+  MemoryBytes out = rank_state_bytes(division, schedule);
   const auto chunk_bytes = [&](const Chunk& c) { return division.stages[static_cast<std::size_t>(c.stage)].part.activation_bytes; };
   for (int rank = 0; rank < schedule.ranks(); ++rank) {
     RankBytes& r = out.ranks[static_cast<std::size_t>(rank)];

@@ -745,3 +745,160 @@ auto plan_from_json(const CourseData& course, std::string_view json_text, std::s
 }
 
 }  // namespace pipesim
+
+// ---------------------------------------------------------------------------------------------------
+// The search: every schedule x pipeline size x micro-batch size x virtual stages x layers per stage,
+// each on the planner's one path (model_request) with the engine's metrics-only run.
+
+namespace pipesim {
+
+namespace {
+
+/// The most ranks the default search tries: beyond it a pipeline is rarely worth its bubble.
+constexpr int default_search_most_pp = 64;
+
+auto divisors_up_to(int n, int most) -> std::vector<int> {
+  std::vector<int> out;
+  for (int d = 1; d <= std::min(n, most); ++d)
+    if (n % d == 0) out.push_back(d);
+  return out;
+}
+
+void check_search_list(const std::vector<int>& values, int lo, int hi, const char* field) {
+  for (const int v : values)
+    if (v < lo || v > hi)
+      throw Error(ErrorCode::bad_value, std::string("plan search: ") + field + " must list whole numbers from " +
+                  std::to_string(lo) + " to " + std::to_string(hi) + ", got " + std::to_string(v));
+}
+
+/// Balanced layers with `fewer` layers less on the first and on the last stage (Megatron lets the
+/// ends, which hold the embeddings, carry fewer): empty = balanced (fewer = 0), nullopt when that
+/// leaves no layout (too few stages or layers).
+auto lighter_ends_layers(int layers, int stages, int fewer) -> std::optional<std::vector<int>> {
+  if (fewer == 0) return std::vector<int>{};
+  const int spread = layers + 2 * fewer;  // as if the ends held `fewer` layers more
+  if (stages < 3 || spread < stages) return std::nullopt;
+  std::vector<int> out(static_cast<std::size_t>(stages), spread / stages);
+  for (int s = 1; s <= spread % stages; ++s) ++out[static_cast<std::size_t>(s)];
+  out.front() -= fewer;
+  out.back() -= fewer;
+  if (out.front() < 0 || out.back() < 0) return std::nullopt;
+  return out;
+}
+
+struct SearchAxes {
+  std::vector<int> pp, micro_batch_size, virtual_stages, lighter_ends;
+};
+
+auto search_axes(const PlanInput& in, const PlanSearch& search) -> SearchAxes {
+  SearchAxes a{search.pp, search.micro_batch_size, search.virtual_stages, search.lighter_ends};
+  check_search_list(a.pp, 1, limits::max_ranks, "pp");
+  check_search_list(a.micro_batch_size, 1, 1'000'000, "micro_batch_size");
+  check_search_list(a.virtual_stages, 1, 16, "virtual_stages");
+  check_search_list(a.lighter_ends, 0, 100'000, "lighter_ends");
+  if (a.pp.empty()) a.pp = divisors_up_to(in.cluster.gpus, default_search_most_pp);
+  if (a.micro_batch_size.empty()) a.micro_batch_size = {in.model.micro_batch_size};
+  if (a.virtual_stages.empty()) a.virtual_stages = {2, 4};
+  if (a.lighter_ends.empty()) a.lighter_ends = {0, 1};
+  return a;
+}
+
+/// The input at one pipeline size and micro-batch size, the sequences per iteration kept; false when
+/// they do not divide evenly or expert parallelism does not fit the new stage's GPUs.
+auto resized(const PlanInput& in, int pp, int micro_batch_size, PlanInput& out) -> bool {
+  const long long sequences =
+      static_cast<long long>(in.model.micro_batches) * in.model.micro_batch_size * (in.cluster.gpus / in.model.pp);
+  if (in.cluster.gpus % pp != 0) return false;
+  const long long per_micro_batch = static_cast<long long>(micro_batch_size) * (in.cluster.gpus / pp);
+  if (sequences % per_micro_batch != 0) return false;
+  const long long micro_batches = sequences / per_micro_batch;
+  if (micro_batches < 1 || micro_batches > limits::max_micro_batches) return false;
+  if ((in.cluster.gpus / pp) % std::max(1, in.model.ep) != 0) return false;
+  out = in;
+  out.model.pp = pp;
+  out.model.micro_batch_size = micro_batch_size;
+  out.model.micro_batches = static_cast<int>(micro_batches);
+  return true;
+}
+
+/// One configuration through the engine's metrics-only path.
+auto search_point(const PlanInput& in, const ScheduleSpec& spec, int virtual_stages, const std::vector<int>& layers)
+    -> SearchPoint {
+  RunRequest request;
+  request.schedule = std::string(spec.name);
+  request.params = {in.model.pp, in.model.micro_batches, virtual_stages};
+  const ModelDivision division = model_request(in, request, layers);
+  const Schedule shape = build_schedule(spec.name, request.params);
+  const RunSummary summary = run_metrics(request, stage_activation_bytes(division));
+  const MemoryBytes state = rank_state_bytes(division, shape);
+  SearchPoint p;
+  p.schedule = request.schedule;
+  p.pp = in.model.pp;
+  p.micro_batches = in.model.micro_batches;
+  p.micro_batch_size = in.model.micro_batch_size;
+  p.virtual_stages = virtual_stages;
+  for (const ModelStage& st : division.stages) p.layers_per_stage.push_back(st.layers);
+  p.makespan_ms = summary.makespan;
+  p.bubble_fraction = summary.bubble_fraction;
+  double peak = 0;
+  for (std::size_t r = 0; r < state.ranks.size(); ++r)
+    peak = std::max(peak, state.ranks[r].total() + summary.per_rank[r].peak_weight);
+  p.peak_gb = peak / 1e9;
+  p.fits = peak <= state.gpu_bytes;
+  return p;
+}
+
+}  // namespace
+
+auto plan_search(const PlanInput& input, const PlanSearch& search, std::size_t keep, const SearchProgress& progress)
+    -> SearchResult {
+  const SearchAxes axes = search_axes(input, search);
+  std::vector<const ScheduleSpec*> specs;
+  for (const ScheduleSpec* spec : schedules())
+    if (spec->parse == nullptr) specs.push_back(spec);
+  std::size_t total = 0;
+  for (const ScheduleSpec* spec : specs)
+    total += axes.pp.size() * axes.micro_batch_size.size() * axes.lighter_ends.size() *
+             (spec->uses_virtual_stages ? axes.virtual_stages.size() : 1);
+  SearchResult out;
+  std::size_t done = 0;
+  for (const int pp : axes.pp)
+    for (const int mbs : axes.micro_batch_size) {
+      PlanInput sized;
+      const bool fits_cluster = resized(input, pp, mbs, sized);
+      for (const ScheduleSpec* spec : specs)
+        for (const int v : spec->uses_virtual_stages ? axes.virtual_stages : std::vector<int>{1})
+          for (const int fewer : axes.lighter_ends) {
+            ++done;
+            try {
+              if (!fits_cluster) throw Error(ErrorCode::bad_value, "the cluster does not divide into this pipeline size");
+              const Schedule shape = build_schedule(spec->name, {pp, sized.model.micro_batches, v});
+              const auto layers = lighter_ends_layers(sized.model.layers, shape.layout.stages, fewer);
+              if (!layers) throw Error(ErrorCode::bad_value, "no layout with lighter ends");
+              out.best.push_back(search_point(sized, *spec, v, *layers));
+              ++out.configurations;
+            } catch (const Error&) {
+              ++out.refused;
+            }
+            if (progress && !progress(done, total)) return out;
+          }
+    }
+  std::stable_sort(out.best.begin(), out.best.end(), [](const SearchPoint& a, const SearchPoint& b) {
+    if (a.fits != b.fits) return a.fits;
+    return a.makespan_ms < b.makespan_ms;
+  });
+  if (out.best.size() > keep) out.best.resize(keep);
+  return out;
+}
+
+auto search_json(const SearchResult& result) -> nlohmann::json {
+  nlohmann::json best = nlohmann::json::array();
+  for (const SearchPoint& p : result.best)
+    best.push_back({{"schedule", p.schedule}, {"pp", p.pp}, {"micro_batches", p.micro_batches},
+                    {"micro_batch_size", p.micro_batch_size}, {"virtual_stages", p.virtual_stages},
+                    {"layers_per_stage", p.layers_per_stage}, {"makespan_ms", p.makespan_ms},
+                    {"bubble_fraction", p.bubble_fraction}, {"peak_gb", p.peak_gb}, {"fits", p.fits}});
+  return {{"configurations", result.configurations}, {"refused", result.refused}, {"best", std::move(best)}};
+}
+
+}  // namespace pipesim

@@ -97,6 +97,13 @@ struct MemoryBytes {
   [[nodiscard]] auto fits() const -> bool;
 };
 
+/// The state each rank holds (stages, weights, gradients, optimizer), without activations: what
+/// rank_memory starts from, and what the planner's search adds its activation peaks to.
+[[nodiscard]] auto rank_state_bytes(const ModelDivision& division, const Schedule& schedule) -> MemoryBytes;
+
+/// One stage's activation bytes per micro-batch, per stage: the weights of simulate_metrics.
+[[nodiscard]] auto stage_activation_bytes(const ModelDivision& division) -> std::vector<double>;
+
 /// Bytes per rank of one simulated run of the schedule the division was made for.
 [[nodiscard]] auto rank_memory(const ModelDivision& division, const Schedule& schedule, const Timeline& timeline)
     -> MemoryBytes;

@@ -39,6 +39,7 @@
 // rank's live chunks, each weighing its own stage's activations: per token and layer, 8 x hidden
 // values for attention and norms, and hidden + 3 x width for each FFN the token goes through (the
 // dense FFN, or its top_k + shared experts), times activation_bytes (after Korthikanti et al. 2022, without storing attention scores).
+#include <functional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -198,6 +199,51 @@ struct ModelPart {
 /// the reasons in input.language, in the words of core/data/planner_text.json as `course` holds it.
 /// Throws Error on a language other than en, pt-BR or zh-CN.
 [[nodiscard]] auto plan(const CourseData& course, const PlanInput& input) -> Plan;
+
+/// What the planner's search varies, besides the schedule (every one of the registry not given as
+/// text). The sequences per iteration stay those of the input (model.micro_batches x micro_batch_size
+/// x the data-parallel degree), so a pipeline size or a micro-batch size sets the micro-batch count.
+struct PlanSearch {
+  std::vector<int> pp;                ///< pipeline sizes; empty = every divisor of cluster.gpus up to 64
+  std::vector<int> micro_batch_size;  ///< sequences per micro-batch; empty = the input's
+  std::vector<int> virtual_stages;    ///< for schedules that use them; empty = 2 and 4
+  std::vector<int> lighter_ends;      ///< layers fewer on the first and the last stage; empty = 0 and 1
+};
+
+/// One configuration the search ran, on the planner's one path but with the engine's metrics-only
+/// run (simulate_metrics): per-stage costs and bytes from the model, no timeline kept.
+struct SearchPoint {
+  std::string schedule;
+  int pp = 0;
+  int micro_batches = 0;
+  int micro_batch_size = 1;
+  int virtual_stages = 1;
+  std::vector<int> layers_per_stage;
+  double makespan_ms = 0;
+  double bubble_fraction = 0;
+  double peak_gb = 0;  ///< the heaviest rank: its state plus its peak of live activation bytes
+  bool fits = false;
+};
+
+struct SearchResult {
+  std::size_t configurations = 0;  ///< run through the engine
+  std::size_t refused = 0;         ///< of the combinations, those a schedule or the model refused
+  std::vector<SearchPoint> best;   ///< fitting first, then by makespan; at most `keep`
+};
+
+/// Called after every configuration with (done, total); return false to stop the search early.
+using SearchProgress = std::function<bool(std::size_t done, std::size_t total)>;
+
+/// Runs every combination of PlanSearch with every schedule. Throws Error on a search list with a
+/// value out of range, naming the field; a combination a schedule or the model refuses is counted in
+/// `refused` and skipped.
+[[nodiscard]] auto plan_search(const PlanInput& input, const PlanSearch& search, std::size_t keep,
+                               const SearchProgress& progress = {}) -> SearchResult;
+
+/// The search as JSON: {"configurations", "refused", "best": [{"schedule", "pp", "micro_batches",
+/// "micro_batch_size", "virtual_stages", "layers_per_stage", "makespan_ms", "bubble_fraction",
+/// "peak_gb", "fits"}]}.
+[[nodiscard]] auto search_json(const SearchResult& result) -> nlohmann::json;
 
 /// The plan as JSON: its "language", input echo, estimates, ranked candidates, schedules that do not
 /// apply, and the recommendation with its reasons.
