@@ -233,6 +233,12 @@ auto model_request(const PlanInput& input, RunRequest& request, const std::vecto
   if (shape.ranks() != input.model.pp)  // a schedule given as text brings its own rank count
     throw Error(ErrorCode::usage, "the schedule file has " + std::to_string(shape.ranks()) + " ranks but the model file's model.pp is " +
                 std::to_string(input.model.pp));
+  return model_request(input, request, shape, layers_per_stage);
+}
+
+auto model_request(const PlanInput& input, RunRequest& request, const Schedule& shape, const std::vector<int>& layers_per_stage)
+    -> ModelDivision {
+  request.params.ranks = input.model.pp;
   ModelDivision division =
       divide_model(input, shape.layout.stages, layers_per_stage, shape.name + " on " + std::to_string(shape.ranks()) + " ranks");
   request.costs = stage_op_costs(model_costs(input, division.parameters), shape.layout.stages, input.assumptions);

@@ -822,14 +822,16 @@ auto resized(const PlanInput& in, int pp, int micro_batch_size, PlanInput& out) 
 }
 
 /// One configuration through the engine's metrics-only path.
-auto search_point(const PlanInput& in, const ScheduleSpec& spec, int virtual_stages, const std::vector<int>& layers)
-    -> SearchPoint {
+auto search_point(const PlanInput& in, const ScheduleSpec& spec, const Schedule& shape, int virtual_stages,
+                  const std::vector<int>& layers) -> SearchPoint {
   RunRequest request;
   request.schedule = std::string(spec.name);
   request.params = {in.model.pp, in.model.micro_batches, virtual_stages};
-  const ModelDivision division = model_request(in, request, layers);
-  const Schedule shape = build_schedule(spec.name, request.params);
-  const RunSummary summary = run_metrics(request, stage_activation_bytes(division));
+  const ModelDivision division = model_request(in, request, shape, layers);
+  // run_metrics() without building the schedule a second time: the same costs, resolved the same way.
+  validate_costs(request.costs);
+  const RunSummary summary =
+      simulate_metrics(shape, resolve_stage_costs(request.costs, request.per_stage, shape), stage_activation_bytes(division));
   const MemoryBytes state = rank_state_bytes(division, shape);
   SearchPoint p;
   p.schedule = request.schedule;
@@ -875,7 +877,7 @@ auto plan_search(const PlanInput& input, const PlanSearch& search, std::size_t k
               const Schedule shape = build_schedule(spec->name, {pp, sized.model.micro_batches, v});
               const auto layers = lighter_ends_layers(sized.model.layers, shape.layout.stages, fewer);
               if (!layers) throw Error(ErrorCode::bad_value, "no layout with lighter ends");
-              out.best.push_back(search_point(sized, *spec, v, *layers));
+              out.best.push_back(search_point(sized, *spec, shape, v, *layers));
               ++out.configurations;
             } catch (const Error&) {
               ++out.refused;

@@ -121,6 +121,10 @@ struct MemoryBytes {
 [[nodiscard]] auto model_request(const PlanInput& input, RunRequest& request, const std::vector<int>& layers_per_stage)
     -> ModelDivision;
 
+/// The same for a schedule already built from `request` (`shape`), which it is not built again for.
+[[nodiscard]] auto model_request(const PlanInput& input, RunRequest& request, const Schedule& shape,
+                                 const std::vector<int>& layers_per_stage) -> ModelDivision;
+
 /// to_json(run) with the model's basis: "cost_basis": "model-file", "model" (model_division_json),
 /// "memory" and per_rank[].memory_bytes (memory_json; the activation curve with Detail::full).
 [[nodiscard]] auto model_run_json(const ModelDivision& division, const Run& run, Detail detail) -> nlohmann::json;
