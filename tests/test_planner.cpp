@@ -463,3 +463,14 @@ TEST_CASE("the planner's search stops when its progress says so and refuses a ba
   bad.pp = {0};
   CHECK_THROWS_WITH(pipesim::plan_search(in, bad, 10), "plan search: pp must list whole numbers from 1 to 4096, got 0");
 }
+
+TEST_CASE("pipesim plan --search prints the search's fastest configurations, as plan_search ranks them", "[planner][search][cli]") {
+  const std::string path = std::string(PIPESIM_DATA_DIR) + "/plan_examples/small-dense.json";
+  const auto r = pipesim::test::run_cli("plan --input " + path + " --search --format json");
+  REQUIRE(r.status == 0);
+  const json j = json::parse(r.out);
+  const pipesim::SearchResult direct = pipesim::plan_search(pipesim::parse_plan_input(example("small-dense.json")), {}, 20);
+  CHECK(j == pipesim::search_json(direct));
+  CHECK(j["best"].size() == 20);
+  CHECK(j["configurations"].get<std::size_t>() + j["refused"].get<std::size_t>() > 0);
+}
