@@ -22,15 +22,19 @@ using pipesim::test::Refused;
 
 namespace {
 
-// A dense model whose numbers are easy by hand: one 1 TFLOPS GPU at mfu 1 (1e12 FLOPs/s), T = 1000
-// tokens per micro-batch, hidden 1000, FFN width 3000, vocabulary 5000, 6 layers on 4 ranks.
+// A dense model whose numbers are easy by hand: one 1 TFLOPS GPU at mfu 1 (1e12 FLOPs/s) with 1 GB/s
+// of HBM, T = 1000 tokens per micro-batch, hidden 1000, FFN width 3000, vocabulary 5000, 6 layers on
+// 4 ranks.
 //   a layer's parameters: 4 h^2 + 3 h x 3000 = 4e6 + 9e6 = 13e6; attention scores 2 x seq x h = 2e6
 //   a layer's forward: T x (2 x 13e6 + 2e6) = 2.8e10 FLOPs = 28 ms; B = 2 F, W = F
-//   an embedding (input or LM head): vocab x h = 5e6 parameters, T x 2 x 5e6 = 1e10 FLOPs = 10 ms
+//   the LM head, a matmul: vocab x h = 5e6 parameters, T x 2 x 5e6 = 1e10 FLOPs = 10 ms; B 20, W 10
+//   the input embedding, a lookup of T x h = 1e6 values: the gather reads 2 bytes (bf16 weight) and
+//   writes 2 (bf16 activation) each, 4e6 bytes = 4 ms; the scatter-add reads the 2-byte gradient and
+//   reads and writes the 4-byte weight gradient, 10e6 bytes = 10 ms, all of it W (B = W = 10)
 //   a pipeline send: T x h x 2 bytes = 2e6 bytes over NVLink at 1 GB/s = 2 ms
 // A dense model has nothing to overlap: F&B = F + B.
 const char* const tiny_model = R"({
-  "cluster": {"gpus": 4, "gpus_per_node": 8, "gpu": {"name": "unit", "tflops": 1, "memory_gb": 80},
+  "cluster": {"gpus": 4, "gpus_per_node": 8, "gpu": {"name": "unit", "tflops": 1, "memory_gb": 80, "hbm_gb_s": 1},
               "nvlink_gb_s": 1, "ib_gb_s": 1},
   "model": {"name": "tiny", "layers": 6, "hidden": 1000, "ffn_hidden": 3000, "vocab": 5000,
             "seq_len": 1000, "micro_batches": 1, "pp": 4},
@@ -42,6 +46,18 @@ auto tiny_input() -> pipesim::PlanInput { return pipesim::parse_plan_input(tiny_
 auto forwards(const ModelDivision& d) -> std::vector<double> {
   std::vector<double> out;
   for (const auto& s : d.stages) out.push_back(s.costs.f);
+  return out;
+}
+
+auto backwards(const ModelDivision& d) -> std::vector<double> {
+  std::vector<double> out;
+  for (const auto& s : d.stages) out.push_back(s.costs.b);
+  return out;
+}
+
+auto weight_backwards(const ModelDivision& d) -> std::vector<double> {
+  std::vector<double> out;
+  for (const auto& s : d.stages) out.push_back(s.costs.w);
   return out;
 }
 
@@ -70,14 +86,15 @@ TEST_CASE("balanced layers give the remainder to the stages after the embedding'
 TEST_CASE("each stage costs its own layers, plus the embedding on the first and the LM head on the last", "[model_stages]") {
   const ModelDivision d = pipesim::divide_model(tiny_input(), 4, {}, "1f1b on 4 ranks");
   REQUIRE(d.stages.size() == 4);
-  // 1, 2, 2, 1 layers: 28 + 10, 2 x 28, 2 x 28, 28 + 10 ms.
-  CHECK(forwards(d) == std::vector<double>{38, 56, 56, 38});
+  // 1, 2, 2, 1 layers: 28 + 4 (the gather), 2 x 28, 2 x 28, 28 + 10 (the LM head) ms.
+  CHECK(forwards(d) == std::vector<double>{32, 56, 56, 38});
+  // B: 56 + 10 (the scatter-add), 112, 112, 56 + 20; W: 28 + 10, 56, 56, 28 + 10.
+  CHECK(backwards(d) == std::vector<double>{66, 112, 112, 76});
+  CHECK(weight_backwards(d) == std::vector<double>{38, 56, 56, 38});
   CHECK(d.stages[0].embedding);
   CHECK_FALSE(d.stages[0].head);
   CHECK(d.stages[3].head);
   for (const auto& s : d.stages) {
-    CHECK(s.costs.b == 2 * s.costs.f);
-    CHECK(s.costs.w == s.costs.f);
     CHECK(s.costs.fb == s.costs.f + s.costs.b);
     CHECK(s.costs.comm == Approx(2));
   }
@@ -88,7 +105,10 @@ TEST_CASE("each stage costs its own layers, plus the embedding on the first and 
 
 TEST_CASE("layers listed per stage: the first and last stage may hold only their embeddings", "[model_stages]") {
   const ModelDivision d = pipesim::divide_model(tiny_input(), 4, {0, 3, 3, 0}, "1f1b on 4 ranks");
-  CHECK(forwards(d) == std::vector<double>{10, 84, 84, 10});
+  // An embedding-only first stage: the gather forward (4 ms), the scatter-add backward (B = W = 10 ms).
+  CHECK(forwards(d) == std::vector<double>{4, 84, 84, 10});
+  CHECK(backwards(d) == std::vector<double>{10, 168, 168, 20});
+  CHECK(weight_backwards(d) == std::vector<double>{10, 84, 84, 10});
   CHECK(d.stages[1].first_layer == 0);
   CHECK(d.stages[2].first_layer == 3);
 }
@@ -144,14 +164,14 @@ TEST_CASE("simulate --model: one micro-batch through 1F1B takes every stage's F 
   const auto r = pipesim::test::run_cli("simulate --schedule 1f1b --model " + path + " --format summary");
   REQUIRE(r.status == 0);
   const auto j = nlohmann::json::parse(r.out);
-  // F: 38 + 56 + 56 + 38 = 188, B: 2 x 188 = 376, 3 sends each way at 2 ms: 12.
-  CHECK(j["makespan"] == 576);
+  // F: 32 + 56 + 56 + 38 = 182, B: 66 + 112 + 112 + 76 = 366, 3 sends each way at 2 ms: 12.
+  CHECK(j["makespan"] == 560);
   CHECK(j["ranks"] == 4);  // the file's model.pp
   CHECK(j["micro_batches"] == 1);  // the file's model.micro_batches
   CHECK(j["cost_basis"] == "model-file");
   CHECK(j["model"]["layers_per_stage"] == nlohmann::json::array({1, 2, 2, 1}));
   CHECK(j["model"]["units"] == "ms");
-  CHECK(j["stage_costs"][0]["F"] == 38);
+  CHECK(j["stage_costs"][0]["F"] == 32);
   CHECK(j["stage_costs"][1]["F"] == 56);
   CHECK(j["formula"]["exact"] == false);  // the stages differ
 }
@@ -223,11 +243,11 @@ TEST_CASE("bytes per rank: the stages it holds, and each live chunk weighed by i
   CHECK(rank0["weights"] == 36e6);     // 18e6 parameters x 2
   CHECK(rank0["gradients"] == 72e6);   // x 4
   CHECK(rank0["optimizer"] == 216e6);  // x 12
-  // 1F1B's rank 0 holds 4 chunks once its fourth forward starts, at 3 x 38 ms.
+  // 1F1B's rank 0 holds 4 chunks once its fourth forward starts, at 3 x 32 ms.
   CHECK(rank0["activations_peak"] == 4 * 36e6);
-  CHECK(rank0["activations_peak_time"] == 114);
+  CHECK(rank0["activations_peak_time"] == 96);
   CHECK(rank0["total"] == 36e6 + 72e6 + 216e6 + 144e6);
-  CHECK(rank0["activation_curve"][1] == nlohmann::json::array({38, 72e6}));
+  CHECK(rank0["activation_curve"][1] == nlohmann::json::array({32, 72e6}));
   const auto& rank1 = j["per_rank"][1]["memory_bytes"];
   CHECK(rank1["weights"] == 52e6);  // 2 layers: 26e6 parameters
   CHECK(rank1["activations_peak"] == 3 * 72e6);  // 3 chunks of 2 layers

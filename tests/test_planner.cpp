@@ -97,16 +97,33 @@ TEST_CASE("a DeepSeek-V3-like input recommends dualpipe or dualpipev and explain
   CHECK(p.model_costs.a2a_forward_ms / p.model_costs.forward_ms == Approx(1).epsilon(0.2));
 }
 
-TEST_CASE("a small dense model on 8 GPUs is not recommended DualPipe") {
+TEST_CASE("a small dense model: DualPipe spreads the LM head over two ranks, a V schedule puts it on rank 0 beside the embedding") {
   const pipesim::Plan p = pipesim::plan(pipesim::test::course_data(), pipesim::parse_plan_input(example("small-dense.json")));
   INFO(pipesim::render_plan_text(pipesim::test::course_data(), p));
-  CHECK_FALSE(p.recommended.empty());
-  CHECK(p.recommended != "dualpipe");
-  CHECK(p.recommended != "dualpipev");
   CHECK(contains(p.reasons, "dense model: no all-to-all to hide"));
   CHECK(p.model_costs.a2a_forward_ms == 0);
-  for (const auto& c : p.ranked)
-    if (c.schedule == "dualpipe") CHECK(c.costs.fb == Approx(c.costs.f + c.costs.b));  // nothing to overlap
+  const auto find = [&](const std::string& name) -> const pipesim::PlanCandidate& {
+    for (const auto& c : p.ranked)
+      if (c.schedule == name) return c;
+    FAIL("no candidate " << name);
+    return p.ranked.front();
+  };
+  const auto& dualpipe = find("dualpipe");
+  const auto& zbv = find("zb-v");
+  CHECK(dualpipe.costs.fb == Approx(dualpipe.costs.f + dualpipe.costs.b));  // nothing to overlap
+  // The last stage carries the LM head: 2 x vocab x hidden x tokens FLOPs forward at 312 TFLOPS x 0.4.
+  const double head_ms = 2.0 * 32000 * 4096 * 4096 / (312e12 * 0.4) * 1000;
+  CHECK(zbv.stage_costs.back().f - zbv.stage_costs[1].f == Approx(head_ms));
+  // ZB-V's rank 0 holds stage 0 and stage 7 (the V turns there), so every micro-batch's head and
+  // embedding work is on one GPU: no schedule of that layout can be shorter than rank 0's work.
+  const int micro_batches = 32;
+  const auto work = [](const pipesim::Costs& c) { return c.f + c.b; };
+  const double zbv_rank0 = micro_batches * (work(zbv.stage_costs.front()) + work(zbv.stage_costs.back()));
+  CHECK(zbv.makespan_ms >= zbv_rank0);
+  // DualPipe's rank 0 runs stage 0 for half the micro-batches and stage 3 (the head) for the other
+  // half, rank 3 the mirror: the head's extra work is halved, and DualPipe ends before ZB-V's bound.
+  CHECK(dualpipe.makespan_ms < zbv_rank0);
+  CHECK(p.recommended == "dualpipe");
 }
 
 TEST_CASE("the planner simulates every schedule of the registry or says why it does not apply") {
@@ -137,11 +154,20 @@ TEST_CASE("the planner's op costs follow the documented FLOP and all-to-all mode
   const auto split = pipesim::parameter_split(in.model);
   const auto mc = pipesim::model_costs(in, split);
   const double tokens = 4096;
-  const double flops = tokens * (2 * 37e9 + 2.0 * 61 * 4096 * 7168);
+  // 2 FLOPs per token of every matmul parameter: the 37B active less the input embedding (the default
+  // 32000 x 7168 vocabulary), which is a lookup.
+  const double embedding = 32000.0 * 7168;
+  const double flops = tokens * (2 * (37e9 - embedding) + 2.0 * 61 * 4096 * 7168);
   CHECK(mc.forward_flops == Approx(flops));
-  CHECK(mc.forward_ms == Approx(flops / (989e12 * 0.4) * 1000));
-  CHECK(mc.backward_ms == Approx(2 * mc.forward_ms));
-  CHECK(mc.weight_ms == Approx(mc.forward_ms));
+  const double matmul_ms = flops / (989e12 * 0.4) * 1000;
+  // The lookup moves bytes over 3350 GB/s of HBM: the gather reads bf16 weights and writes FP8
+  // activations (2 + 1 bytes a value), the scatter-add reads FP8 gradients and reads and writes fp32
+  // weight gradients (1 + 2 x 4 bytes).
+  const double gather_ms = tokens * 7168 * 3 / 3350e9 * 1000;
+  const double scatter_ms = tokens * 7168 * 9 / 3350e9 * 1000;
+  CHECK(mc.forward_ms == Approx(matmul_ms + gather_ms));
+  CHECK(mc.backward_ms == Approx(2 * matmul_ms + scatter_ms));
+  CHECK(mc.weight_ms == Approx(matmul_ms + scatter_ms));
   // 58 MoE layers x tokens x top-8 x hidden x (1 byte dispatch + 2 bytes combine) over 50 GB/s.
   CHECK(mc.a2a_forward_ms == Approx(58 * tokens * 8 * 7168 * 3 / 50e9 * 1000));
   CHECK(mc.a2a_link == "InfiniBand");
@@ -151,6 +177,11 @@ TEST_CASE("the planner's op costs follow the documented FLOP and all-to-all mode
     INFO(c.schedule);
     CHECK(c.costs.f == Approx((mc.forward_ms + mc.a2a_forward_ms) / c.stages));
     CHECK(c.costs.w == Approx(mc.weight_ms / c.stages));
+    // The engine timed each stage with its own costs, and the stages add up to the whole model.
+    REQUIRE(c.stage_costs.size() == static_cast<std::size_t>(c.stages));
+    double forward = 0;
+    for (const auto& sc : c.stage_costs) forward += sc.f;
+    CHECK(forward == Approx(mc.forward_ms + mc.a2a_forward_ms));
     CHECK(c.costs.fb <= c.costs.f + c.costs.b + 1e-9);
     CHECK(c.costs.fb >= std::max(c.costs.f, c.costs.b) - 1e-9);
     CHECK(c.compute_fraction + c.bubble_fraction + c.overhead_fraction == Approx(1));
@@ -166,7 +197,9 @@ TEST_CASE("parameter_split estimates DeepSeek-V3's active parameters from its sh
 }
 
 TEST_CASE("the recommendation follows the numbers when memory gets tight") {
-  const std::string tight = with(example("deepseek-v3.json"), "/cluster/gpu/memory_gb", 60);
+  // Between DualPipeV's heaviest rank (61.1 GB: rank 2, whose stages hold two of the 61 layers each,
+  // its chunks weighed by their own stages' activations) and DualPipe's (72.9 GB, two copies).
+  const std::string tight = with(example("deepseek-v3.json"), "/cluster/gpu/memory_gb", 65);
   const pipesim::Plan p = pipesim::plan(pipesim::test::course_data(), pipesim::parse_plan_input(tight));
   INFO(pipesim::render_plan_text(pipesim::test::course_data(), p));
   for (const auto& c : p.ranked)
@@ -370,4 +403,74 @@ TEST_CASE("pipesim plan --lang explains in that language, over the input's own")
   std::remove(chinese_input.c_str());
 
   pipesim::test::check_refused("plan --input " + path + " --lang fr", pipesim::ErrorCode::unknown_name, "unknown language 'fr'; languages are en, pt-BR, zh-CN");
+}
+
+TEST_CASE("the planner's search runs every schedule, pipeline size, virtual stages and lighter ends on the one path",
+          "[planner][search]") {
+  const pipesim::PlanInput in = pipesim::parse_plan_input(example("small-dense.json"));
+  pipesim::PlanSearch search;
+  search.pp = {2, 4, 8};
+  search.virtual_stages = {2};
+  search.lighter_ends = {0, 1};
+  std::size_t calls = 0, last_total = 0;
+  const pipesim::SearchResult r = pipesim::plan_search(in, search, 1000, [&](std::size_t done, std::size_t total) {
+    CHECK(done == ++calls);
+    last_total = total;
+    return true;
+  });
+  // 9 schedules x 3 pipeline sizes x 2 layouts: each combination is run or refused, and reported once.
+  CHECK(last_total == 9 * 3 * 2);
+  CHECK(calls == last_total);
+  CHECK(r.configurations + r.refused == last_total);
+  CHECK(r.configurations > 30);
+  // The sequences per iteration stay the input's 32 x 2 replicas: 8 GPUs at pp 2 give 4 replicas and 16
+  // micro-batches, at pp 8 one replica and 64.
+  for (const auto& p : r.best) CHECK(p.micro_batches * (8 / p.pp) == 64);
+  // Fitting first, then by makespan.
+  for (std::size_t i = 1; i < r.best.size(); ++i) {
+    const auto& a = r.best[i - 1];
+    const auto& b = r.best[i];
+    CHECK((a.fits > b.fits || (a.fits == b.fits && a.makespan_ms <= b.makespan_ms)));
+  }
+  // Each configuration equals the full run of the same configuration (the plan at that size).
+  const pipesim::Plan full = pipesim::plan(pipesim::test::course_data(), in);
+  bool found = false;
+  for (const auto& p : r.best)
+    if (p.pp == 4 && p.layers_per_stage == std::vector<int>{8, 8, 8, 8})
+      for (const auto& c : full.ranked)
+        if (c.schedule == p.schedule && c.virtual_stages == p.virtual_stages) {
+          INFO(p.schedule);
+          CHECK(p.makespan_ms == c.makespan_ms);
+          CHECK(p.bubble_fraction == c.bubble_fraction);
+          CHECK(p.peak_gb == Approx(c.total_gb).epsilon(1e-12));
+          CHECK(p.fits == c.fits);
+          found = true;
+        }
+  CHECK(found);
+  // Lighter ends: 1F1B on 4 ranks with one layer fewer on each end, 7, 9, 9, 7.
+  bool lighter = false;
+  for (const auto& p : r.best) lighter = lighter || (p.schedule == "1f1b" && p.layers_per_stage == std::vector<int>{7, 9, 9, 7});
+  CHECK(lighter);
+}
+
+TEST_CASE("the planner's search stops when its progress says so and refuses a bad list, naming it", "[planner][search]") {
+  const pipesim::PlanInput in = pipesim::parse_plan_input(example("small-dense.json"));
+  std::size_t calls = 0;
+  const auto r = pipesim::plan_search(in, {}, 10, [&](std::size_t, std::size_t) { return ++calls < 5; });
+  CHECK(calls == 5);
+  CHECK(r.configurations + r.refused == 5);
+  pipesim::PlanSearch bad;
+  bad.pp = {0};
+  CHECK_THROWS_WITH(pipesim::plan_search(in, bad, 10), "plan search: pp must list whole numbers from 1 to 4096, got 0");
+}
+
+TEST_CASE("pipesim plan --search prints the search's fastest configurations, as plan_search ranks them", "[planner][search][cli]") {
+  const std::string path = std::string(PIPESIM_DATA_DIR) + "/plan_examples/small-dense.json";
+  const auto r = pipesim::test::run_cli("plan --input " + path + " --search --format json");
+  REQUIRE(r.status == 0);
+  const json j = json::parse(r.out);
+  const pipesim::SearchResult direct = pipesim::plan_search(pipesim::parse_plan_input(example("small-dense.json")), {}, 20);
+  CHECK(j == pipesim::search_json(direct));
+  CHECK(j["best"].size() == 20);
+  CHECK(j["configurations"].get<std::size_t>() + j["refused"].get<std::size_t>() > 0);
 }

@@ -1,3 +1,4 @@
+#include <cstdio>
 #include <iostream>
 
 #include "args.h"
@@ -9,8 +10,31 @@
 
 namespace pipesim::cli {
 
+namespace {
+
+/// The most configurations `plan --search` prints.
+constexpr std::size_t search_shown = 20;
+
+/// --search: every schedule, pipeline size, virtual stages and lighter ends (planner.h: plan_search),
+/// the fastest first.
+auto print_search(const PlanInput& input, const std::string& format) -> int {
+  const SearchResult result = plan_search(input, {}, search_shown);
+  if (format == "json") {
+    std::cout << search_json(result).dump(2) << "\n";
+    return 0;
+  }
+  std::printf("%zu configurations run, %zu refused; the fastest:\n", result.configurations, result.refused);
+  std::printf("%-18s %4s %6s %4s %2s %12s %7s %9s %s\n", "schedule", "pp", "mb", "mbs", "v", "makespan_ms", "bubble", "peak_gb", "fits");
+  for (const SearchPoint& p : result.best)
+    std::printf("%-18s %4d %6d %4d %2d %12.1f %6.1f%% %9.1f %s\n", p.schedule.c_str(), p.pp, p.micro_batches, p.micro_batch_size,
+                p.virtual_stages, p.makespan_ms, 100 * p.bubble_fraction, p.peak_gb, p.fits ? "yes" : "no");
+  return 0;
+}
+
+}  // namespace
+
 auto run_plan(Argv argv) -> int {
-  const Args args("plan", argv, {"input", "format", "lang"});
+  const Args args("plan", argv, {"input", "format", "lang", "search"}, {"search"});
   const auto path = args.text("input");
   if (!path) throw Error(ErrorCode::usage, "plan needs --input FILE.json (or --input - for standard input); see core/data/plan_examples/");
   const std::string format = args.choice_or("format", "text", {"text", "json"});
@@ -18,6 +42,7 @@ auto run_plan(Argv argv) -> int {
   PlanInput input = parse_plan_input(text);
   // --lang wins over the file's "language": the same input file serves every reader.
   if (const auto lang = args.text("lang")) input.language = *lang;
+  if (args.has("search")) return print_search(input, format);
   const CourseData course = embedded_course_data();
   const Plan result = plan(course, input);
   if (format == "json") std::cout << plan_json(course, result).dump(2) << "\n";

@@ -74,9 +74,11 @@ usage:
   pipesim lesson --exercise 1|2|3|4 [--format text|json] [--lang en|pt-BR|zh-CN]
                  [--cost F=1,B=2,W=1,FB=3] [--bytes-per-param 2] [--gpu-memory-gb 80]
       The lesson's exercises computed by the engine, every step as data.
-  pipesim plan --input FILE.json [--format text|json] [--lang en|pt-BR|zh-CN]
+  pipesim plan --input FILE.json [--format text|json] [--lang en|pt-BR|zh-CN] [--search]
       Ranks every schedule for a cluster and a model (see core/data/plan_examples/) and recommends one,
       explaining why in the language of --lang (default: the input's "language", else en).
+      --search runs every schedule, pipeline size, virtual stages and layers per stage instead and
+      prints the fastest configurations.
   pipesim help
       This text. pipesim COMMAND --help (or -h) shows one command's part of it.
   pipesim --version

@@ -100,7 +100,10 @@ auto divide_model(const PlanInput& input, int stages, const std::vector<int>& la
     if (st.layers == 0 && m.vocab == 0)  // only a listed end stage can have no layers
       throw Error(ErrorCode::bad_value, "--layers-per-stage gives stage " + std::to_string(s) +
                   " no layers, and the model has no embeddings (model.vocab is 0): the stage would do no work");
-    st.part = model_part_costs(input, {active * active_scale + own_embeddings, st.layers, st.moe_layers, activation_values});
+    // The LM head is a matmul; the input embedding a lookup, priced by the bytes it moves (planner.h).
+    const double head_params = st.head ? detail::embedding_params(m) : 0;
+    st.part = model_part_costs(input, {active * active_scale + head_params, st.layers, st.moe_layers, activation_values,
+                                       st.embedding && m.vocab > 0});
     st.costs = stage_op_costs(st.part, 1, input.assumptions);
     st.routed_params = st.moe_layers * detail::routed_params_per_moe_layer(m);
     st.params = unrouted * unrouted_scale + own_embeddings + st.routed_params;
@@ -148,7 +151,13 @@ auto MemoryBytes::fits() const -> bool {
   return true;
 }
 
-auto rank_memory(const ModelDivision& division, const Schedule& schedule, const Timeline& timeline) -> MemoryBytes {
+auto stage_activation_bytes(const ModelDivision& division) -> std::vector<double> {
+  std::vector<double> out;
+  for (const ModelStage& st : division.stages) out.push_back(st.part.activation_bytes);
+  return out;
+}
+
+auto rank_state_bytes(const ModelDivision& division, const Schedule& schedule) -> MemoryBytes {
   const PlanInput& in = division.input;
   const PlanAssumptions& a = in.assumptions;
   const double ep = in.model.ep;
@@ -170,6 +179,11 @@ auto rank_memory(const ModelDivision& division, const Schedule& schedule, const 
     r.gradients += (unrouted + routed) * a.grad_bytes;
     r.optimizer += (unrouted / dp + routed / expert_dp) * a.optimizer_bytes / copies;
   }
+  return out;
+}
+
+auto rank_memory(const ModelDivision& division, const Schedule& schedule, const Timeline& timeline) -> MemoryBytes {
+  MemoryBytes out = rank_state_bytes(division, schedule);
   const auto chunk_bytes = [&](const Chunk& c) { return division.stages[static_cast<std::size_t>(c.stage)].part.activation_bytes; };
   for (int rank = 0; rank < schedule.ranks(); ++rank) {
     RankBytes& r = out.ranks[static_cast<std::size_t>(rank)];
@@ -219,6 +233,12 @@ auto model_request(const PlanInput& input, RunRequest& request, const std::vecto
   if (shape.ranks() != input.model.pp)  // a schedule given as text brings its own rank count
     throw Error(ErrorCode::usage, "the schedule file has " + std::to_string(shape.ranks()) + " ranks but the model file's model.pp is " +
                 std::to_string(input.model.pp));
+  return model_request(input, request, shape, layers_per_stage);
+}
+
+auto model_request(const PlanInput& input, RunRequest& request, const Schedule& shape, const std::vector<int>& layers_per_stage)
+    -> ModelDivision {
+  request.params.ranks = input.model.pp;
   ModelDivision division =
       divide_model(input, shape.layout.stages, layers_per_stage, shape.name + " on " + std::to_string(shape.ranks()) + " ranks");
   request.costs = stage_op_costs(model_costs(input, division.parameters), shape.layout.stages, input.assumptions);

@@ -14,6 +14,7 @@
 #include "detail/model_shape.h"
 #include "pipesim/error.h"
 #include "pipesim/limits.h"
+#include "pipesim/model_stages.h"
 #include "pipesim/registry.h"
 #include "pipesim/run.h"
 
@@ -114,8 +115,13 @@ class Fields {
 };
 
 auto read_gpu(const Fields::Path& at) -> GpuSpec {
-  const Fields f(*at.value, at.path, {"name", "tflops", "memory_gb"});
-  return GpuSpec{f.text("name", "GPU"), f.number("tflops", 1, 1e6, std::nullopt), f.number("memory_gb", 1, 1e5, std::nullopt)};
+  const Fields f(*at.value, at.path, {"name", "tflops", "memory_gb", "hbm_gb_s"});
+  GpuSpec g;
+  g.name = f.text("name", "GPU");
+  g.tflops = f.number("tflops", 1, 1e6, std::nullopt);
+  g.memory_gb = f.number("memory_gb", 1, 1e5, std::nullopt);
+  g.hbm_gb_s = f.number("hbm_gb_s", 1, 1e6, g.hbm_gb_s);
+  return g;
 }
 
 auto read_cluster(const Fields::Path& at) -> ClusterSpec {
@@ -209,35 +215,29 @@ struct Context {
   int dp;
 };
 
-auto op_costs(const Context& ctx, int stages) -> Costs { return stage_op_costs(ctx.mc, stages, ctx.in.assumptions); }
-
-void fill_memory(const Context& ctx, const Run& r, PlanCandidate& out) {
-  const PlanAssumptions& a = ctx.in.assumptions;
-  const double stages = r.schedule.layout.stages;
-  const double other = ctx.params.other / stages;             // one stage, one GPU: not sharded by EP
-  const double routed = ctx.params.routed / stages / ctx.ep;  // one stage's routed experts on one GPU
-  const double held = out.stages_held;
-  const double per_gpu = held * (other + routed);
-  const double expert_dp = static_cast<double>(ctx.in.cluster.gpus) / (ctx.in.model.pp * ctx.ep);
-  // ZeRO-1 shards the optimizer state over the data-parallel replicas of a parameter; the copies of a
-  // two-direction schedule are replicas too.
-  const double optimizer = held * (other / ctx.dp + routed / expert_dp) * a.optimizer_bytes / out.parameter_copies;
-  out.weights_gb = per_gpu * a.weight_bytes / 1e9;
-  out.gradients_gb = per_gpu * a.grad_bytes / 1e9;
-  out.optimizer_gb = optimizer / 1e9;
-  out.activations_gb = out.peak_activations * ctx.mc.activation_bytes / stages / 1e9;
-  out.total_gb = out.weights_gb + out.gradients_gb + out.optimizer_gb + out.activations_gb;
+/// The memory of the rank that needs the most (rank_memory: each rank's stages, its own activations).
+void fill_memory(const Context& ctx, const MemoryBytes& memory, PlanCandidate& out) {
+  const RankBytes* heaviest = &memory.ranks.front();
+  for (const RankBytes& r : memory.ranks)
+    if (r.total() > heaviest->total()) heaviest = &r;
+  out.heaviest_rank = static_cast<int>(heaviest - memory.ranks.data());
+  out.weights_gb = heaviest->weights / 1e9;
+  out.gradients_gb = heaviest->gradients / 1e9;
+  out.optimizer_gb = heaviest->optimizer / 1e9;
+  out.activations_gb = heaviest->activations_peak / 1e9;
+  out.total_gb = heaviest->total() / 1e9;
   out.fits = out.total_gb <= ctx.in.cluster.gpu.memory_gb;
 }
 
+/// One schedule on the one path every run takes: the model divided into the schedule's stages, each
+/// stage priced by the cost model, the engine timing every op with its own stage's costs, and the
+/// bytes of each rank from that run (model_stages.h).
 auto candidate(const Context& ctx, const ScheduleSpec& spec) -> PlanCandidate {
   const ModelSpec& m = ctx.in.model;
   RunRequest request;
   request.schedule = std::string(spec.name);
   request.params = {m.pp, m.micro_batches, spec.uses_virtual_stages ? ctx.in.assumptions.virtual_stages : 1};
-  // The stage count comes from the schedule's layout (DualPipeV and interleaving cut the model finer).
-  const Schedule shape = build_schedule(spec.name, request.params);
-  request.costs = op_costs(ctx, shape.layout.stages);
+  const ModelDivision division = model_request(ctx.in, request, {});
   const Run r = run(request);
 
   PlanCandidate out;
@@ -246,6 +246,10 @@ auto candidate(const Context& ctx, const ScheduleSpec& spec) -> PlanCandidate {
   out.stages = r.schedule.layout.stages;
   out.virtual_stages = request.params.virtual_stages;
   out.costs = request.costs;
+  for (const ModelStage& st : division.stages) {
+    out.stage_costs.push_back(st.costs);
+    out.layers_per_stage.push_back(st.layers);
+  }
   out.makespan_ms = r.metrics.makespan;
   out.bubble_fraction = r.metrics.bubble_fraction;
   double busy = 0;
@@ -254,7 +258,8 @@ auto candidate(const Context& ctx, const ScheduleSpec& spec) -> PlanCandidate {
     out.stages_held = std::max(out.stages_held, rm.stages_held);
   }
   const double capacity = static_cast<double>(m.pp) * r.metrics.makespan;
-  const double compute = m.micro_batches * (ctx.mc.forward_ms + ctx.mc.backward_ms);  // each micro-batch once
+  double compute = 0;  // each micro-batch once through every stage
+  for (const ModelStage& st : division.stages) compute += m.micro_batches * (st.part.forward_ms + st.part.backward_ms);
   out.compute_fraction = compute / capacity;
   out.overhead_fraction = std::max(0.0, busy - compute) / capacity;
   out.tokens_per_gpu_s = m.micro_batches * ctx.mc.tokens / (r.metrics.makespan / 1000) / m.pp;
@@ -262,7 +267,7 @@ auto candidate(const Context& ctx, const ScheduleSpec& spec) -> PlanCandidate {
   out.peak_activations = r.metrics.peak_activations;
   out.overlapped_pairs = static_cast<int>(
       std::count_if(r.schedule.ops.begin(), r.schedule.ops.end(), [](const Op& op) { return op.kind == OpKind::FB; }));
-  fill_memory(ctx, r, out);
+  fill_memory(ctx, rank_memory(division, r.schedule, r.timeline), out);
   return out;
 }
 
@@ -543,9 +548,16 @@ auto model_part_costs(const PlanInput& in, const ModelPart& part) -> ModelCosts 
   mc.tokens = static_cast<double>(m.seq_len) * m.micro_batch_size;
   mc.forward_flops = mc.tokens * (2 * part.active_params + 2.0 * part.layers * m.seq_len * m.hidden);
   const double flops_per_s = c.gpu.tflops * 1e12 * a.mfu;
-  mc.forward_ms = seconds_to_ms(mc.forward_flops / flops_per_s);
-  mc.backward_ms = 2 * mc.forward_ms;
-  mc.weight_ms = mc.forward_ms;
+  const double matmul_ms = seconds_to_ms(mc.forward_flops / flops_per_s);
+  // The input embedding is a lookup, priced by the bytes it moves (planner.h): the gather forward, the
+  // scatter-add of the gradient rows backward, which is all weight gradient (token ids have none).
+  const double rows = part.input_embedding ? mc.tokens * m.hidden : 0;
+  const double hbm = c.gpu.hbm_gb_s * 1e9;
+  const double gather_ms = seconds_to_ms(rows * (a.weight_bytes + a.activation_bytes) / hbm);
+  const double scatter_ms = seconds_to_ms(rows * (a.activation_bytes + 2 * a.grad_bytes) / hbm);
+  mc.forward_ms = matmul_ms + gather_ms;
+  mc.backward_ms = 2 * matmul_ms + scatter_ms;
+  mc.weight_ms = matmul_ms + scatter_ms;
   if (m.experts > 0) {
     const bool crosses_nodes = m.ep > c.gpus_per_node;
     mc.a2a_link = crosses_nodes ? "InfiniBand" : "NVLink";
@@ -561,7 +573,10 @@ auto model_part_costs(const PlanInput& in, const ModelPart& part) -> ModelCosts 
 }
 
 auto model_costs(const PlanInput& in, const ParameterSplit& params) -> ModelCosts {
-  return model_part_costs(in, {params.active, in.model.layers, moe_layers(in.model), activation_values_per_token(in.model)});
+  // The input embedding is counted in the active parameters but is a lookup, not a matmul.
+  const double lookup = in.model.vocab > 0 ? detail::embedding_params(in.model) : 0;
+  return model_part_costs(in, {std::max(0.0, params.active - lookup), in.model.layers, moe_layers(in.model),
+                               activation_values_per_token(in.model), in.model.vocab > 0});
 }
 
 auto plan(const CourseData& course, const PlanInput& input) -> Plan {
@@ -598,7 +613,7 @@ auto plan_json(const CourseData& course, const Plan& p) -> json {
   out["language"] = w.lang();
   out["input"] = {
       {"cluster", {{"gpus", c.gpus}, {"gpus_per_node", c.gpus_per_node},
-                   {"gpu", {{"name", c.gpu.name}, {"tflops", c.gpu.tflops}, {"memory_gb", c.gpu.memory_gb}}},
+                   {"gpu", {{"name", c.gpu.name}, {"tflops", c.gpu.tflops}, {"memory_gb", c.gpu.memory_gb}, {"hbm_gb_s", c.gpu.hbm_gb_s}}},
                    {"nvlink_gb_s", c.nvlink_gb_s}, {"ib_gb_s", c.ib_gb_s}}},
       {"model", {{"name", m.name}, {"layers", m.layers}, {"hidden", m.hidden}, {"dense_layers", m.dense_layers},
                  {"ffn_hidden", m.ffn_hidden}, {"experts", m.experts}, {"shared_experts", m.shared_experts},
@@ -622,17 +637,22 @@ auto plan_json(const CourseData& course, const Plan& p) -> json {
       {"units", w.say("json", "units")}};
   out["candidates"] = json::array();
   int rank = 0;
-  for (const PlanCandidate& k : p.ranked)
+  for (const PlanCandidate& k : p.ranked) {
+    json stage_costs = json::array();
+    for (const Costs& sc : k.stage_costs) stage_costs.push_back(costs_json(sc));
     out["candidates"].push_back(
         {{"rank", ++rank}, {"schedule", k.schedule}, {"title", k.title}, {"stages", k.stages},
-         {"virtual_stages", k.virtual_stages}, {"cost_ms", costs_json(k.costs)}, {"makespan_ms", k.makespan_ms},
+         {"virtual_stages", k.virtual_stages}, {"cost_ms", costs_json(k.costs)}, {"stage_cost_ms", stage_costs},
+         {"layers_per_stage", k.layers_per_stage}, {"makespan_ms", k.makespan_ms},
          {"bubble_fraction", k.bubble_fraction}, {"compute_fraction", k.compute_fraction},
          {"comm_overhead_fraction", k.overhead_fraction}, {"tokens_per_gpu_s", k.tokens_per_gpu_s},
          {"stages_held", k.stages_held}, {"parameter_copies", k.parameter_copies},
          {"peak_activations", k.peak_activations}, {"overlapped_pairs", k.overlapped_pairs},
          {"memory_gb", {{"weights", k.weights_gb}, {"gradients", k.gradients_gb}, {"optimizer", k.optimizer_gb},
-                        {"activations", k.activations_gb}, {"total", k.total_gb}, {"capacity", c.gpu.memory_gb}}},
+                        {"activations", k.activations_gb}, {"total", k.total_gb}, {"capacity", c.gpu.memory_gb},
+                        {"rank", k.heaviest_rank}}},
          {"fits", k.fits}});
+  }
   out["not_applicable"] = json::array();
   for (const auto& [name, why] : p.not_applicable) out["not_applicable"].push_back({{"schedule", name}, {"reason", why}});
   out["recommendation"] = {{"schedule", p.recommended}, {"reasons", p.reasons}};
@@ -722,6 +742,165 @@ auto plan_from_json(const CourseData& course, std::string_view json_text, std::s
   PlanInput input = parse_plan_input(json_text);
   input.language = std::string(language);  // plan() checks it
   return plan_json(course, plan(course, input));
+}
+
+}  // namespace pipesim
+
+// ---------------------------------------------------------------------------------------------------
+// The search: every schedule x pipeline size x micro-batch size x virtual stages x layers per stage,
+// each on the planner's one path (model_request) with the engine's metrics-only run.
+
+namespace pipesim {
+
+namespace {
+
+/// The most ranks the default search tries: beyond it a pipeline is rarely worth its bubble.
+constexpr int default_search_most_pp = 64;
+
+auto divisors_up_to(int n, int most) -> std::vector<int> {
+  std::vector<int> out;
+  for (int d = 1; d <= std::min(n, most); ++d)
+    if (n % d == 0) out.push_back(d);
+  return out;
+}
+
+void check_search_list(const std::vector<int>& values, int lo, int hi, const char* field) {
+  for (const int v : values)
+    if (v < lo || v > hi)
+      throw Error(ErrorCode::bad_value, std::string("plan search: ") + field + " must list whole numbers from " +
+                  std::to_string(lo) + " to " + std::to_string(hi) + ", got " + std::to_string(v));
+}
+
+/// Balanced layers with `fewer` layers less on the first and on the last stage (Megatron lets the
+/// ends, which hold the embeddings, carry fewer): empty = balanced (fewer = 0), nullopt when that
+/// leaves no layout (too few stages or layers).
+auto lighter_ends_layers(int layers, int stages, int fewer) -> std::optional<std::vector<int>> {
+  if (fewer == 0) return std::vector<int>{};
+  const int spread = layers + 2 * fewer;  // as if the ends held `fewer` layers more
+  if (stages < 3 || spread < stages) return std::nullopt;
+  std::vector<int> out(static_cast<std::size_t>(stages), spread / stages);
+  for (int s = 1; s <= spread % stages; ++s) ++out[static_cast<std::size_t>(s)];
+  out.front() -= fewer;
+  out.back() -= fewer;
+  if (out.front() < 0 || out.back() < 0) return std::nullopt;
+  return out;
+}
+
+struct SearchAxes {
+  std::vector<int> pp, micro_batch_size, virtual_stages, lighter_ends;
+};
+
+auto search_axes(const PlanInput& in, const PlanSearch& search) -> SearchAxes {
+  SearchAxes a{search.pp, search.micro_batch_size, search.virtual_stages, search.lighter_ends};
+  check_search_list(a.pp, 1, limits::max_ranks, "pp");
+  check_search_list(a.micro_batch_size, 1, 1'000'000, "micro_batch_size");
+  check_search_list(a.virtual_stages, 1, 16, "virtual_stages");
+  check_search_list(a.lighter_ends, 0, 100'000, "lighter_ends");
+  if (a.pp.empty()) a.pp = divisors_up_to(in.cluster.gpus, default_search_most_pp);
+  if (a.micro_batch_size.empty()) a.micro_batch_size = {in.model.micro_batch_size};
+  if (a.virtual_stages.empty()) a.virtual_stages = {2, 4};
+  if (a.lighter_ends.empty()) a.lighter_ends = {0, 1};
+  return a;
+}
+
+/// The input at one pipeline size and micro-batch size, the sequences per iteration kept; false when
+/// they do not divide evenly or expert parallelism does not fit the new stage's GPUs.
+auto resized(const PlanInput& in, int pp, int micro_batch_size, PlanInput& out) -> bool {
+  const long long sequences =
+      static_cast<long long>(in.model.micro_batches) * in.model.micro_batch_size * (in.cluster.gpus / in.model.pp);
+  if (in.cluster.gpus % pp != 0) return false;
+  const long long per_micro_batch = static_cast<long long>(micro_batch_size) * (in.cluster.gpus / pp);
+  if (sequences % per_micro_batch != 0) return false;
+  const long long micro_batches = sequences / per_micro_batch;
+  if (micro_batches < 1 || micro_batches > limits::max_micro_batches) return false;
+  if ((in.cluster.gpus / pp) % std::max(1, in.model.ep) != 0) return false;
+  out = in;
+  out.model.pp = pp;
+  out.model.micro_batch_size = micro_batch_size;
+  out.model.micro_batches = static_cast<int>(micro_batches);
+  return true;
+}
+
+/// One configuration through the engine's metrics-only path.
+auto search_point(const PlanInput& in, const ScheduleSpec& spec, const Schedule& shape, int virtual_stages,
+                  const std::vector<int>& layers) -> SearchPoint {
+  RunRequest request;
+  request.schedule = std::string(spec.name);
+  request.params = {in.model.pp, in.model.micro_batches, virtual_stages};
+  const ModelDivision division = model_request(in, request, shape, layers);
+  // run_metrics() without building the schedule a second time: the same costs, resolved the same way.
+  validate_costs(request.costs);
+  const RunSummary summary =
+      simulate_metrics(shape, resolve_stage_costs(request.costs, request.per_stage, shape), stage_activation_bytes(division));
+  const MemoryBytes state = rank_state_bytes(division, shape);
+  SearchPoint p;
+  p.schedule = request.schedule;
+  p.pp = in.model.pp;
+  p.micro_batches = in.model.micro_batches;
+  p.micro_batch_size = in.model.micro_batch_size;
+  p.virtual_stages = virtual_stages;
+  for (const ModelStage& st : division.stages) p.layers_per_stage.push_back(st.layers);
+  p.makespan_ms = summary.makespan;
+  p.bubble_fraction = summary.bubble_fraction;
+  double peak = 0;
+  for (std::size_t r = 0; r < state.ranks.size(); ++r)
+    peak = std::max(peak, state.ranks[r].total() + summary.per_rank[r].peak_weight);
+  p.peak_gb = peak / 1e9;
+  p.fits = peak <= state.gpu_bytes;
+  return p;
+}
+
+}  // namespace
+
+auto plan_search(const PlanInput& input, const PlanSearch& search, std::size_t keep, const SearchProgress& progress)
+    -> SearchResult {
+  const SearchAxes axes = search_axes(input, search);
+  std::vector<const ScheduleSpec*> specs;
+  for (const ScheduleSpec* spec : schedules())
+    if (spec->parse == nullptr) specs.push_back(spec);
+  std::size_t total = 0;
+  for (const ScheduleSpec* spec : specs)
+    total += axes.pp.size() * axes.micro_batch_size.size() * axes.lighter_ends.size() *
+             (spec->uses_virtual_stages ? axes.virtual_stages.size() : 1);
+  SearchResult out;
+  std::size_t done = 0;
+  for (const int pp : axes.pp)
+    for (const int mbs : axes.micro_batch_size) {
+      PlanInput sized;
+      const bool fits_cluster = resized(input, pp, mbs, sized);
+      for (const ScheduleSpec* spec : specs)
+        for (const int v : spec->uses_virtual_stages ? axes.virtual_stages : std::vector<int>{1})
+          for (const int fewer : axes.lighter_ends) {
+            ++done;
+            try {
+              if (!fits_cluster) throw Error(ErrorCode::bad_value, "the cluster does not divide into this pipeline size");
+              const Schedule shape = build_schedule(spec->name, {pp, sized.model.micro_batches, v});
+              const auto layers = lighter_ends_layers(sized.model.layers, shape.layout.stages, fewer);
+              if (!layers) throw Error(ErrorCode::bad_value, "no layout with lighter ends");
+              out.best.push_back(search_point(sized, *spec, shape, v, *layers));
+              ++out.configurations;
+            } catch (const Error&) {
+              ++out.refused;
+            }
+            if (progress && !progress(done, total)) return out;
+          }
+    }
+  std::stable_sort(out.best.begin(), out.best.end(), [](const SearchPoint& a, const SearchPoint& b) {
+    if (a.fits != b.fits) return a.fits;
+    return a.makespan_ms < b.makespan_ms;
+  });
+  if (out.best.size() > keep) out.best.resize(keep);
+  return out;
+}
+
+auto search_json(const SearchResult& result) -> nlohmann::json {
+  nlohmann::json best = nlohmann::json::array();
+  for (const SearchPoint& p : result.best)
+    best.push_back({{"schedule", p.schedule}, {"pp", p.pp}, {"micro_batches", p.micro_batches},
+                    {"micro_batch_size", p.micro_batch_size}, {"virtual_stages", p.virtual_stages},
+                    {"layers_per_stage", p.layers_per_stage}, {"makespan_ms", p.makespan_ms},
+                    {"bubble_fraction", p.bubble_fraction}, {"peak_gb", p.peak_gb}, {"fits", p.fits}});
+  return {{"configurations", result.configurations}, {"refused", result.refused}, {"best", std::move(best)}};
 }
 
 }  // namespace pipesim

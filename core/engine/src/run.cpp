@@ -55,4 +55,12 @@ auto run(const RunRequest& request) -> Run {
   return out;
 }
 
+auto run_metrics(const RunRequest& request, const std::vector<double>& stage_weight) -> RunSummary {
+  validate_costs(request.costs);
+  const ScheduleSpec& spec = find_schedule(request.schedule);
+  // Without the communication program reference timing needs: a given text's own, else none.
+  const Schedule schedule = spec.parse != nullptr ? build(spec, request) : build_schedule(request.schedule, request.params);
+  return simulate_metrics(schedule, resolve_stage_costs(request.costs, request.per_stage, schedule), stage_weight);
+}
+
 }  // namespace pipesim

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "detail/activation_steps.h"
 #include "detail/chunk_index.h"
 #include "detail/chunk_rules.h"
 #include "detail/prefetch.h"
@@ -53,6 +54,14 @@ enum class Step : std::uint8_t {
 // there. Only the yes/no is made here. On any failure, a schedule that breaks a rule or deadlocks,
 // the engine builds the ChunkIndex, which names the first offending op in rank order as
 // validate_schedule does, or finds the deadlock's cycle; messages never depend on the engine's order.
+//
+// What it keeps is a template argument, so the timed walk is written once: `Keep::timeline` records
+// every op's start, end and wait (simulate); `Keep::metrics` records only each op's end, which its
+// consumers read, and measures busy time and live activations per rank as the ops run
+// (simulate_metrics). Each instantiation is linked only where it is called.
+enum class Keep : std::uint8_t { timeline, metrics };
+
+template <Keep keep>
 class Engine {
  public:
   Engine(const Schedule& s, const StageCosts& costs) : s_(s), costs_(costs), uniform_(costs.uniform()), grid_(s) {
@@ -63,9 +72,14 @@ class Engine {
     progress_.resize(grid_.chunks());
     std::memset(static_cast<void*>(progress_.data()), 0, grid_.chunks() * sizeof(ChunkProgress));
     // Left unwritten (see OpColumn): the run writes each entry once, or throws.
-    timeline_.start.resize(n);
     timeline_.end.resize(n);
-    timeline_.waited_for.resize(n);
+    if constexpr (keep == Keep::timeline) {
+      timeline_.start.resize(n);
+      timeline_.waited_for.resize(n);
+    } else {
+      tallies_.resize(static_cast<std::size_t>(s.ranks()));
+      summary_.per_rank.resize(static_cast<std::size_t>(s.ranks()));
+    }
     next_op_.assign(s.rank_begin.begin(), s.rank_begin.end() - 1);
     free_at_.assign(static_cast<std::size_t>(s.ranks()), 0);
     waiting_for_.assign(static_cast<std::size_t>(s.ranks()), no_key);
@@ -121,6 +135,26 @@ class Engine {
       explain_failure();
     return std::move(timeline_);
   }
+
+  // After run(), in Keep::metrics: the summary, as measure() computes it from a kept timeline.
+  auto summary() -> RunSummary {
+    double total_busy = 0;
+    for (int r = 0; r < s_.ranks(); ++r) {
+      const auto ur = static_cast<std::size_t>(r);
+      RankSummary& rs = summary_.per_rank[ur];
+      tallies_[ur].chunks.finish([&](double, int alive) { rs.peak_activations = std::max(rs.peak_activations, alive); });
+      tallies_[ur].weight.finish([&](double, double held) { rs.peak_weight = std::max(rs.peak_weight, held); });
+      // A rank's last op ends last: it is free from then on (measure()'s last_end).
+      if (s_.rank_begin[r + 1] > s_.rank_begin[r]) summary_.makespan = std::max(summary_.makespan, free_at_[ur]);
+      summary_.peak_activations = std::max(summary_.peak_activations, rs.peak_activations);
+      total_busy += rs.busy;
+    }
+    const double capacity = s_.ranks() * summary_.makespan;
+    if (summary_.makespan > 0) summary_.bubble_fraction = (capacity - total_busy) / capacity;
+    return std::move(summary_);
+  }
+
+  void weigh_stages(const std::vector<double>& stage_weight) { stage_weight_ = stage_weight.empty() ? nullptr : stage_weight.data(); }
 
  private:
   // Runs rank r's ops until one waits for an input (r is then parked on it) or breaks a rule (false).
@@ -266,12 +300,28 @@ class Engine {
     const double second = arrival(in.second, r, comm.second);
     const double start = std::max({free_at, first, second});
     const double end = start + duration;
-    prefetch_for_writing(&timeline_.start[ui]);
     prefetch_for_writing(&timeline_.end[ui]);
-    timeline_.start[ui] = start;
     timeline_.end[ui] = end;
-    timeline_.waited_for[ui] = start <= free_at ? none : second > first ? in.second.op : in.first.op;
+    if constexpr (keep == Keep::timeline) {
+      prefetch_for_writing(&timeline_.start[ui]);
+      timeline_.start[ui] = start;
+      timeline_.waited_for[ui] = start <= free_at ? none : second > first ? in.second.op : in.first.op;
+    } else {
+      tally(r, s_.ops[ui], start, end);
+    }
     return end;
+  }
+
+  // Keep::metrics: what measure() reads of this op, taken as it runs (a rank's ops run in list order,
+  // as measure() reads them).
+  void tally(int r, const Op& op, double start, double end) {
+    const auto ur = static_cast<std::size_t>(r);
+    RankSummary& rs = summary_.per_rank[ur];
+    rs.busy += end - start;
+    const auto one = [](const Chunk&) { return 1; };
+    const auto weight = [this](const Chunk& c) { return stage_weight_ != nullptr ? stage_weight_[c.stage] : 0.0; };
+    tallies_[ur].chunks.add(op, start, end, one, [&](double, int alive) { rs.peak_activations = std::max(rs.peak_activations, alive); });
+    tallies_[ur].weight.add(op, start, end, weight, [&](double, double held) { rs.peak_weight = std::max(rs.peak_weight, held); });
   }
 
   // The slow path, on a schedule that breaks a rule or deadlocks: the ChunkIndex names the first
@@ -343,7 +393,14 @@ class Engine {
   std::size_t backwards_ = 0;                    // chunks whose backward has run
   std::size_t splits_ = 0;                       // of those, backwards split into an I
   std::size_t weights_ = 0;                      // Ws run
-  Timeline timeline_;
+  Timeline timeline_;                            // Keep::metrics: only `end`
+  struct RankTally {
+    detail::ActivationTally<int> chunks;
+    detail::ActivationTally<double> weight;
+  };
+  std::vector<RankTally> tallies_;               // Keep::metrics: per rank
+  RunSummary summary_;                           // Keep::metrics
+  const double* stage_weight_ = nullptr;         // Keep::metrics: per stage, or none
 };
 
 }  // namespace
@@ -371,7 +428,19 @@ auto simulate(const Schedule& schedule, const Costs& costs) -> Timeline {
 auto simulate(const Schedule& schedule, const StageCosts& costs) -> Timeline {
   detail::check_shape(schedule);
   validate_stage_costs(costs, schedule);
-  return Engine(schedule, costs).run();
+  return Engine<Keep::timeline>(schedule, costs).run();
+}
+
+auto simulate_metrics(const Schedule& schedule, const StageCosts& costs, const std::vector<double>& stage_weight)
+    -> RunSummary {
+  detail::check_shape(schedule);
+  validate_stage_costs(costs, schedule);
+  if (!stage_weight.empty() && static_cast<int>(stage_weight.size()) != schedule.layout.stages)
+    throw Error(ErrorCode::internal, "internal: simulate_metrics needs one stage weight per stage");
+  Engine<Keep::metrics> engine(schedule, costs);
+  engine.weigh_stages(stage_weight);
+  (void)engine.run();
+  return engine.summary();
 }
 
 }  // namespace pipesim

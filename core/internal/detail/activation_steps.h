@@ -14,34 +14,52 @@ constexpr auto frees_activation(OpKind kind) -> bool {
   return kind == OpKind::B || kind == OpKind::W || kind == OpKind::FB;
 }
 
-// Calls step(time, alive) once per distinct time at which rank r's live activations change, in time
-// order, with the total after every change at that time (so frees and allocations at equal times net
-// out, as if frees came first); a chunk counts weight(chunk) while alive (1 to count chunks). A rank
-// runs its ops one after another, so its events arrive already sorted by time when read in op order;
-// no sort is needed and the pass is linear. each_op(start, end) sees every op on the way, so measure()
-// reads a large run's arrays once, not twice.
+// A rank's live activations, fed one op at a time in the rank's list order (a rank runs its ops one
+// after another, so its events arrive sorted by time): calls step(time, alive) once per distinct time
+// at which they change, with the total after every change at that time (so frees and allocations at
+// equal times net out, as if frees came first); a chunk counts weight(chunk) while alive. The one rule
+// for both the measurements of a kept timeline and the engine's metrics-only runs.
+template <typename Value>
+class ActivationTally {
+ public:
+  template <typename Weight, typename Step>
+  void add(const Op& op, double start, double end, Weight weight, Step step) {
+    if (has_forward(op.kind)) change(start, weight(op.chunk), step);
+    if (frees_activation(op.kind)) change(end, -weight(op.kind == OpKind::FB ? op.backward : op.chunk), step);
+  }
+  template <typename Step>
+  void finish(Step step) {
+    if (pending_) step(pending_time_, alive_);
+  }
+
+ private:
+  template <typename Step>
+  void change(double time, Value delta, Step step) {
+    if (pending_ && time != pending_time_) step(pending_time_, alive_);
+    alive_ += delta;
+    pending_time_ = time;
+    pending_ = true;
+  }
+  Value alive_{};
+  double pending_time_ = 0;
+  bool pending_ = false;
+};
+
+// Calls step(time, alive) for rank r as ActivationTally does, from a kept timeline; no sort is needed
+// and the pass is linear. each_op(start, end) sees every op on the way, so measure() reads a large
+// run's arrays once, not twice.
 template <typename Weight, typename Step, typename EachOp>
 void for_each_activation_step(const Schedule& schedule, const Timeline& timeline, int rank, Weight weight, Step step,
                               EachOp each_op) {
-  decltype(weight(Chunk{})) alive{};
-  double pending_time = 0;
-  bool pending = false;
-  const auto change = [&](double time, auto delta) {
-    if (pending && time != pending_time) step(pending_time, alive);
-    alive += delta;
-    pending_time = time;
-    pending = true;
-  };
+  ActivationTally<decltype(weight(Chunk{}))> tally;
   for (int i = schedule.rank_begin[rank]; i < schedule.rank_begin[rank + 1]; ++i) {
     const auto ui = static_cast<std::size_t>(i);
-    const Op& op = schedule.ops[ui];
     const double start = timeline.start[ui];
     const double end = timeline.end[ui];
     each_op(start, end);
-    if (has_forward(op.kind)) change(start, weight(op.chunk));
-    if (frees_activation(op.kind)) change(end, -weight(op.kind == OpKind::FB ? op.backward : op.chunk));
+    tally.add(schedule.ops[ui], start, end, weight, step);
   }
-  if (pending) step(pending_time, alive);
+  tally.finish(step);
 }
 
 }  // namespace pipesim::detail

@@ -13,8 +13,9 @@
 // Parameters per part: a layer's parameters are those of its shape (detail/model_shape.h); when the
 // input gives params_b or active_params_b, the layers' shares are scaled so that, with the two
 // embeddings (vocab x hidden each), they add up to the given totals. As the planner counts it, every
-// active parameter costs 2 FLOPs per token in the forward, the embedding's included; the loss is not
-// priced apart from the LM head.
+// active parameter of a matmul costs 2 FLOPs per token in the forward, the LM head's included; the
+// input embedding is a lookup priced by the bytes it moves (planner.h), and the loss is not priced
+// apart from the LM head.
 #include <string_view>
 #include <vector>
 
@@ -96,6 +97,13 @@ struct MemoryBytes {
   [[nodiscard]] auto fits() const -> bool;
 };
 
+/// The state each rank holds (stages, weights, gradients, optimizer), without activations: what
+/// rank_memory starts from, and what the planner's search adds its activation peaks to.
+[[nodiscard]] auto rank_state_bytes(const ModelDivision& division, const Schedule& schedule) -> MemoryBytes;
+
+/// One stage's activation bytes per micro-batch, per stage: the weights of simulate_metrics.
+[[nodiscard]] auto stage_activation_bytes(const ModelDivision& division) -> std::vector<double>;
+
 /// Bytes per rank of one simulated run of the schedule the division was made for.
 [[nodiscard]] auto rank_memory(const ModelDivision& division, const Schedule& schedule, const Timeline& timeline)
     -> MemoryBytes;
@@ -112,6 +120,10 @@ struct MemoryBytes {
 /// the request's --stage-cost overrides and rank speeds. Throws Error naming the field.
 [[nodiscard]] auto model_request(const PlanInput& input, RunRequest& request, const std::vector<int>& layers_per_stage)
     -> ModelDivision;
+
+/// The same for a schedule already built from `request` (`shape`), which it is not built again for.
+[[nodiscard]] auto model_request(const PlanInput& input, RunRequest& request, const Schedule& shape,
+                                 const std::vector<int>& layers_per_stage) -> ModelDivision;
 
 /// to_json(run) with the model's basis: "cost_basis": "model-file", "model" (model_division_json),
 /// "memory" and per_rank[].memory_bytes (memory_json; the activation curve with Detail::full).

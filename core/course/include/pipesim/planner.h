@@ -7,10 +7,17 @@
 //
 // Cost model (per micro-batch of T = seq_len x micro_batch_size tokens, for the whole model; a stage
 // of a schedule with S stages along its path gets 1/S of every term):
-//   * forward FLOPs = T x (2 x N_active + 2 x layers x seq_len x hidden): 2 FLOPs per active
-//     parameter and token (one multiply-add), plus causal attention scores (QK^T and AV over seq_len/2
-//     keys on average). Backward = 2 x forward, split evenly into backward for input (I) and for
-//     weights (W), so F : B : W = 1 : 2 : 1 in compute.
+//   * forward FLOPs = T x (2 x N_matmul + 2 x layers x seq_len x hidden): 2 FLOPs per active
+//     parameter and token (one multiply-add) of every weight used in a matmul, plus causal attention
+//     scores (QK^T and AV over seq_len/2 keys on average). Backward = 2 x forward, split evenly into
+//     backward for input (I) and for weights (W), so F : B : W = 1 : 2 : 1 in compute. N_matmul is the
+//     active parameters less the input embedding: the LM head is a matmul (2 x hidden x vocab FLOPs
+//     per token forward, 4 x backward), the input embedding is not.
+//   * the input embedding is a lookup: its forward gathers T rows of the table (reads T x hidden x
+//     weight_bytes, writes T x hidden x activation_bytes), its backward scatter-adds the gradient rows
+//     into the table's gradient (reads T x hidden x activation_bytes, reads and writes T x hidden x
+//     grad_bytes), both memory-bound over the GPU's HBM (cluster.gpu.hbm_gb_s) and no matmul FLOPs.
+//     Token ids have no gradient, so its backward is all W (its B = its W).
 //   * compute time = FLOPs / (tflops x 1e12 x mfu).
 //   * MoE all-to-all per MoE layer = T x top_k x hidden x (dispatch_bytes + combine_bytes) over the
 //     slower link the expert-parallel group spans (InfiniBand when EP > gpus_per_node, else NVLink);
@@ -23,12 +30,16 @@
 //     (report §3.2.1), on the SMs left after the communication kernels take theirs (§3.2.2: 20 of 132).
 //     A dense model has nothing to hide, so its F&B is F + B.
 //   * comm (pipeline send) = T x hidden x 2 bytes over InfiniBand (NVLink on a one-node cluster).
-// Memory per GPU: weights, gradients and optimizer state of the stages a rank holds (routed experts
-// divided by EP; optimizer state divided by the data-parallel degree and by the number of parameter
-// copies, as ZeRO-1 shards it), plus the engine's peak of live activations times one chunk's
-// activations: per token and layer, 8 x hidden values for attention and norms, and hidden + 3 x width
-// for each FFN the token goes through (the dense FFN, or its top_k + shared experts), times
-// activation_bytes (after Korthikanti et al. 2022, without storing attention scores).
+// Every candidate takes the one path of `pipesim simulate --model` (model_stages.h: model_request):
+// the model's layers go to the schedule's stages (balanced; embedding on the first, LM head on the
+// last), each stage is priced with its own part, and the engine times every op with its stage's costs.
+// Memory per GPU, of the rank that needs the most: weights, gradients and optimizer state of the
+// stages a rank holds (routed experts divided by EP; optimizer state divided by the data-parallel
+// degree and by the number of parameter copies, as ZeRO-1 shards it), plus the peak over time of the
+// rank's live chunks, each weighing its own stage's activations: per token and layer, 8 x hidden
+// values for attention and norms, and hidden + 3 x width for each FFN the token goes through (the
+// dense FFN, or its top_k + shared experts), times activation_bytes (after Korthikanti et al. 2022, without storing attention scores).
+#include <functional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -45,6 +56,7 @@ struct GpuSpec {
   std::string name = "GPU";
   double tflops = 0;     ///< peak dense bf16 throughput, TFLOPS (H800: 989)
   double memory_gb = 0;  ///< HBM per GPU, GB (H800: 80)
+  double hbm_gb_s = 3350;  ///< HBM bandwidth, GB/s (H100 and H800 SXM: 3350): prices the embedding lookup
 };
 
 struct ClusterSpec {
@@ -109,7 +121,7 @@ struct ParameterSplit {
 struct ModelCosts {
   double tokens = 0;              ///< per micro-batch
   double forward_flops = 0;
-  double forward_ms = 0;          ///< F compute
+  double forward_ms = 0;          ///< F compute (matmuls and the embedding's gather)
   double backward_ms = 0;         ///< B compute (input + weights)
   double weight_ms = 0;           ///< W compute
   double a2a_forward_ms = 0;      ///< dispatch + combine of all MoE layers
@@ -124,7 +136,9 @@ struct PlanCandidate {
   std::string title;
   int stages = 0;            ///< along one path
   int virtual_stages = 1;
-  Costs costs;               ///< per op, milliseconds
+  Costs costs;               ///< per op, milliseconds: the average stage (what the closed forms use)
+  std::vector<Costs> stage_costs;     ///< per op of each stage, milliseconds: what the engine timed
+  std::vector<int> layers_per_stage;  ///< transformer layers of each stage
   double makespan_ms = 0;
   double bubble_fraction = 0;
   double compute_fraction = 0;   ///< useful computation / (ranks x makespan)
@@ -134,6 +148,7 @@ struct PlanCandidate {
   double parameter_copies = 1;   ///< ranks holding each stage (DualPipe, Chimera: 2)
   int peak_activations = 0;      ///< chunks alive at once, max over ranks (engine)
   int overlapped_pairs = 0;      ///< F&B ops per iteration, all ranks
+  int heaviest_rank = 0;         ///< the rank whose memory the GB figures are (the most of all ranks)
   double weights_gb = 0, gradients_gb = 0, optimizer_gb = 0, activations_gb = 0, total_gb = 0;
   bool fits = false;
 };
@@ -161,10 +176,11 @@ struct Plan {
 /// A part of the model, what the cost model prices: the whole model, or the layers and embeddings of
 /// one stage (model_stages.h).
 struct ModelPart {
-  double active_params = 0;               ///< parameters one token uses in this part
+  double active_params = 0;               ///< parameters one token uses in a matmul in this part (not the input embedding)
   int layers = 0;                         ///< transformer layers (attention scores)
   int moe_layers = 0;                     ///< of which MoE (one all-to-all each way)
   double activation_values_per_token = 0; ///< stored activation values per token, all its layers
+  bool input_embedding = false;           ///< holds the input embedding: a gather forward, a scatter-add backward
 };
 
 /// The cost model above, for one part of the model (per micro-batch).
@@ -183,6 +199,51 @@ struct ModelPart {
 /// the reasons in input.language, in the words of core/data/planner_text.json as `course` holds it.
 /// Throws Error on a language other than en, pt-BR or zh-CN.
 [[nodiscard]] auto plan(const CourseData& course, const PlanInput& input) -> Plan;
+
+/// What the planner's search varies, besides the schedule (every one of the registry not given as
+/// text). The sequences per iteration stay those of the input (model.micro_batches x micro_batch_size
+/// x the data-parallel degree), so a pipeline size or a micro-batch size sets the micro-batch count.
+struct PlanSearch {
+  std::vector<int> pp;                ///< pipeline sizes; empty = every divisor of cluster.gpus up to 64
+  std::vector<int> micro_batch_size;  ///< sequences per micro-batch; empty = the input's
+  std::vector<int> virtual_stages;    ///< for schedules that use them; empty = 2 and 4
+  std::vector<int> lighter_ends;      ///< layers fewer on the first and the last stage; empty = 0 and 1
+};
+
+/// One configuration the search ran, on the planner's one path but with the engine's metrics-only
+/// run (simulate_metrics): per-stage costs and bytes from the model, no timeline kept.
+struct SearchPoint {
+  std::string schedule;
+  int pp = 0;
+  int micro_batches = 0;
+  int micro_batch_size = 1;
+  int virtual_stages = 1;
+  std::vector<int> layers_per_stage;
+  double makespan_ms = 0;
+  double bubble_fraction = 0;
+  double peak_gb = 0;  ///< the heaviest rank: its state plus its peak of live activation bytes
+  bool fits = false;
+};
+
+struct SearchResult {
+  std::size_t configurations = 0;  ///< run through the engine
+  std::size_t refused = 0;         ///< of the combinations, those a schedule or the model refused
+  std::vector<SearchPoint> best;   ///< fitting first, then by makespan; at most `keep`
+};
+
+/// Called after every configuration with (done, total); return false to stop the search early.
+using SearchProgress = std::function<bool(std::size_t done, std::size_t total)>;
+
+/// Runs every combination of PlanSearch with every schedule. Throws Error on a search list with a
+/// value out of range, naming the field; a combination a schedule or the model refuses is counted in
+/// `refused` and skipped.
+[[nodiscard]] auto plan_search(const PlanInput& input, const PlanSearch& search, std::size_t keep,
+                               const SearchProgress& progress = {}) -> SearchResult;
+
+/// The search as JSON: {"configurations", "refused", "best": [{"schedule", "pp", "micro_batches",
+/// "micro_batch_size", "virtual_stages", "layers_per_stage", "makespan_ms", "bubble_fraction",
+/// "peak_gb", "fits"}]}.
+[[nodiscard]] auto search_json(const SearchResult& result) -> nlohmann::json;
 
 /// The plan as JSON: its "language", input echo, estimates, ranked candidates, schedules that do not
 /// apply, and the recommendation with its reasons.

@@ -46,4 +46,10 @@ struct Run {
 /// Validates the costs, builds the schedule, simulates and measures it. Throws Error on bad input.
 [[nodiscard]] auto run(const RunRequest& request) -> Run;
 
+/// The same pipeline without the timeline, for searches over many configurations: the costs
+/// validated, the schedule built, its stage costs resolved, and the engine's metrics-only path
+/// (simulate_metrics; `stage_weight` as there). Dataflow timing (request.timing is not read). Throws
+/// Error as run() does.
+[[nodiscard]] auto run_metrics(const RunRequest& request, const std::vector<double>& stage_weight = {}) -> RunSummary;
+
 }  // namespace pipesim

@@ -59,6 +59,27 @@ struct Timeline {
 /// simulate(schedule, costs).
 [[nodiscard]] auto simulate(const Schedule& schedule, const StageCosts& costs) -> Timeline;
 
+/// What a search over many configurations needs of one run (the planner's): measured as the ops run,
+/// with no Timeline kept (no start times, no waits; an op's end lives only until its consumers read it).
+/// Each value equals what measure() gives for the full run of the same schedule and costs.
+struct RankSummary {
+  double busy = 0;            ///< RankMetrics::busy
+  int peak_activations = 0;   ///< RankMetrics::peak_activations
+  double peak_weight = 0;     ///< the peak of live chunks weighed by their stage (stage_weight below)
+};
+
+struct RunSummary {
+  double makespan = 0;         ///< Metrics::makespan
+  double bubble_fraction = 0;  ///< Metrics::bubble_fraction
+  int peak_activations = 0;    ///< Metrics::peak_activations
+  std::vector<RankSummary> per_rank;
+};
+
+/// simulate() without the timeline: the summary above. `stage_weight` (empty, or one entry per stage of
+/// the layout) weighs each live chunk by its stage, e.g. a stage's activation bytes; empty = 0.
+[[nodiscard]] auto simulate_metrics(const Schedule& schedule, const StageCosts& costs,
+                                    const std::vector<double>& stage_weight = {}) -> RunSummary;
+
 /// The ops whose outputs one op consumes, by the engine's rules above; -1 = none. `first` is the
 /// forward input of an F or FB, else the backward input (or a W's I); `second` is an FB's backward
 /// input. Exporters draw transfers from this, so they cannot disagree with the simulation.
