@@ -45,13 +45,15 @@ tool_versions() {
 }
 # Each file's modification time is part of it, so that a file edited and edited back during the run
 # (same content, new time) changes the key too: tests may have run on the edit.
+# The tools are asked once (emcc and Chromium take seconds to answer); the files each time.
+tools=$(tool_versions)
 checkout_key() {
   {
     local files
     mapfile -d '' files < <(git ls-files -z --cached --others --exclude-standard | sort -zu)
     sha1sum -- "${files[@]}" 2>&1 || true
     stat -c '%y %n' -- "${files[@]}" 2>&1 || true
-    tool_versions
+    echo "$tools"
     echo "fuzz seconds: ${PIPESIM_FUZZ_SECONDS:-bounded}"
   } | sha1sum | cut -d' ' -f1
 }
