@@ -73,7 +73,8 @@ phase() {
   echo "== $name"
   # The phase runs in a subshell whose `times` gives the CPU its commands took (the machine may be
   # shared: CPU seconds compare across runs where wall seconds do not).
-  if ( "$@" >"$log" 2>&1; status=$?; times | tail -n 1 >"$logs/$name.cpu"; exit "$status" ); then
+  # (`times` itself must not be in a pipeline: that runs it in a fork of its own, which has no children.)
+  if ( "$@" >"$log" 2>&1; status=$?; times >"$logs/$name.times"; tail -n 1 "$logs/$name.times" >"$logs/$name.cpu"; exit "$status" ); then
     echo "$((SECONDS - started))" >"$logs/$name.time"
     echo "== $name: ok, $((SECONDS - started)) s"
     if [[ "$name" == *-tests && "${PIPESIM_NO_REUSE:-0}" != 1 ]]; then

@@ -282,6 +282,32 @@ TEST_CASE("every preset names a schedule that accepts its sizes, costs that pars
   CHECK(ids.size() == presets().size());
 }
 
+TEST_CASE("every guided-lesson step names a schedule that accepts its sizes, and so does each run it compares with") {
+  REQUIRE(lesson_steps().size() == 8);
+  CHECK_NOTHROW(parse_costs(lesson_cost()));
+  std::set<std::string_view> ids;
+  for (const LessonStep& step : lesson_steps()) {
+    INFO("step " << step.id);
+    ids.insert(step.id);
+    CHECK_NOTHROW(check_schedule(step.run.schedule, {step.run.ranks, step.run.micro_batches, 1}));
+    for (const LessonRun& r : step.compared) CHECK_NOTHROW(check_schedule(r.schedule, {r.ranks, r.micro_batches, 1}));
+  }
+  CHECK(ids.size() == lesson_steps().size());
+}
+
+TEST_CASE("lesson_steps_json gives each step's run and the runs it compares with, at the lesson's costs") {
+  const nlohmann::json lesson = lesson_steps_json();
+  CHECK(lesson["cost"] == "F=1,B=2,W=1,FB=3");
+  REQUIRE(lesson["steps"].size() == lesson_steps().size());
+  const nlohmann::json& last = lesson["steps"].back();
+  CHECK(last["id"] == "s8");
+  CHECK(last["run"] == nlohmann::json{{"schedule", "dualpipe"}, {"ranks", 8}, {"micro_batches", 20}});
+  REQUIRE(last["compared"].size() == 4);
+  // DualPipeV holds two stages per rank: the same 8 stages on 4 GPUs.
+  CHECK(last["compared"][3] == nlohmann::json{{"schedule", "dualpipev"}, {"ranks", 4}, {"micro_batches", 20}});
+  CHECK(lesson["steps"][0]["compared"].empty());
+}
+
 TEST_CASE("presets_json carries each preset's texts in every language and its request") {
   const nlohmann::json all = presets_json();
   REQUIRE(all.size() == presets().size());

@@ -306,6 +306,9 @@ auto schedules() -> val { return from_json(pipesim::schedules_json()); }
 
 auto presets() -> val { return from_json(pipesim::presets_json()); }
 
+/// The guided lesson's runs, as lesson_steps_json() gives them.
+auto lesson_steps() -> val { return from_json(pipesim::lesson_steps_json()); }
+
 /// The bounds of pipesim/limits.h the page checks before it hands anything over (a file's size).
 auto limits() -> val {
   namespace lim = pipesim::limits;
@@ -438,6 +441,7 @@ EMSCRIPTEN_BINDINGS(pipesim_engine) {
   emscripten::function("sweep", &sweep);
   emscripten::function("schedules", &schedules);
   emscripten::function("presets", &presets);
+  emscripten::function("lessonSteps", &lesson_steps);
   emscripten::function("limits", &limits);
   emscripten::function("overlap", &overlap);
   emscripten::function("actions", &actions);

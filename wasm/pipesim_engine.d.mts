@@ -67,6 +67,21 @@ export interface PresetEntry {
   compare: string[];
 }
 
+/** A run of the guided lesson: a schedule at a size, priced at LessonSteps.cost. */
+export interface LessonRun {
+  schedule: string;
+  ranks: number;
+  micro_batches: number;
+}
+
+/** lessonSteps(): the guided lesson's runs (core/engine/src/presets.cpp). */
+export interface LessonSteps {
+  /** The costs of every lesson run, as parseCosts reads them. */
+  cost: string;
+  /** In order; a step's texts are the page's learn.<id>.* */
+  steps: { id: string; run: LessonRun; compared: LessonRun[] }[];
+}
+
 /** The core's error codes (pipesim::ErrorCode, core/engine/include/pipesim/error.h). */
 export type ErrorCode =
   | 'usage' | 'bad_value' | 'unknown_name' | 'limit_exceeded' | 'schedule_rule'
@@ -186,6 +201,8 @@ export interface PipesimModule {
   schedules(): ScheduleEntry[];
   /** The presets, as `pipesim presets --format json`. */
   presets(): PresetEntry[];
+  /** The guided lesson's steps: the run each shows and the runs it compares with. */
+  lessonSteps(): LessonSteps;
   overlap(request: OverlapRequestJs): any;
   actions(request: RunRequestJs): { actions: string }; // PyTorch action notation
   // usPerUnit: microseconds per cost unit in a chrome-trace; 0 means the CLI's default, 1000; anything

@@ -51,7 +51,10 @@ test('a schedule with no split per rank shows the simulated idle per phase alone
 
 test('touch: a tap on a row marks its gaps, as hover does', async () => {
   const { page, problems } = await browser.page('?schedule=1f1b&ranks=4&micro-batches=8', { width: 390, height: 844, hasTouch: true });
-  const box = await page.locator('[data-testid=bubble-phase-cool-down]').boundingBox();
+  // A tap lands where the screen shows the row: bring it into view first (a tap does not scroll).
+  const row = page.locator('[data-testid=bubble-phase-cool-down]');
+  await row.scrollIntoViewIfNeeded();
+  const box = await row.boundingBox();
   await page.touchscreen.tap(box.x + box.width / 2, box.y + box.height / 2);
   assert.deepEqual(await marked(page), ['24-25', '27-28', '30-31']);
   assert.deepEqual(problems, []);
@@ -74,7 +77,7 @@ test('in pt-BR and zh-CN the derivation is worded in the language', async () => 
 test('in pt-BR and zh-CN the closed form\'s caveat is the engine\'s own translation, for every schedule', async () => {
   for (const lang of ['pt-BR', 'zh-CN']) {
     for (const schedule of ['dualpipe', '1f1b', 'zb-h2', 'interleaved-1f1b', 'zb-v', 'chimera']) {
-      const { page, problems } = await browser.page(`?lang=${lang}&schedule=${schedule}`);
+      const { page, problems } = await browser.page(`?lang=${lang}&schedule=${schedule}&ranks=8&micro-batches=16`);
       const shown = await page.textContent('[data-testid=formula-condition]');
       assert.ok(shown.length > 10, `${lang} ${schedule}: a caveat`);
       assert.doesNotMatch(shown, /\b(exact|when|every|the paper|span bubble)\b/, `${lang} ${schedule}: “${shown}” is English`);

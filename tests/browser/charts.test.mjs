@@ -36,6 +36,8 @@ test('hovering a point shows its exact value, to two decimals of a percent', asy
   const { page, problems } = await browser.page('?view=charts&schedule=dualpipe&ranks=8&micro-batches=20&compare=1f1b');
   await ready(page);
   const point = page.locator('#panel-charts .chart-card').first().locator('circle[data-value*="micro-batches 20 "]').first();
+  // The mouse reaches only what the window shows: bring the point into view first.
+  await point.scrollIntoViewIfNeeded();
   const box = await point.boundingBox();
   await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
   assert.equal(await page.locator('#panel-charts .chart-card').first().locator('[data-testid=chart-hover]').textContent(), 'DualPipe: micro-batches 20 → 9.09%');

@@ -42,10 +42,11 @@ export async function launchChromium() {
   const endpoint = process.env[SHARED_CHROMIUM];
   // Connected: close() below disconnects and closes this file's contexts, the shared browser stays.
   const browser = endpoint ? await chromium.connect(endpoint) : await chromium.launch(LAUNCH_OPTIONS);
-  // Present a Browser-like object: newPage(options) opens a page with its own viewport and scheme.
+  // Present a Browser-like object: newPage(options) opens a page with its own viewport, scheme and,
+  // for the touch tests, a touch screen.
   return {
-    async newPage({ viewport = { width: 1400, height: 900 }, colorScheme = 'light' } = {}) {
-      const context = await browser.newContext({ viewport, colorScheme, acceptDownloads: true });
+    async newPage({ viewport = { width: 1400, height: 900 }, colorScheme = 'light', hasTouch = false } = {}) {
+      const context = await browser.newContext({ viewport, colorScheme, hasTouch, acceptDownloads: true });
       context.setDefaultTimeout(HANG_GUARD_MS);
       const page = await context.newPage();
       page.once('close', () => context.close().catch(() => {}));

@@ -135,14 +135,25 @@ test('exercise 1 shows the engine numbers and follows a cost change', async () =
   await page.close();
 });
 
-test('the planner recommends DualPipe or DualPipeV for DeepSeek-V3 and something else for a small dense model', async () => {
+/** What `pipesim plan` recommends for core/data/plan_examples/NAME.json: the page must agree. */
+const planned = (name) => {
+  const input = fileURLToPath(new URL(`../../core/data/plan_examples/${name}.json`, import.meta.url));
+  return JSON.parse(spawnSync(CLI, ['plan', '--input', input, '--format', 'json'], { encoding: 'utf8' }).stdout).recommendation.schedule;
+};
+
+test('the planner recommends what pipesim plan does for each example: a DualPipe schedule for DeepSeek-V3, another for one MoE node', async () => {
   const { page, problems } = await browser.page('?view=planner');
   const rec = page.locator('[data-testid=planner-recommendation]');
   await rec.waitFor();
+  assert.equal(await rec.getAttribute('data-schedule'), planned('deepseek-v3'));
   assert.match(await rec.getAttribute('data-schedule'), /^dualpipev?$/);
   assert.match(await rec.textContent(), /all-to-all/);
+  const other = planned('moe-one-node-ep');
+  assert.doesNotMatch(other, /^dualpipe/);
+  await page.selectOption('[data-testid=planner-example]', 'moe-one-node');
+  await page.waitForFunction((want) => document.querySelector('[data-testid=planner-recommendation]').dataset.schedule === want, other);
   await page.selectOption('[data-testid=planner-example]', 'small-dense');
-  await page.waitForFunction(() => !/^dualpipe/.test(document.querySelector('[data-testid=planner-recommendation]').dataset.schedule));
+  await page.waitForFunction((want) => document.querySelector('[data-testid=planner-recommendation]').dataset.schedule === want, planned('small-dense'));
   assert.ok((await page.locator('[data-testid=planner-table] tbody tr').count()) >= 5);
   await page.fill('[data-testid=planner-input]', '{"cluster": {}}');
   assert.match(await page.textContent('[data-testid=planner-error]'), /Not accepted:/);

@@ -98,9 +98,11 @@ test('sends is written only with reference timing', () => {
 
 test('a pasted schedule rides in the link up to the limit, not beyond it', () => {
   const fits = 'x'.repeat(CUSTOM_IN_URL_LIMIT);
-  assert.equal(readState(writeState({ ...DEFAULT_STATE, schedule: 'custom', custom: fits }, false, new URLSearchParams())).custom, fits);
+  assert.equal(readState(writeState({ ...DEFAULT_STATE, schedule: 'custom', custom: fits }, false, new URLSearchParams(), true)).custom, fits);
   const long = fits + 'x';
-  assert.equal(readState(writeState({ ...DEFAULT_STATE, schedule: 'custom', custom: long }, false, new URLSearchParams())).custom, '');
+  assert.equal(readState(writeState({ ...DEFAULT_STATE, schedule: 'custom', custom: long }, false, new URLSearchParams(), true)).custom, '');
+  // Text left over from a pasted schedule stays out of the link of a schedule that is not given as text.
+  assert.doesNotMatch(writeState({ ...DEFAULT_STATE, custom: fits }, false, new URLSearchParams(), false), /custom=/);
 });
 
 test('the adapter keeps parameters it does not own, and replaces those it does', () => {

@@ -87,8 +87,38 @@ const std::array<Preset, 5> all = {{
     },
 }};
 
+// The guided lesson: from 1F1B's bubble (steps 1-2), through Zero Bubble's split backward (3),
+// DualPipe's two directions, its bubble and a bubble that does not grow with micro-batches (4-6), to
+// DualPipeV folding the same 8 stages onto 4 GPUs (7) and the four side by side (8).
+constexpr LessonRun one_f_one_b_4x8 = {.schedule = "1f1b", .ranks = 4, .micro_batches = 8};
+constexpr LessonRun dualpipe_8x20 = {.schedule = "dualpipe", .ranks = 8, .micro_batches = 20};
+constexpr std::array<LessonRun, 1> beside_1f1b_4x8 = {one_f_one_b_4x8};
+constexpr std::array<LessonRun, 1> beside_dualpipe_8x20 = {dualpipe_8x20};
+// Step 8: the same 8 stages, so DualPipeV runs on 4 ranks.
+constexpr std::array<LessonRun, 4> same_eight_stages = {{
+    {.schedule = "1f1b", .ranks = 8, .micro_batches = 20},
+    {.schedule = "zb-h1", .ranks = 8, .micro_batches = 20},
+    dualpipe_8x20,
+    {.schedule = "dualpipev", .ranks = 4, .micro_batches = 20},
+}};
+
+const std::array<LessonStep, 8> lesson = {{
+    {.id = "s1", .run = one_f_one_b_4x8, .compared = {}},
+    {.id = "s2", .run = {.schedule = "1f1b", .ranks = 4, .micro_batches = 16}, .compared = beside_1f1b_4x8},
+    {.id = "s3", .run = {.schedule = "zb-h1", .ranks = 4, .micro_batches = 8}, .compared = beside_1f1b_4x8},
+    {.id = "s4", .run = dualpipe_8x20, .compared = {}},
+    {.id = "s5", .run = dualpipe_8x20, .compared = {}},
+    {.id = "s6", .run = {.schedule = "dualpipe", .ranks = 8, .micro_batches = 40}, .compared = beside_dualpipe_8x20},
+    {.id = "s7", .run = {.schedule = "dualpipev", .ranks = 4, .micro_batches = 20}, .compared = beside_dualpipe_8x20},
+    {.id = "s8", .run = dualpipe_8x20, .compared = same_eight_stages},
+}};
+
 }  // namespace
 
 auto presets() -> std::span<const Preset> { return all; }
+
+auto lesson_cost() -> std::string_view { return "F=1,B=2,W=1,FB=3"; }
+
+auto lesson_steps() -> std::span<const LessonStep> { return lesson; }
 
 }  // namespace pipesim

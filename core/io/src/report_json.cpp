@@ -393,4 +393,17 @@ auto presets_json() -> json {
   return out;
 }
 
+auto lesson_steps_json() -> json {
+  const auto run_json = [](const LessonRun& r) {
+    return json{{"schedule", r.schedule}, {"ranks", r.ranks}, {"micro_batches", r.micro_batches}};
+  };
+  json steps = json::array();
+  for (const LessonStep& step : lesson_steps()) {
+    json compared = json::array();
+    for (const LessonRun& r : step.compared) compared.push_back(run_json(r));
+    steps.push_back({{"id", step.id}, {"run", run_json(step.run)}, {"compared", compared}});
+  }
+  return {{"cost", lesson_cost()}, {"steps", steps}};
+}
+
 }  // namespace pipesim

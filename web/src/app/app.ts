@@ -26,7 +26,7 @@ import { PlannerPanel } from '../views/planner_panel';
 import { QuizPanel } from '../views/quiz_panel';
 import { engineQuizSource } from '../model/quiz_source';
 import { engineExerciseSource } from '../model/exercise_source';
-import { engineLearnSource } from '../model/learn_source';
+import { engineLearnSource, type LearnSource } from '../model/learn_source';
 import { ComparePanel, type CompareEntry } from '../views/compare_panel';
 import { MemoryPanel } from '../views/memory_panel';
 import { TimelinePanel } from '../views/timeline_panel';
@@ -74,6 +74,8 @@ export class App {
   private readonly quiz: QuizPanel;
   private readonly planner: PlannerPanel;
   private readonly learn: LearnPanel;
+  /** The guided lesson's runs, core data the page needs at start-up (a step is a URL). */
+  private readonly lessonRuns: LearnSource;
   private primary: RunView | null = null;
   private dirty = new Set<ViewName>(VIEWS);
   private chartTimer = 0;
@@ -94,10 +96,15 @@ export class App {
     /** The page's one state (state/store.ts); the URL adapter, the controls and the panels read and write it. */
     private readonly store: Store<PageState>,
   ) {
-    this.address = new UrlAdapter(undefined, (name) => !!engine.schedule(name)?.uses_virtual_stages);
+    this.address = new UrlAdapter(
+      undefined,
+      (name) => !!engine.schedule(name)?.uses_virtual_stages,
+      (name) => !!engine.schedule(name)?.takes_text,
+    );
+    this.lessonRuns = engineLearnSource(engine);
     const opened = this.address.read();
     // A lesson step is a URL: it opens with the step's settings.
-    store.set(opened.view === 'learn' ? { ...opened, ...App.stepState(stepFromUrl(opened.step)) } : opened);
+    store.set(opened.view === 'learn' ? { ...opened, ...this.stepState(this.stepFromUrl(opened.step)) } : opened);
     const background = sharedBackground(engine);
     background.onRestart(() => {
       this.restarted.hidden = false;
@@ -129,8 +136,8 @@ export class App {
     );
     this.planner = new PlannerPanel(background, (name) => engine.schedule(name), store.slice('planner'));
     this.learn = new LearnPanel(
-      engineLearnSource(engine),
-      (step) => this.set({ ...App.stepState(step), view: 'learn' }),
+      this.lessonRuns,
+      (step) => this.set({ ...this.stepState(step), view: 'learn' }),
       () => this.set({ view: 'timeline' }),
     );
     this.panels = {
@@ -198,9 +205,14 @@ export class App {
     this.update();
   }
 
+  /** The lesson step (1-based) that the URL's `text` names, or 1. */
+  private stepFromUrl(text: string | null): number {
+    return stepFromUrl(text, this.lessonRuns.steps.length);
+  }
+
   /** The page's settings at lesson step `step`. */
-  private static stepState(step: number): Partial<AppState> {
-    const r = LearnPanel.requestOf(step);
+  private stepState(step: number): Partial<AppState> {
+    const r = this.lessonRuns.steps[step - 1].request;
     return { step: String(step), schedule: r.schedule, ranks: String(r.ranks), microBatches: String(r.microBatches), virtualStages: '1', cost: r.cost ?? '' };
   }
 
@@ -356,7 +368,7 @@ export class App {
     if (view === 'exercises') this.exercises.update(this.state.cost);
     if (view === 'quiz') this.quiz.update();
     if (view === 'planner') this.planner.update();
-    if (view === 'learn') this.learn.update(stepFromUrl(this.state.step));
+    if (view === 'learn') this.learn.update(this.stepFromUrl(this.state.step));
     if (view === 'compare') this.compare.update(this.state.schedule, this.state.compare, this.compareEntries(), this.basisShown());
     if (view === 'charts') {
       // Sweeps run hundreds of simulations: coalesce a burst of slider moves into one.
@@ -421,13 +433,13 @@ export class App {
         text: t(`tab.${view}` as Key),
       });
       // The lesson tab opens at the step the URL or the student was at (the step's settings with it).
-      button.addEventListener('click', () => this.set(view === 'learn' ? { ...App.stepState(stepFromUrl(this.state.step)), view } : { view }));
+      button.addEventListener('click', () => this.set(view === 'learn' ? { ...this.stepState(this.stepFromUrl(this.state.step)), view } : { view }));
       button.addEventListener('keydown', (e) => {
         const moves: Record<string, number> = { ArrowRight: 1, ArrowLeft: VIEWS.length - 1, Home: -VIEWS.indexOf(view), End: VIEWS.length - 1 - VIEWS.indexOf(view) };
         if (!(e.key in moves)) return;
         e.preventDefault();
         const next = VIEWS[(VIEWS.indexOf(view) + moves[e.key] + VIEWS.length) % VIEWS.length];
-        this.set(next === 'learn' ? { ...App.stepState(stepFromUrl(this.state.step)), view: next } : { view: next });
+        this.set(next === 'learn' ? { ...this.stepState(this.stepFromUrl(this.state.step)), view: next } : { view: next });
         byId(`tab-${next}`, this.root).focus();
       });
       tabs.append(button);
@@ -477,7 +489,7 @@ export class App {
     };
     start.addEventListener('click', () => {
       close();
-      this.set({ ...App.stepState(1), view: 'learn' });
+      this.set({ ...this.stepState(1), view: 'learn' });
     });
     dismiss.addEventListener('click', close);
     byId('tabs', this.root).before(offer);

@@ -3,7 +3,7 @@
 // (course.ts). Every call returns typed results or throws an EngineError carrying the core's message
 // (the CLI's text) and its short code.
 import createPipesimEngine from './generated/pipesim_engine.mjs';
-import type { CostValuesJs, ExportFormatInfo, OverlapRequestJs, PipesimModule, PresetEntry, RunRequestJs, ScheduleEntry, SimulateValue, SweepValue } from './generated/pipesim_engine.mjs';
+import type { CostValuesJs, ExportFormatInfo, LessonSteps, OverlapRequestJs, PipesimModule, PresetEntry, RunRequestJs, ScheduleEntry, SimulateValue, SweepValue } from './generated/pipesim_engine.mjs';
 import type { PipesimCourseModule, QuizQuestion, QuizRequest } from './course';
 import { compileWasm, wasmOptions } from './wasm_source';
 
@@ -198,6 +198,8 @@ function toJs(request: RunRequest): RunRequestJs {
 export class Engine {
   readonly schedules: ScheduleInfo[];
   readonly presets: PresetInfo[];
+  /** The guided lesson's runs (core/engine/src/presets.cpp). */
+  readonly lessonSteps: LessonSteps;
   /** The core's table of export formats, in the order the page offers them. */
   readonly exportFormats: ExportFormatInfo[];
   private course: PipesimCourseModule | null = null;
@@ -206,6 +208,7 @@ export class Engine {
   constructor(private readonly module: PipesimModule) {
     this.schedules = unwrap(() => module.schedules()) as ScheduleInfo[];
     this.presets = unwrap(() => module.presets()) as PresetInfo[];
+    this.lessonSteps = unwrap(() => module.lessonSteps());
     this.exportFormats = unwrap(() => module.exportFormats());
   }
 

@@ -33,7 +33,9 @@ export function readState(search: string): AppState {
 }
 
 /** The query string of a state; `extra` keeps parameters owned by others (lang, embed, ...). */
-export function writeState(state: AppState, usesVirtualStages: boolean, extra: URLSearchParams): string {
+/** `takesText`: the schedule on screen is given as text (the registry's takes_text), whose text then
+ *  rides in the address too. */
+export function writeState(state: AppState, usesVirtualStages: boolean, extra: URLSearchParams, takesText = false): string {
   const q = new URLSearchParams();
   q.set('schedule', state.schedule);
   q.set('ranks', state.ranks);
@@ -49,7 +51,7 @@ export function writeState(state: AppState, usesVirtualStages: boolean, extra: U
   if (state.timing !== DEFAULT_STATE.timing && state.sends !== DEFAULT_STATE.sends) q.set('sends', state.sends);
   if (state.view === 'learn') q.set('step', state.step);
   // A pasted schedule rides in the address only while a link stays shareable (servers refuse ~8 KB).
-  if (state.schedule === 'custom' && state.custom.length <= CUSTOM_IN_URL_LIMIT) q.set('custom', state.custom);
+  if (takesText && state.custom.length <= CUSTOM_IN_URL_LIMIT) q.set('custom', state.custom);
   for (const [k, v] of extra) if (!q.has(k)) q.set(k, v);
   // Keep commas, '=' and ':' (rank-speed=3:0.5) readable in shared links.
   return '?' + q.toString().replace(/%2C/g, ',').replace(/%3D/g, '=').replace(/%3A/g, ':');
@@ -63,6 +65,8 @@ export class UrlAdapter {
     private readonly address: AddressBar = browserAddressBar(),
     /** Whether a schedule has virtual stages (only then is virtual-stages in its link). */
     private readonly usesVirtualStages: (schedule: string) => boolean = () => false,
+    /** Whether a schedule is given as text (only then is the text in its link). */
+    private readonly takesText: (schedule: string) => boolean = () => false,
   ) {
     this.writer = new UrlWriter(address);
   }
@@ -76,7 +80,7 @@ export class UrlAdapter {
   write(state: AppState): void {
     const extra = new URLSearchParams(this.address.search());
     for (const key of OWN_PARAMS) extra.delete(key);
-    this.writer.write(writeState(state, this.usesVirtualStages(state.schedule), extra));
+    this.writer.write(writeState(state, this.usesVirtualStages(state.schedule), extra, this.takesText(state.schedule)));
   }
 
   /** Writes the store's state after each of its changes (subscribe this before the views, so the

@@ -11,25 +11,23 @@ import { load, store } from '../base/storage';
 import type { RunRequest, SimulateValue } from '../engine/engine';
 import { t, type Key } from '../i18n';
 import { describeIdle, describeOp } from '../model/describe';
-import type { LearnSource } from '../model/learn_source';
+import type { LearnSource, LessonStep } from '../model/learn_source';
 import { forwardShareOf } from '../model/run';
 import { TimelineView } from '../timeline/timeline_view';
 
-const UNIT_COSTS = 'F=1,B=2,W=1,FB=3';
 const STORAGE_KEY = 'pipesim:learn:v1';
 
-/** What a step needs from the engine: its own run, and any other run it compares with. */
+/** What a step needs from the engine: its own run, and the runs it compares with. */
 interface StepContext {
   run: SimulateValue;
-  simulate: (request: RunRequest) => SimulateValue;
-  /** A schedule's display name, from the engine's catalogue. */
-  title: (name: string) => string;
+  /** The runs of the step's `compared`, in core's order (core/engine/src/presets.cpp). */
+  compared: SimulateValue[];
+  /** Their schedules' display names, from the engine's catalogue. */
+  comparedTitles: string[];
 }
 
-interface Step {
-  /** i18n prefix: learn.<id>.title / .text / .ask / .reveal */
-  id: string;
-  request: RunRequest;
+/** How a step asks and answers; which runs it uses is core's (LessonStep). */
+interface StepLogic {
   /** A number to predict (right within 0.01), or options of which the engine's answer is one. */
   options?: (ctx: StepContext) => string[];
   answer: (ctx: StepContext) => number;
@@ -51,34 +49,26 @@ function startingRanks(run: SimulateValue): number[] {
   return [...ranks].sort((a, b) => a - b);
 }
 
-const request = (schedule: string, ranks: number, microBatches: number): RunRequest => ({ schedule, ranks, microBatches, cost: UNIT_COSTS });
-
-export const STEPS: Step[] = [
-  {
-    id: 's1',
-    request: request('1f1b', 4, 8),
+/** Each step's question and answer, by the step's id in core's lesson. */
+const LOGIC: Record<string, StepLogic> = {
+  // 1F1B: rank 0's idle time.
+  s1: {
     answer: ({ run }) => rankBubble(run, 0),
     facts: ({ run }) => ({ idle: num(rankBubble(run, 0)), makespan: num(run.summary.makespan), busy: num(run.summary.makespan - rankBubble(run, 0)), fraction: percent(run.summary.bubble_fraction, 1) }),
   },
-  {
-    id: 's2',
-    request: request('1f1b', 4, 16),
+  // Twice the micro-batches (compared: step 1's run): rank 0's idle time stays.
+  s2: {
     options: trendOptions,
-    answer: ({ run, simulate }) => trend(rankBubble(simulate(request('1f1b', 4, 8)), 0), rankBubble(run, 0)),
-    facts: ({ run, simulate }) => {
-      const before = simulate(request('1f1b', 4, 8));
-      return { before: num(rankBubble(before, 0)), idle: num(rankBubble(run, 0)), fractionBefore: percent(before.summary.bubble_fraction, 1), fraction: percent(run.summary.bubble_fraction, 1) };
-    },
+    answer: ({ run, compared: [before] }) => trend(rankBubble(before, 0), rankBubble(run, 0)),
+    facts: ({ run, compared: [before] }) => ({ before: num(rankBubble(before, 0)), idle: num(rankBubble(run, 0)), fractionBefore: percent(before.summary.bubble_fraction, 1), fraction: percent(run.summary.bubble_fraction, 1) }),
   },
-  {
-    id: 's3',
-    request: request('zb-h1', 4, 8),
+  // Zero Bubble's split backward (compared: 1F1B at the same size).
+  s3: {
     answer: ({ run }) => rankBubble(run, 0),
-    facts: ({ run, simulate }) => ({ idle: num(rankBubble(run, 0)), idle1f1b: num(rankBubble(simulate(request('1f1b', 4, 8)), 0)), makespan: num(run.summary.makespan) }),
+    facts: ({ run, compared: [oneFOneB] }) => ({ idle: num(rankBubble(run, 0)), idle1f1b: num(rankBubble(oneFOneB, 0)), makespan: num(run.summary.makespan) }),
   },
-  {
-    id: 's4',
-    request: request('dualpipe', 8, 20),
+  // Two directions: which ranks start at time 0.
+  s4: {
     options: ({ run }) => [t('learn.s4.optionOne'), t('learn.s4.optionEnds', { last: run.summary.ranks - 1 }), t('learn.s4.optionAll')],
     answer: ({ run }) => {
       const first = startingRanks(run);
@@ -87,50 +77,49 @@ export const STEPS: Step[] = [
     },
     facts: ({ run }) => ({ ranks: startingRanks(run).join(', '), last: run.summary.ranks - 1 }),
   },
-  {
-    id: 's5',
-    request: request('dualpipe', 8, 20),
+  // The largest bubble of a rank.
+  s5: {
     answer: ({ run }) => maxBubble(run),
     facts: ({ run }) => ({ max: num(maxBubble(run)), worked: run.summary.formula.worked, fb: num(run.summary.cost.FB), fplusb: num(run.summary.cost.F + run.summary.cost.B) }),
   },
-  {
-    id: 's6',
-    request: request('dualpipe', 8, 40),
+  // Twice the micro-batches (compared: step 5's run): the bubble does not grow.
+  s6: {
     options: trendOptions,
-    answer: ({ run, simulate }) => trend(maxBubble(simulate(request('dualpipe', 8, 20))), maxBubble(run)),
-    facts: ({ run, simulate }) => {
-      const before = simulate(request('dualpipe', 8, 20));
-      return { before: num(maxBubble(before)), max: num(maxBubble(run)), fractionBefore: percent(before.summary.bubble_fraction, 1), fraction: percent(run.summary.bubble_fraction, 1) };
-    },
+    answer: ({ run, compared: [before] }) => trend(maxBubble(before), maxBubble(run)),
+    facts: ({ run, compared: [before] }) => ({ before: num(maxBubble(before)), max: num(maxBubble(run)), fractionBefore: percent(before.summary.bubble_fraction, 1), fraction: percent(run.summary.bubble_fraction, 1) }),
   },
-  {
-    id: 's7',
-    request: request('dualpipev', 4, 20),
+  // DualPipeV: how many GPUs hold its stages (compared: DualPipe on the same stages).
+  s7: {
     options: ({ run }) => [run.summary.stages / 2, run.summary.stages, 2 * run.summary.stages].map(String),
     answer: ({ run }) => [run.summary.stages / 2, run.summary.stages, 2 * run.summary.stages].indexOf(run.summary.ranks),
-    facts: ({ run, simulate }) => ({ stages: run.summary.stages, ranks: run.summary.ranks, max: num(maxBubble(run)), maxDualPipe: num(maxBubble(simulate(request('dualpipe', 8, 20)))) }),
+    facts: ({ run, compared: [dualPipe] }) => ({ stages: run.summary.stages, ranks: run.summary.ranks, max: num(maxBubble(run)), maxDualPipe: num(maxBubble(dualPipe)) }),
   },
-  {
-    id: 's8',
-    request: request('dualpipe', 8, 20),
-    options: ({ title }) => COMPARED.map(([name]) => title(name)),
-    answer: ({ simulate }) => {
-      const fractions = COMPARED.map(([name, ranks]) => simulate(request(name, ranks, 20)).summary.bubble_fraction);
+  // The compared schedules on the same stages: which idles least.
+  s8: {
+    options: ({ comparedTitles }) => comparedTitles,
+    answer: ({ compared }) => {
+      const fractions = compared.map((r) => r.summary.bubble_fraction);
       return fractions.indexOf(Math.min(...fractions));
     },
-    facts: ({ simulate, title }) => ({
-      list: COMPARED.map(([name, ranks]) => `${title(name)} ${percent(simulate(request(name, ranks, 20)).summary.bubble_fraction, 1)}`).join(' · '),
+    facts: ({ compared, comparedTitles }) => ({
+      list: compared.map((r, k) => `${comparedTitles[k]} ${percent(r.summary.bubble_fraction, 1)}`).join(' · '),
     }),
   },
-];
+};
 
-/** The schedules of the last step, on the same 8 stages: DualPipeV folds them onto 4 GPUs. */
-const COMPARED: [string, number][] = [
-  ['1f1b', 8],
-  ['zb-h1', 8],
-  ['dualpipe', 8],
-  ['dualpipev', 4],
-];
+/** A step as the view draws it: core's runs and the page's logic. */
+type Step = LessonStep & StepLogic;
+
+function stepsOf(lesson: readonly LessonStep[]): Step[] {
+  return lesson.map((step) => {
+    const logic = LOGIC[step.id];
+    if (!logic) throw new Error(`the guided lesson's step ${step.id} has no question on the page (learn_panel.ts LOGIC)`);
+    return { ...step, ...logic };
+  });
+}
+
+/** The costs as a person reads them: "F=1, B=2, W=1, F&B=3". */
+const costWords = (cost: string | undefined): string => (cost ?? '').split(',').join(', ').replace('FB=', 'F&B=');
 
 interface Saved {
   /** Per step id: the prediction committed (a number, or an option's index). */
@@ -147,10 +136,10 @@ function loadSaved(): Saved {
   return { predictions: {} };
 }
 
-/** The step number (1-based) that `text` names, or 1. */
-export function stepFromUrl(text: string | null): number {
+/** The step number (1-based) that `text` names among `count` steps, or 1. */
+export function stepFromUrl(text: string | null, count: number): number {
   const n = Number(text);
-  return Number.isInteger(n) && n >= 1 && n <= STEPS.length ? n : 1;
+  return Number.isInteger(n) && n >= 1 && n <= count ? n : 1;
 }
 
 export class LearnPanel {
@@ -159,6 +148,7 @@ export class LearnPanel {
   private readonly nav = el('ol', { class: 'learn-steps', 'data-testid': 'learn-steps' });
   private saved = loadSaved();
   private step = 1;
+  private readonly steps: Step[];
 
   constructor(
     /** The steps' runs (model/learn_source.ts): this view only draws them. */
@@ -167,6 +157,7 @@ export class LearnPanel {
     private readonly goTo: (step: number, request: RunRequest) => void,
     private readonly leave: () => void,
   ) {
+    this.steps = stepsOf(source.steps);
     const skip = el('button', { type: 'button', class: 'ghost', 'data-testid': 'learn-skip', text: t('learn.skip') });
     skip.addEventListener('click', () => this.leave());
     this.element = el('section', { class: 'panel learn', id: 'panel-learn', role: 'tabpanel', hidden: true, 'data-testid': 'learn' }, [
@@ -183,22 +174,21 @@ export class LearnPanel {
     this.render();
   }
 
-  /** The settings of a step, for the page to apply when it opens the step from the URL. */
-  static requestOf(step: number): RunRequest {
-    return STEPS[step - 1].request;
-  }
 
   private render(): void {
-    const step = STEPS[this.step - 1];
-    const simulate = (r: RunRequest) => this.source.simulate(r);
-    const ctx: StepContext = { run: simulate(step.request), simulate, title: (name) => this.source.title(name) };
+    const step = this.steps[this.step - 1];
+    const ctx: StepContext = {
+      run: this.source.simulate(step.request),
+      compared: step.compared.map((r) => this.source.simulate(r)),
+      comparedTitles: step.compared.map((r) => this.source.title(r.schedule)),
+    };
     this.renderNav();
     clear(this.body);
     const prediction = this.saved.predictions[step.id];
     const committed = prediction !== undefined;
     const prefix = `learn.${step.id}`;
     this.body.append(
-      el('p', { class: 'learn-count', text: t('learn.count', { n: this.step, total: STEPS.length }) }),
+      el('p', { class: 'learn-count', text: t('learn.count', { n: this.step, total: this.steps.length }) }),
       el('h4', { class: 'learn-title', 'data-testid': 'learn-title', tabindex: -1, text: t(`${prefix}.title` as Key) }),
       el('p', { class: 'learn-text', text: t(`${prefix}.text` as Key, this.setting(step)) }),
       this.askBlock(step, ctx, prediction),
@@ -210,12 +200,12 @@ export class LearnPanel {
   /** The step's settings in words: "1F1B, 4 ranks, 8 micro-batches, F=1, B=2, W=1, F&B=3". */
   private setting(step: Step): Record<string, string | number> {
     const r = step.request;
-    return { ranks: Number(r.ranks), micro: Number(r.microBatches), cost: 'F=1, B=2, W=1, F&B=3' };
+    return { ranks: Number(r.ranks), micro: Number(r.microBatches), cost: costWords(r.cost) };
   }
 
   private renderNav(): void {
     clear(this.nav);
-    STEPS.forEach((s, k) => {
+    this.steps.forEach((s, k) => {
       const done = this.saved.predictions[s.id] !== undefined;
       const button = el('button', {
         type: 'button',
@@ -293,7 +283,7 @@ export class LearnPanel {
 
   private navButtons(committed: boolean): HTMLElement {
     const prev = el('button', { type: 'button', class: 'ghost', 'data-testid': 'learn-prev', disabled: this.step === 1, text: t('learn.previous') });
-    const last = this.step === STEPS.length;
+    const last = this.step === this.steps.length;
     const next = el('button', { type: 'button', class: committed ? '' : 'ghost', 'data-testid': 'learn-next', text: t(last ? 'learn.finish' : 'learn.next') });
     prev.addEventListener('click', () => this.open(this.step - 1));
     next.addEventListener('click', () => (last ? this.leave() : this.open(this.step + 1)));
@@ -301,7 +291,7 @@ export class LearnPanel {
   }
 
   private open(step: number): void {
-    this.goTo(step, STEPS[step - 1].request);
+    this.goTo(step, this.steps[step - 1].request);
     this.element.querySelector<HTMLElement>('[data-testid=learn-title]')?.focus();
   }
 

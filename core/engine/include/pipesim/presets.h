@@ -22,4 +22,27 @@ struct Preset {
 /// Every preset, in menu order.
 [[nodiscard]] auto presets() -> std::span<const Preset>;
 
+/// One run of the guided lesson: a schedule at a size, priced at lesson_cost().
+struct LessonRun {
+  std::string_view schedule;  ///< a name of schedules()
+  int ranks = 4;
+  int micro_batches = 8;
+};
+
+/// A step of the guided lesson ("Learn" on the page): the run it shows, and the runs its question and
+/// answer set beside it. The page words each step (its texts are keyed by `id`) and asks its question;
+/// which runs a step uses is written here once. They live with the presets, in the engine, because the
+/// page sets a step's state at start-up, before the course module is loaded.
+struct LessonStep {
+  std::string_view id;                    ///< stable key, e.g. "s1": the page's texts learn.<id>.*
+  LessonRun run;                          ///< what the step shows
+  std::span<const LessonRun> compared;  ///< what it compares with, in the order its question uses
+};
+
+/// The costs every lesson run is priced at: parse_costs() text.
+[[nodiscard]] auto lesson_cost() -> std::string_view;
+
+/// The guided lesson's steps, in order.
+[[nodiscard]] auto lesson_steps() -> std::span<const LessonStep>;
+
 }  // namespace pipesim

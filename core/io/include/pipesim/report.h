@@ -29,6 +29,10 @@ void write_json(const Run& run, Detail detail, TextSink& out);
 /// cost, compare: [names]}].
 [[nodiscard]] auto presets_json() -> nlohmann::json;
 
+/// The guided lesson's runs as JSON: {cost, steps: [{id, run: {schedule, ranks, micro_batches},
+/// compared: [runs]}]}.
+[[nodiscard]] auto lesson_steps_json() -> nlohmann::json;
+
 /// A per-rank timeline a person can read in a terminal, like the paper's figure, then the numbers.
 /// `color` adds ANSI colours (forward orange, backward green, weight blue).
 [[nodiscard]] auto render_text(const Run& run, bool color) -> std::string;
