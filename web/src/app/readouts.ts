@@ -18,11 +18,12 @@ function card(testid: string, labelKey: Key, value: string, meta: (Node | string
 function gapCard(run: RunView): HTMLElement[] {
   const s = run.result.summary;
   if (s.timing !== 'reference' || run.dataflowMakespan === undefined) return [];
-  const sum = (key: string) => s.per_rank.reduce((total: number, r: any) => total + r.waits[key], 0);
+  // The run's wait totals are core's (summary.waits, the sums over ranks), not summed again here.
+  const waits = s.waits;
   const gap = s.makespan - run.dataflowMakespan;
   return [
     card('timing-gap', 'readout.gap', num(gap), [
-      el('div', { 'data-testid': 'timing-gap-line', text: t('readout.gapLine', { x: num(gap), y: num(sum('unused_receive')), z: num(sum('send')) }) }),
+      el('div', { 'data-testid': 'timing-gap-line', text: t('readout.gapLine', { x: num(gap), y: num(waits.unused_receive), z: num(waits.send) }) }),
       t('readout.gapNote', { dataflow: num(run.dataflowMakespan) }),
     ]),
   ];
