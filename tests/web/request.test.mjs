@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { loadWebModule } from './load.mjs';
 
-const { requestOf } = await loadWebModule('model/request');
+const { requestOf, requestOfCoreRun } = await loadWebModule('model/request');
 const { DEFAULT_STATE } = await loadWebModule('state/page_state');
 
 // What the request reads of a registry entry: a plain schedule, one with virtual stages, the one given as text.
@@ -51,4 +51,13 @@ test('a pasted schedule goes with the schedule given as text only, whatever its 
   assert.equal(requestOf(state, 'my-own', TEXT).customSchedule, '0: F0 B0');
   assert.equal(requestOf(state, 'unknown', undefined).customSchedule, undefined);
   assert.equal(requestOf({ ...state, virtualStages: '3' }, 'unknown', undefined).virtualStages, 1);
+});
+
+test('a run core describes becomes a request in the page\'s words, virtual stages only when core gives them', () => {
+  assert.deepEqual(requestOfCoreRun({ schedule: 'dualpipev', ranks: 4, micro_batches: 10, virtual_stages: 1 }, 'F=1,B=2'), {
+    schedule: 'dualpipev', ranks: 4, microBatches: 10, virtualStages: 1, cost: 'F=1,B=2',
+  });
+  assert.deepEqual(requestOfCoreRun({ schedule: '1f1b', ranks: 4, micro_batches: 8 }, 'F=1,B=2,W=1,FB=3'), {
+    schedule: '1f1b', ranks: 4, microBatches: 8, cost: 'F=1,B=2,W=1,FB=3',
+  });
 });

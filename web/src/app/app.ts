@@ -33,7 +33,7 @@ import { TimelinePanel } from '../views/timeline_panel';
 import { Controls } from './controls';
 import { scheduleTitle } from '../model/describe';
 import { renderReadouts } from './readouts';
-import { requestOf } from '../model/request';
+import { requestOf, requestOfCoreRun } from '../model/request';
 import type { RunView } from '../model/run';
 import { APP_STATE_KEYS, completePatch, VIEWS, type AppState, type PageState, type ViewName } from '../state/page_state';
 import type { Store } from '../state/store';
@@ -230,8 +230,8 @@ export class App {
   /** The request of the core's first preset (DeepSeek-V3 Fig. 5): what is asked when nothing on
    *  screen can be. */
   private defaultRequest(): RunRequest {
-    const p = this.engine.presets[0];
-    return { schedule: p.schedule, ranks: p.ranks, microBatches: p.micro_batches, virtualStages: p.virtual_stages, cost: p.cost };
+    const first = this.engine.presets[0];
+    return requestOfCoreRun(first, first.cost);
   }
 
   /** Whether `name` is the schedule given as text (the registry's takes_text): it has fixed sizes and

@@ -2,6 +2,7 @@
 // module) and, for exercise 2, the engine runs the schedule its answer was read from. The one place
 // the exercises view reaches the engine through, so the view only draws what it is given.
 import { EngineError, type Engine, type SimulateValue, type Wording } from '../engine/engine';
+import { requestOfCoreRun } from './request';
 
 /** What the exercises are asked with: the page's costs, exercise 3's memory inputs, the language. */
 export interface ExerciseRequest {
@@ -40,7 +41,7 @@ export function engineExerciseSource(engine: Engine): ExerciseSource {
               : engine.lesson({ exercise, lang: request.lang, cost: request.cost });
           // Exercise 2 is read off a timeline: its inputs name the run, drawn beside the answer.
           const inputs = exercise === 2 ? worked.inputs : null;
-          const run = inputs ? engine.simulate({ schedule: inputs.schedule, ranks: inputs.ranks, microBatches: inputs.micro_batches, cost: inputs.cost }) : undefined;
+          const run = inputs ? engine.simulate(requestOfCoreRun(inputs, inputs.cost)) : undefined;
           return { exercise, worked, run };
         } catch (e) {
           if (!(e instanceof EngineError)) throw e;

@@ -4,6 +4,7 @@
 // redrawn on every prediction and its runs do not change.
 import type { Engine, RunRequest, SimulateValue } from '../engine/engine';
 import type { LessonRun, LessonSteps } from '../engine/generated/pipesim_engine.mjs';
+import { requestOfCoreRun } from './request';
 
 /** A step of the guided lesson as the page runs it: core's runs as requests. */
 export interface LessonStep {
@@ -25,7 +26,7 @@ export interface LearnSource {
 
 /** Core's lesson as the page's requests: every run at the lesson's costs. */
 export function lessonStepsOf(lesson: LessonSteps): LessonStep[] {
-  const request = (r: LessonRun): RunRequest => ({ schedule: r.schedule, ranks: r.ranks, microBatches: r.micro_batches, cost: lesson.cost });
+  const request = (r: LessonRun): RunRequest => requestOfCoreRun(r, lesson.cost);
   return lesson.steps.map((step) => ({ id: step.id, request: request(step.run), compared: step.compared.map(request) }));
 }
 

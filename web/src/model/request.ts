@@ -8,6 +8,21 @@ function entries(text: string): string[] {
   return text.split(';').map((s) => s.trim()).filter(Boolean);
 }
 
+/** A run as core writes it: a preset, a lesson step's run, an exercise's inputs. */
+export interface CoreRun {
+  schedule: string;
+  ranks: number;
+  micro_batches: number;
+  virtual_stages?: number;
+}
+
+/** The request for a run core describes, with its sizes in the page's words, priced at `cost` (a
+ *  preset's or an exercise's own, or the lesson's for every lesson step). */
+export function requestOfCoreRun(run: CoreRun, cost: string): RunRequest {
+  const virtualStages = run.virtual_stages === undefined ? {} : { virtualStages: run.virtual_stages };
+  return { schedule: run.schedule, ranks: run.ranks, microBatches: run.micro_batches, ...virtualStages, cost };
+}
+
 /** What a request needs to know of its schedule's registry entry (undefined: a name the engine does
  *  not know, which it refuses). */
 export type ScheduleTraits = Pick<ScheduleInfo, 'uses_virtual_stages' | 'takes_text'>;
