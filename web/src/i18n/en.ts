@@ -475,6 +475,17 @@ export const en = {
   'bubble.addsUp': 'The terms add up to this rank\'s bubble, phase by phase.',
   'bubble.stopsAddingUp': 'The terms stop adding up in the rows marked “off”: the formula\'s condition does not hold here, or the stages differ.',
   'bubble.noTerms': 'This schedule\'s closed form is not split per rank; the simulated idle time per phase is shown alone.',
+  // Compare with both timings, and the waits of an aggregated timeline's pixel column (issue 15).
+  'compare.bothTimings': 'Both timings: each makespan under dataflow and under the reference runtime',
+  'compare.dataflow': 'Dataflow makespan',
+  'compare.reference': 'Reference runtime makespan',
+  'compare.gap': 'Reference − dataflow',
+  'compare.noReference': 'no send/receive actions: dataflow only',
+  'wait.columnTitle': 'Waits in this pixel column ({from}–{to}, rank {rank}): {total}',
+  'wait.columnMostly': 'mostly {t} on {reason}',
+  'wait.reason.used': 'receives the ops consume',
+  'wait.reason.unused': 'receives the ops do not use',
+  'wait.reason.send': 'sends that had not completed',
 } as const;
 
 export type Key = keyof typeof en;

@@ -484,4 +484,15 @@ export const ptBR = {
   'bubble.addsUp': 'Os termos somam a bolha deste rank, fase por fase.',
   'bubble.stopsAddingUp': 'Os termos deixam de somar nas linhas marcadas “difere”: a condição da fórmula não vale aqui, ou os estágios diferem.',
   'bubble.noTerms': 'A forma fechada deste escalonamento não é dividida por rank; mostra-se só o tempo ocioso simulado por fase.',
+  // Compare with both timings, and the waits of an aggregated timeline's pixel column (issue 15).
+  'compare.bothTimings': 'As duas temporizações: cada makespan no fluxo de dados e no runtime de referência',
+  'compare.dataflow': 'Makespan do fluxo de dados',
+  'compare.reference': 'Makespan do runtime de referência',
+  'compare.gap': 'Referência − fluxo de dados',
+  'compare.noReference': 'sem ações de envio/recebimento: só fluxo de dados',
+  'wait.columnTitle': 'Esperas nesta coluna de pixels ({from}–{to}, rank {rank}): {total}',
+  'wait.columnMostly': 'sobretudo {t} em {reason}',
+  'wait.reason.used': 'recebimentos que as operações consomem',
+  'wait.reason.unused': 'recebimentos que as operações não usam',
+  'wait.reason.send': 'envios que não tinham terminado',
 } satisfies Record<Key, string>;

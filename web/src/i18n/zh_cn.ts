@@ -478,4 +478,15 @@ export const zhCN = {
   'bubble.addsUp': '各项逐阶段相加，正好等于该 rank 的气泡。',
   'bubble.stopsAddingUp': '在标为“相差”的行中各项不再相加吻合：此处公式的条件不成立，或各阶段代价不同。',
   'bubble.noTerms': '该调度的闭式没有按 rank 拆分；这里只显示每个阶段的模拟空闲时间。',
+  // Compare with both timings, and the waits of an aggregated timeline's pixel column (issue 15).
+  'compare.bothTimings': '两种计时：每个调度在数据流与参考运行时下的 makespan',
+  'compare.dataflow': '数据流 makespan',
+  'compare.reference': '参考运行时 makespan',
+  'compare.gap': '参考 − 数据流',
+  'compare.noReference': '没有收发动作：只有数据流',
+  'wait.columnTitle': '这一像素列（{from}–{to}，rank {rank}）中的等待：{total}',
+  'wait.columnMostly': '主要是 {t} 花在{reason}上',
+  'wait.reason.used': '操作消费的接收',
+  'wait.reason.unused': '操作不使用的接收',
+  'wait.reason.send': '尚未完成的发送',
 } satisfies Record<Key, string>;

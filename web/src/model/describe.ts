@@ -2,7 +2,7 @@
 import { num } from '../base/format';
 import { KINDS, type KindName } from '../engine/engine';
 import { lang, t, type Key, type Lang } from '../i18n';
-import type { IdleRef, TimelineGroup } from '../timeline/timeline_view';
+import type { ColumnWaits, IdleRef, TimelineGroup } from '../timeline/timeline_view';
 import { phaseMeaning } from './run';
 
 /** A schedule's display name in the page's language, as the registry writes it (`name` for a
@@ -81,6 +81,17 @@ function describeWait(g: TimelineGroup, next: number): string[] {
     lines.push(t('wait.on', { on, peer: ops.waitPeer![next] }));
   }
   return [t('wait.title', { op: shortName(g, next) }), ...lines];
+}
+
+/** The reasons of wait layers 0, 1, 2 (aggregate.ts's WAIT_LAYERS order), said of many ops. */
+const COLUMN_REASONS: Key[] = ['wait.reason.used', 'wait.reason.unused', 'wait.reason.send'];
+
+/** An aggregated pixel column's waits: its window and total, and the dominant reason with its time. */
+export function describeColumnWaits(_g: TimelineGroup, w: ColumnWaits): string[] {
+  return [
+    t('wait.columnTitle', { from: num(w.from), to: num(w.to), rank: w.rank, total: num(w.total) }),
+    t('wait.columnMostly', { t: num(w.layers[w.dominant]), reason: t(COLUMN_REASONS[w.dominant]) }),
+  ];
 }
 
 /** pipesim::CommAction names in its order, as torch writes them. */

@@ -71,12 +71,15 @@ export function visibleRange(result: SimulateValue, rank: number, t0: number, t1
   return [begin, lo];
 }
 
-/** Time (in columns) of each paint class per column of one rank. */
+/** Time (in columns) of each of `classes` paint classes (or wait layers) per column of one rank. */
 class ColumnTotals {
   readonly totals: Float32Array;
 
-  constructor(readonly columns: number) {
-    this.totals = new Float32Array(columns * CLASS_COUNT);
+  constructor(
+    readonly columns: number,
+    readonly classes = CLASS_COUNT,
+  ) {
+    this.totals = new Float32Array(columns * classes);
   }
 
   /** Adds the span [a, b) (in columns, fractional) of paint class `cls`. */
@@ -86,14 +89,106 @@ class ColumnTotals {
     if (hi <= lo) return;
     const first = Math.floor(lo);
     const last = Math.min(this.columns - 1, Math.ceil(hi) - 1);
+    const n = this.classes;
     if (first === last) {
-      this.totals[first * CLASS_COUNT + cls] += hi - lo;
+      this.totals[first * n + cls] += hi - lo;
       return;
     }
-    this.totals[first * CLASS_COUNT + cls] += first + 1 - lo;
-    for (let c = first + 1; c < last; c++) this.totals[c * CLASS_COUNT + cls] += 1;
-    this.totals[last * CLASS_COUNT + cls] += hi - last;
+    this.totals[first * n + cls] += first + 1 - lo;
+    for (let c = first + 1; c < last; c++) this.totals[c * n + cls] += 1;
+    this.totals[last * n + cls] += hi - last;
   }
+}
+
+/** The layers of a wait in reference timing, in the order an op's wait is laid out before it (and
+ *  hatched, densest last): the receives it consumes, a receive it does not use, a send not completed. */
+export const WAIT_LAYERS = 3;
+
+/** An op's three wait layers (undefined outside reference timing). */
+function waitLayers(result: SimulateValue): [Float64Array, Float64Array, Float64Array] | null {
+  const ops = result.ops;
+  if (!ops.waitUsedReceive || !ops.waitUnusedReceive || !ops.waitSend) return null;
+  return [ops.waitUsedReceive, ops.waitUnusedReceive, ops.waitSend];
+}
+
+/** Calls `visit(layer, from, to)` for each wait of `rank` that may overlap [t0, t1], at the place the
+ *  timeline draws it: the idle time just before the op that waited, its layers in order. */
+function forEachWait(result: SimulateValue, rank: number, t0: number, t1: number, visit: (layer: number, from: number, to: number) => void): void {
+  const layers = waitLayers(result);
+  if (!layers) return;
+  const ops = result.ops;
+  const [begin, end] = visibleRange(result, rank, t0, t1);
+  // A wait lies before its op: the first op past the window may still have waited inside it.
+  const last = Math.min(end + 1, result.rankBegin[rank + 1]);
+  for (let i = begin; i < last; i++) {
+    let at = ops.start[i] - (layers[0][i] + layers[1][i] + layers[2][i]);
+    for (let k = 0; k < WAIT_LAYERS; k++) {
+      const length = layers[k][i];
+      if (length > 0) visit(k, at, at + length);
+      at += length;
+    }
+  }
+}
+
+/** Per device-pixel column of one rank over [t0, t1], the share of the column (0..1) each wait layer
+ *  takes: `columns x WAIT_LAYERS` values (column c's layer k at c * WAIT_LAYERS + k).
+ *  Null when the run has no waits (dataflow timing). Summed the way aggregateRows sums the ops. */
+export function waitColumns(result: SimulateValue, rank: number, columns: number, t0: number, t1: number): Float32Array | null {
+  if (!waitLayers(result)) return null;
+  const perTime = columns / (t1 - t0);
+  const row = new ColumnTotals(columns, WAIT_LAYERS);
+  forEachWait(result, rank, t0, t1, (layer, from, to) => row.add((from - t0) * perTime, (to - t0) * perTime, layer));
+  return row.totals;
+}
+
+/** The waits of `rank` inside [t0, t1]: the time of each layer, their total, and the dominant layer
+ *  (the longest; -1 when there is none). What hovering an aggregated column reports. */
+export interface WindowWaits {
+  layers: [number, number, number];
+  total: number;
+  dominant: number;
+}
+
+export function waitsInWindow(result: SimulateValue, rank: number, t0: number, t1: number): WindowWaits {
+  const layers: [number, number, number] = [0, 0, 0];
+  forEachWait(result, rank, t0, t1, (layer, from, to) => {
+    const overlap = Math.min(t1, to) - Math.max(t0, from);
+    if (overlap > 0) layers[layer] += overlap;
+  });
+  let dominant = -1;
+  for (let k = 0; k < WAIT_LAYERS; k++) if (layers[k] > 0 && (dominant < 0 || layers[k] > layers[dominant])) dominant = k;
+  return { layers, total: layers[0] + layers[1] + layers[2], dominant };
+}
+
+/** A stretch of adjacent columns hatched alike: [first, end) columns, the layer whose hatching it takes,
+ *  and its opacity, the columns' wait share rounded up to a quarter (a column that waits at all stays
+ *  visible, one that only waits is fully hatched). */
+export interface WaitRun {
+  first: number;
+  end: number;
+  layer: number;
+  alpha: number;
+}
+
+/** The hatched stretches of one rank's wait columns (waitColumns): each column takes its dominant
+ *  layer's hatching at its wait share; equal neighbours merge, so the canvas gets one call a stretch. */
+export function waitRuns(totals: Float32Array, columns: number): WaitRun[] {
+  const runs: WaitRun[] = [];
+  for (let c = 0; c < columns; c++) {
+    let share = 0;
+    let layer = 0;
+    for (let k = 0; k < WAIT_LAYERS; k++) {
+      const time = totals[c * WAIT_LAYERS + k];
+      share += time;
+      if (time > totals[c * WAIT_LAYERS + layer]) layer = k;
+    }
+    if (share <= 1e-6) continue; // float dust, not a wait
+    const alpha = Math.min(1, Math.ceil(share * 4) / 4);
+    const previous = runs[runs.length - 1];
+    if (previous && previous.end === c && previous.layer === layer && previous.alpha === alpha) previous.end = c + 1;
+    else runs.push({ first: c, end: c + 1, layer, alpha });
+  }
+  return runs;
 }
 
 /** One pixel row per rank: each column's colour over [t0, t1]. */

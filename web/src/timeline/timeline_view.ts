@@ -12,7 +12,7 @@ import { clear, el } from '../base/dom';
 import { readPalette, type Palette } from '../base/colors';
 import { niceStep, TimeScale } from '../base/time_scale';
 import type { SimulateValue } from '../engine/engine';
-import { aggregateRows, cssColourToRgb, paintClasses, typicalOpDuration } from './aggregate';
+import { aggregateRows, cssColourToRgb, paintClasses, typicalOpDuration, waitsInWindow, type WindowWaits } from './aggregate';
 import { CanvasHost, sizeCanvas } from './canvas_host';
 import { bindTimelineInput } from './input';
 import { GUTTER, hatch, RankTrack, type TrackFrame } from './track';
@@ -38,11 +38,28 @@ export interface IdleRef {
   nextOp: number;
 }
 
+/** In a group drawn aggregated (reference timing), the waits of the pixel column under the pointer:
+ *  the column's time window on `rank`, each layer's time in it, their total and the dominant layer. */
+export interface ColumnWaits extends WindowWaits {
+  rank: number;
+  from: number;
+  to: number;
+}
+
+/** What the pointer is over: a cell or an idle gap, and in an aggregated group its column's waits. */
+interface Hit {
+  cell?: CellRef;
+  idle?: IdleRef;
+  column?: ColumnWaits;
+}
+
 export interface TimelineOptions {
   /** Tooltip / announcement lines for an op. */
   describeOp(group: TimelineGroup, op: number): string[];
   /** Lines explaining an idle gap. */
   describeIdle(group: TimelineGroup, idle: IdleRef): string[];
+  /** Lines on the waits of an aggregated pixel column (added to the op's or the gap's). */
+  describeColumnWaits?(group: TimelineGroup, waits: ColumnWaits): string[];
   rankLabel(rank: number): string;
   ariaLabel: string;
   onCellClick?(ref: CellRef): void;
@@ -291,7 +308,7 @@ export class TimelineView {
 
   // ---- what the input (input.ts) asks of the view ---------------------------------------------------
 
-  private hit(clientX: number, clientY: number): { cell?: CellRef; idle?: IdleRef } | null {
+  private hit(clientX: number, clientY: number): Hit | null {
     const rect = this.canvas.getBoundingClientRect();
     const x = clientX - rect.left;
     const y = clientY - rect.top;
@@ -312,13 +329,31 @@ export class TimelineView {
       else hi = mid;
     }
     const i = lo - 1;
-    if (i >= begin && time < ops.end[i]) return { cell: { group: track.groupIndex, op: i } };
+    const column = this.columnWaits(track, rect.width, x);
+    if (i >= begin && time < ops.end[i]) return { cell: { group: track.groupIndex, op: i }, column };
     if (time < 0 || time > (g.result.summary.makespan as number)) return null;
-    return { idle: { group: track.groupIndex, rank: track.rank, time, nextOp: lo < end ? lo : -1 } };
+    return { idle: { group: track.groupIndex, rank: track.rank, time, nextOp: lo < end ? lo : -1 }, column };
   }
 
-  private describe(hit: { cell?: CellRef; idle?: IdleRef }): string[] {
-    return hit.cell ? this.options.describeOp(this.groups[hit.cell.group], hit.cell.op) : this.options.describeIdle(this.groups[hit.idle!.group], hit.idle!);
+  /** When the track's group was drawn aggregated, the waits of the device-pixel column at canvas x
+   *  (the picture's column, as aggregatedPicture cut it); undefined when it has none. */
+  private columnWaits(track: RankTrack, width: number, x: number): ColumnWaits | undefined {
+    if (this.modes[track.groupIndex] !== 'aggregated') return undefined;
+    const scale = this.scale(width);
+    const columns = Math.max(1, Math.round((scale.px1 - scale.px0) * this.host.dpr));
+    const c = Math.floor(((x - scale.px0) / (scale.px1 - scale.px0)) * columns);
+    if (c < 0 || c >= columns) return undefined;
+    const perColumn = (scale.t1 - scale.t0) / columns;
+    const from = scale.t0 + c * perColumn;
+    const to = from + perColumn;
+    const waits = waitsInWindow(this.groups[track.groupIndex].result, track.rank, from, to);
+    return waits.total > 0 ? { ...waits, rank: track.rank, from, to } : undefined;
+  }
+
+  private describe(hit: Hit): string[] {
+    const lines = hit.cell ? this.options.describeOp(this.groups[hit.cell.group], hit.cell.op) : this.options.describeIdle(this.groups[hit.idle!.group], hit.idle!);
+    const group = this.groups[hit.cell?.group ?? hit.idle!.group];
+    return hit.column && this.options.describeColumnWaits ? [...lines, ...this.options.describeColumnWaits(group, hit.column)] : lines;
   }
 
   private showTooltip(lines: string[], clientX: number, clientY: number): void {

@@ -8,7 +8,7 @@
 import { fillFor, textFor, type Palette } from '../base/colors';
 import type { TimeScale } from '../base/time_scale';
 import { KINDS, type KindName } from '../engine/engine';
-import { visibleRange } from './aggregate';
+import { visibleRange, waitColumns, waitRuns } from './aggregate';
 import type { TimelineGroup } from './timeline_view';
 
 /** The left margin holding the rank labels; cells are clipped to its right. */
@@ -185,6 +185,7 @@ export class RankTrack {
    *  (consumed receives, receives it does not use, sends), densest for the waits the dataflow avoids.
    *  The reason is on hover (describeIdle). */
   private drawWaits(ctx: CanvasRenderingContext2D, scale: TimeScale, frame: TrackFrame): void {
+    if (frame.aggregated) return this.drawAggregatedWaits(ctx, scale, frame.aggregated.width, frame);
     const g = this.group;
     const ops = g.result.ops;
     if (!ops.waitUsedReceive || !ops.waitUnusedReceive || !ops.waitSend) return;
@@ -207,6 +208,28 @@ export class RankTrack {
         frame.drawCalls += 1;
       });
     }
+  }
+
+  /** Reference timing drawn aggregated: the waits summed per column of the run's picture as its ops
+   *  are (aggregate.ts), each stretch of columns hatched with its dominant layer's pattern, as opaque
+   *  as the columns' wait share (rounded up to a quarter, so that a column that waits at all shows).
+   *  The column's reason and total are on hover (describeColumnWaits). */
+  private drawAggregatedWaits(ctx: CanvasRenderingContext2D, scale: TimeScale, columns: number, frame: TrackFrame): void {
+    const totals = waitColumns(this.group.result, this.rank, columns, scale.t0, scale.t1);
+    if (!totals) return;
+    const runs = waitRuns(totals, columns);
+    if (runs.length === 0) return;
+    const patterns = frame.waitPatterns(ctx);
+    const perColumn = (scale.px1 - scale.px0) / columns;
+    const y = this.y + 1;
+    const h = this.h - 2;
+    for (const run of runs) {
+      ctx.globalAlpha = run.alpha;
+      ctx.fillStyle = patterns[run.layer] ?? frame.palette.inkSoft;
+      ctx.fillRect(scale.px0 + run.first * perColumn, y + h * 0.25, (run.end - run.first) * perColumn, h * 0.5);
+    }
+    ctx.globalAlpha = 1;
+    frame.drawCalls += runs.length;
   }
 
   /** The focused cell and the highlighted ones of this row, outlined on top, whichever way the run

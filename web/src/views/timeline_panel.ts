@@ -5,7 +5,7 @@ import { download, downloadChoices } from '../base/download';
 import { num, percent } from '../base/format';
 import type { ExportFormat, ExportFormatInfo, RunRequest } from '../engine/engine';
 import { fill, lang, t } from '../i18n';
-import { describeIdle, describeOp, kindAt, phaseLabel } from '../model/describe';
+import { describeColumnWaits, describeIdle, describeOp, kindAt, phaseLabel } from '../model/describe';
 import { forwardShare, type RunView } from '../model/run';
 import { SchedulePlayer } from '../timeline/schedule_player';
 import { TimelineView, type TimelineGroup } from '../timeline/timeline_view';
@@ -44,6 +44,7 @@ export class TimelinePanel {
     this.view = new TimelineView({
       describeOp,
       describeIdle,
+      describeColumnWaits,
       rankLabel: (r) => t('timeline.rank', { n: r }),
       ariaLabel: t('timeline.aria'),
       onIdleClick: (idle) => this.showExplanation(describeIdle(this.group!, idle)),
