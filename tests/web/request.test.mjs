@@ -20,8 +20,12 @@ test('the default settings make the README\'s Fig. 5 request, sizes as typed', (
     cost: 'F=1,B=2,W=1,FB=3',
     customSchedule: undefined,
     timing: 'dataflow',
-    sends: 'rendezvous',
   });
+});
+
+test('the send semantics are asked for only with reference timing', () => {
+  assert.equal('sends' in requestOf({ ...DEFAULT_STATE, sends: 'eager' }, 'dualpipe', PLAIN), false);
+  assert.equal(requestOf({ ...DEFAULT_STATE, timing: 'reference', sends: 'eager' }, 'dualpipe', PLAIN).sends, 'eager');
 });
 
 test('virtual stages are asked for only of a schedule that has them', () => {

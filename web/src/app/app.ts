@@ -35,6 +35,7 @@ import { scheduleTitle } from '../model/describe';
 import { renderReadouts } from './readouts';
 import { requestOf, requestOfCoreRun } from '../model/request';
 import type { RunView } from '../model/run';
+import { bothTimings, otherTiming, type BothTimings, type TimedRun } from '../model/timings';
 import { APP_STATE_KEYS, completePatch, VIEWS, type AppState, type PageState, type ViewName } from '../state/page_state';
 import type { Store } from '../state/store';
 import { UrlAdapter } from '../state/url_adapter';
@@ -50,11 +51,13 @@ function opKinds(run: RunView): Set<string> {
 /** The fields whose change makes every run stale (all of the URL's state but the view). */
 const SIMULATED = new Set<keyof PageState>(APP_STATE_KEYS.filter((key) => key !== 'view'));
 
-/** One run a view needs: the schedule, the key of its run, and whether it is on the same-model basis. */
+/** One run a view needs: the schedule, the key of its run, whether it is on the same-model basis, and
+ *  (Compare with both timings) the timing it is asked under when not the page's. */
 interface Needed {
   name: string;
   key: string;
   sameModel: boolean;
+  timing?: string;
 }
 
 /** A schedule's run at the current settings, or the engine's refusal of it (its message and code). */
@@ -77,6 +80,8 @@ export class App {
   /** The guided lesson's runs, core data the page needs at start-up (a step is a URL). */
   private readonly lessonRuns: LearnSource;
   private primary: RunView | null = null;
+  /** Compare shows each schedule's makespan under both timings (its checkbox; not in the URL). */
+  private compareBothTimings = false;
   private dirty = new Set<ViewName>(VIEWS);
   private chartTimer = 0;
   /** The runs of the current settings, per schedule; emptied by every change of settings. */
@@ -122,7 +127,11 @@ export class App {
     const measuredPanel: MeasuredPipelinePanel = new MeasuredPipelinePanel((files, align) => void measured.measure(files, align, measuredPanel));
     this.timeline.element.append(measuredPanel.element);
     const onBasis = (basis: AppState['basis']) => this.set({ basis });
-    this.compare = new ComparePanel(engine.schedules, (names) => this.set({ compare: names }), onBasis);
+    this.compare = new ComparePanel(engine.schedules, (names) => this.set({ compare: names }), onBasis, (both) => {
+      this.compareBothTimings = both;
+      this.dirty.add('compare');
+      this.refresh();
+    });
     this.charts = new ChartsPanel(onBasis);
     this.chartSweeps = new ChartsSweeps(engine, background, this.charts);
     // "Derive F&B from the chunk model": its costs become the pipeline's, shown on the timeline.
@@ -240,9 +249,11 @@ export class App {
     return !!this.engine.schedule(name)?.takes_text;
   }
 
-  /** The engine request of `schedule` at the settings on screen (model/request.ts). */
-  private request(schedule: string, sameModel = false): RunRequest {
-    return requestOf(this.state, schedule, this.engine.schedule(schedule), sameModel);
+  /** The engine request of `schedule` at the settings on screen (model/request.ts), under `timing`
+   *  when it is not the page's (Compare's other timing). */
+  private request(schedule: string, sameModel = false, timing?: string): RunRequest {
+    const state = timing ? { ...this.state, timing } : this.state;
+    return requestOf(state, schedule, this.engine.schedule(schedule), sameModel);
   }
 
   /** The runs the visible view needs: the chosen schedule as the controls set it (readouts, timeline),
@@ -256,7 +267,20 @@ export class App {
       const key = sameModel && !this.takesText(name) ? `model:${name}` : name;
       if (!out.some((n) => n.key === key)) out.push({ name, key, sameModel: key !== name });
     }
+    if (view === 'compare' && this.compareBothTimings) {
+      const timing = otherTiming(this.state.timing);
+      for (const name of [this.state.schedule, ...this.state.compare]) {
+        const asked = out.find((n) => n.key === this.comparedKey(name))!;
+        const key = this.otherTimingKey(asked.key);
+        if (!out.some((n) => n.key === key)) out.push({ ...asked, key, timing });
+      }
+    }
     return out;
+  }
+
+  /** The key of a compared run under the other timing than the page's. */
+  private otherTimingKey(key: string): string {
+    return `${otherTiming(this.state.timing)}:${key}`;
   }
 
   /** The key of a compared schedule's run on the current basis. */
@@ -264,20 +288,20 @@ export class App {
     return this.state.basis === 'model' && !this.takesText(name) ? `model:${name}` : name;
   }
 
-  private runView(schedule: string, request: RunRequest, result: SimulateValue): RunView {
+  private runView(schedule: string, request: RunRequest, result: SimulateValue, withGap = true): RunView {
     const s = result.summary;
     return {
       request: { ...request, ranks: s.ranks, microBatches: s.micro_batches, virtualStages: s.virtual_stages },
       info: this.engine.schedule(schedule)!,
       result,
-      dataflowMakespan: s.timing === 'reference' ? this.dataflowMakespan(request) : undefined,
+      dataflowMakespan: withGap && s.timing === 'reference' ? this.dataflowMakespan(request) : undefined,
     };
   }
 
   /** The same request's dataflow makespan, for the gap readout of reference timing. */
   private dataflowMakespan(request: RunRequest): number | undefined {
     try {
-      return this.engine.summary({ ...request, timing: 'dataflow' }).makespan as number;
+      return this.engine.summary({ ...request, timing: 'dataflow', sends: undefined }).makespan as number;
     } catch {
       return undefined;
     }
@@ -301,26 +325,28 @@ export class App {
     const started = performance.now();
     const missing = this.needed().filter((n) => !this.runs.has(n.key));
     const update = this.updates.begin(); // whatever runs in the worker for older settings is now stale
-    const requests = missing.map((n) => this.request(n.name, n.sameModel));
+    const requests = missing.map((n) => this.request(n.name, n.sameModel, n.timing));
     const simulation = this.client.simulate(requests, update);
     if ('pending' in simulation) {
       this.showBusy(simulation.ops);
       void simulation.pending.then((outcomes) => {
         if (outcomes === SUPERSEDED) return; // a newer update is under way and owns the busy note
-        missing.forEach((n, k) => this.runs.set(n.key, this.outcome(n.name, requests[k], outcomes[k])));
+        missing.forEach((n, k) => this.runs.set(n.key, this.outcome(n.name, requests[k], outcomes[k], !n.timing)));
         this.showBusy(null);
         this.show(started, this.client.lastPlace);
       });
       return;
     }
     this.showBusy(null);
-    missing.forEach((n, k) => this.runs.set(n.key, this.outcome(n.name, requests[k], simulation.outcomes[k])));
+    missing.forEach((n, k) => this.runs.set(n.key, this.outcome(n.name, requests[k], simulation.outcomes[k], !n.timing)));
     this.show(started, missing.length > 0 ? simulation.where : 'cache');
   }
 
-  private outcome(schedule: string, request: RunRequest, outcome: Outcome<SimulateValue>): RunOutcome {
+  /** `withGap`: a run at the page's timing, whose reference makespan the readouts compare with dataflow
+   *  (Compare's run under the other timing needs no such second run). */
+  private outcome(schedule: string, request: RunRequest, outcome: Outcome<SimulateValue>, withGap = true): RunOutcome {
     return 'value' in outcome
-      ? { run: this.runView(schedule, request, outcome.value) }
+      ? { run: this.runView(schedule, request, outcome.value, withGap) }
       : { error: outcome.error.message, code: outcome.error.code, wording: outcome.error.wording, field: outcome.error.field };
   }
 
@@ -369,7 +395,7 @@ export class App {
     if (view === 'quiz') this.quiz.update();
     if (view === 'planner') this.planner.update();
     if (view === 'learn') this.learn.update(this.stepFromUrl(this.state.step));
-    if (view === 'compare') this.compare.update(this.state.schedule, this.state.compare, this.compareEntries(), this.basisShown());
+    if (view === 'compare') this.compare.update(this.state.schedule, this.state.compare, this.compareEntries(), this.basisShown(), this.compareBothTimings);
     if (view === 'charts') {
       // Sweeps run hundreds of simulations: coalesce a burst of slider moves into one.
       clearTimeout(this.chartTimer);
@@ -384,8 +410,19 @@ export class App {
       const outcome = this.runs.get(this.comparedKey(name));
       if (!outcome) return [];
       const title = scheduleTitle(this.engine.schedule(name), name);
-      return ['run' in outcome ? { name, title, run: outcome.run } : { name, title, error: wordRefusal(outcome.error, outcome.wording) }];
+      const entry: CompareEntry = 'run' in outcome ? { name, title, run: outcome.run } : { name, title, error: wordRefusal(outcome.error, outcome.wording) };
+      return [{ ...entry, timings: this.bothTimingsOf(this.comparedKey(name), outcome) }];
     });
+  }
+
+  /** With both timings on: a compared schedule's run at the page's timing paired with its run under
+   *  the other one (undefined while that run is not there yet). */
+  private bothTimingsOf(key: string, asked: RunOutcome): BothTimings | undefined {
+    if (!this.compareBothTimings) return undefined;
+    const other = this.runs.get(this.otherTimingKey(key));
+    if (!other) return undefined;
+    const timed = (o: RunOutcome): TimedRun => ('run' in o ? { summary: o.run.result.summary } : { error: wordRefusal(o.error, o.wording) });
+    return this.state.timing === 'reference' ? bothTimings(timed(other), timed(asked)) : bothTimings(timed(asked), timed(other));
   }
 
   /** What Compare and Charts say about their basis: which one, and the costs it starts from. */

@@ -191,7 +191,7 @@ function toJs(request: RunRequest): RunRequestJs {
     rankSpeed: request.rankSpeed,
     customSchedule: request.customSchedule,
     timing: request.timing,
-    sends: request.timing === 'reference' ? request.sends : undefined,
+    sends: request.sends, // requestOf asks for them only with reference timing; the engine refuses them otherwise
   };
 }
 

@@ -49,6 +49,7 @@ export function requestOf(state: Readonly<AppState>, schedule: string, traits: S
     ...(rankSpeed.length ? { rankSpeed } : {}),
     customSchedule: takesText ? state.custom : undefined,
     timing: state.timing,
-    sends: state.sends,
+    // The send semantics belong to reference timing: the engine refuses them with another.
+    ...(state.timing === 'reference' ? { sends: state.sends } : {}),
   };
 }

@@ -4,8 +4,9 @@ import { seriesColor } from '../base/colors';
 import { num, percent } from '../base/format';
 import type { ScheduleInfo } from '../engine/engine';
 import { t } from '../i18n';
-import { describeIdle, describeOp, scheduleTitle } from '../model/describe';
+import { describeColumnWaits, describeIdle, describeOp, scheduleTitle } from '../model/describe';
 import { forwardShare, type RunView } from '../model/run';
+import type { BothTimings, TimingCell } from '../model/timings';
 import { TimelineView, type TimelineGroup } from '../timeline/timeline_view';
 import type { CostBasis } from '../state/page_state';
 import { basisBlock, type BasisShown } from './basis';
@@ -15,6 +16,9 @@ export interface CompareEntry {
   title: string;
   run?: RunView;
   error?: string;
+  /** With both timings shown: the makespan under dataflow and under the reference runtime (the app
+   *  asks the engine for the run under the other timing than the page's; model/timings.ts pairs them). */
+  timings?: BothTimings;
 }
 
 export class ComparePanel {
@@ -23,6 +27,8 @@ export class ComparePanel {
   private readonly picker = el('div', { class: 'compare-list', 'data-testid': 'compare-picker' });
   private readonly table = el('div', { class: 'table-scroll' });
   private readonly basis = el('div');
+  /** "Both timings": the table gains the makespan under each timing model and their gap. */
+  private readonly both = el('input', { type: 'checkbox', id: 'compare-both-timings', 'data-testid': 'compare-both-timings' });
   private groups: TimelineGroup[] = [];
   private pickerFor = '';
 
@@ -31,10 +37,13 @@ export class ComparePanel {
     private readonly schedules: readonly ScheduleInfo[],
     private readonly onPick: (names: string[]) => void,
     private readonly onBasis: (basis: CostBasis) => void,
+    private readonly onBothTimings: (both: boolean) => void,
   ) {
+    this.both.addEventListener('change', () => this.onBothTimings(this.both.checked));
     this.view = new TimelineView({
       describeOp,
       describeIdle,
+      describeColumnWaits,
       rankLabel: (r) => t('timeline.rank', { n: r }),
       ariaLabel: t('compare.aria'),
     });
@@ -43,6 +52,7 @@ export class ComparePanel {
       el('p', { class: 'hint', text: t('compare.hint') }),
       this.basis,
       this.picker,
+      el('label', { class: 'compare-timings' }, [this.both, ' ', t('compare.bothTimings')]),
       this.table,
       this.view.element,
     ]);
@@ -64,7 +74,8 @@ export class ComparePanel {
     }
   }
 
-  update(primary: string, chosen: string[], entries: CompareEntry[], basis: BasisShown): void {
+  update(primary: string, chosen: string[], entries: CompareEntry[], basis: BasisShown, bothTimings = false): void {
+    this.both.checked = bothTimings;
     this.basis.replaceChildren(basisBlock('compare', basis, this.onBasis));
     if (this.pickerFor !== primary) this.buildPicker(primary);
     this.picker.querySelectorAll<HTMLInputElement>('input').forEach((box) => (box.checked = chosen.includes(box.value)));
@@ -78,15 +89,35 @@ export class ComparePanel {
       }));
     // The table first: the drawing reads the page's styles, which is cheaper once the DOM is final.
     clear(this.table);
-    this.table.append(compareTable(entries, (name) => this.schedules.find((s) => s.name === name)));
+    this.table.append(compareTable(entries, (name) => this.schedules.find((s) => s.name === name), bothTimings));
     this.view.setGroups(this.groups);
   }
 }
 
-function compareTable(entries: CompareEntry[], schedule: (name: string) => ScheduleInfo | undefined): HTMLElement {
+/** A timing's makespan in its Compare cell: the number, the refusal, or that there is no reference. */
+function timingCell(testid: string, value: TimingCell): HTMLElement {
+  if ('makespan' in value) return el('td', { 'data-testid': testid, text: num(value.makespan) });
+  if ('error' in value) return el('td', { 'data-testid': testid, class: 'error-cell', text: value.error });
+  return el('td', { 'data-testid': testid, class: 'hint', text: t('compare.noReference') });
+}
+
+/** The three cells "both timings" adds to a schedule's row: dataflow, reference runtime, their gap. */
+function timingCells(name: string, timings: BothTimings | undefined): HTMLElement[] {
+  if (!timings) return [el('td', { text: '–' }), el('td', { text: '–' }), el('td', { text: '–' })];
+  const gap = timings.gap === null ? '–' : `${timings.gap > 0 ? '+' : ''}${num(timings.gap)}`;
+  return [
+    timingCell(`compare-dataflow-${name}`, timings.dataflow),
+    timingCell(`compare-reference-${name}`, timings.reference),
+    el('td', { 'data-testid': `compare-gap-${name}`, text: gap }),
+  ];
+}
+
+function compareTable(entries: CompareEntry[], schedule: (name: string) => ScheduleInfo | undefined, bothTimings: boolean): HTMLElement {
+  const timingHeads = bothTimings ? [el('th', { text: t('compare.dataflow') }), el('th', { text: t('compare.reference') }), el('th', { text: t('compare.gap') })] : [];
   const head = el('tr', {}, [
     el('th', { text: t('compare.schedule') }),
     el('th', { text: t('readout.makespan') }),
+    ...timingHeads,
     el('th', { text: t('readout.bubbleFraction') }),
     el('th', { text: t('compare.simulatedBubble') }),
     el('th', { text: t('compare.formula') }),
@@ -98,7 +129,7 @@ function compareTable(entries: CompareEntry[], schedule: (name: string) => Sched
     const swatch = el('span', { class: 'swatch' });
     swatch.style.background = seriesColor(schedule(e.name));
     const name = el('td', {}, [swatch, ' ', e.title]);
-    if (!e.run) return el('tr', {}, [name, el('td', { colspan: 7, class: 'error-cell', text: e.error ?? '' })]);
+    if (!e.run) return el('tr', {}, [name, el('td', { colspan: 7 + timingHeads.length, class: 'error-cell', text: e.error ?? '' })]);
     const s = e.run.result.summary;
     const f = s.formula;
     const simulated: number = f.simulated;
@@ -110,6 +141,7 @@ function compareTable(entries: CompareEntry[], schedule: (name: string) => Sched
         'data-testid': `compare-makespan-${e.name}`,
         text: s.span !== s.makespan ? `${num(s.makespan)} (${t('compare.span')} ${num(s.span)})` : num(s.makespan),
       }),
+      ...(bothTimings ? timingCells(e.name, e.timings) : []),
       el('td', { text: percent(s.bubble_fraction, 2) }),
       el('td', { text: num(simulated) + basis }),
       el('td', {}, f.text ? [
