@@ -8,7 +8,10 @@
 //   schedule, ranks, micro-batches (microBatches), virtual-stages (virtualStages), cost,
 //   compare ("1f1b,zb-h1"; the property also takes an array), view ("timeline" | "compare" | "chunk" |
 //   "quiz"), theme ("light" | "dark"; absent: the page's --bg, --ink, ... variables), palette ("cb"),
-//   lang ("en" | "pt-BR" | "zh-CN", per element; absent: the nearest lang= above it, else English).
+//   lang ("en" | "pt-BR" | "zh-CN", per element; absent: the nearest lang= above it, else English),
+//   timing ("dataflow" | "reference": the reference runtime's send/receive structure; absent: dataflow),
+//   sends ("rendezvous" | "eager" | "async"; with timing="reference" only, as the CLI's --sends).
+// The engine checks timing and sends: a bad value is its refusal in place of the drawing.
 // Read-only: summary (the engine's summary of what is drawn, or null).
 // Events (bubbling, composed): "pipesim-change" after each drawing, detail {view, schedule, ranks,
 // microBatches, virtualStages, cost, compare, summary}; "pipesim-error" when the engine refuses the
@@ -21,7 +24,7 @@ import { Lane, sharedBackground, sharedClient, SUPERSEDED, type LaneRequest } fr
 import type { EngineClient } from '../engine/client';
 import { EngineError, loadEngine, type Engine, type RunRequest, type SimulateValue } from '../engine/engine';
 import { detectLang, inLang, loadLang, swapLang, t, type Lang } from '../i18n';
-import { describeIdle, describeOp, scheduleTitle } from '../model/describe';
+import { describeColumnWaits, describeIdle, describeOp, scheduleTitle } from '../model/describe';
 import { requestOf } from '../model/request';
 import { forwardShare, type RunView } from '../model/run';
 import { DEFAULT_INPUTS, DEFAULT_STATE, type AppState, type PageState } from '../state/page_state';
@@ -66,7 +69,7 @@ const ELEMENT_CSS = `
 /** An element's state: the page's, with its attributes in place of the page's URL. */
 type ElementState = AppState & Pick<PageState, 'chunk'>;
 /** The attributes that are settings of the runs (the others restyle or re-render). */
-const SETTINGS = new Set(['schedule', 'ranks', 'micro-batches', 'virtual-stages', 'cost', 'compare']);
+const SETTINGS = new Set(['schedule', 'ranks', 'micro-batches', 'virtual-stages', 'cost', 'compare', 'timing', 'sends']);
 const VIEWS = ['timeline', 'compare', 'chunk', 'quiz'] as const;
 type View = (typeof VIEWS)[number];
 
@@ -77,13 +80,13 @@ export type { PipesimChangeDetail, PipesimErrorDetail } from './pipesim-timeline
 const EVENTS_SEEN_BY_VIEWS = ['click', 'input', 'change', 'keydown', 'pointerdown', 'pointermove', 'pointerup', 'pointerleave', 'wheel', 'focusin'];
 
 /** The properties that reflect attributes (lang and hidden are HTMLElement's own). */
-const REFLECTED = ['schedule', 'ranks', 'microBatches', 'virtualStages', 'cost', 'compare', 'view', 'theme', 'palette'] as const;
+const REFLECTED = ['schedule', 'ranks', 'microBatches', 'virtualStages', 'cost', 'compare', 'view', 'theme', 'palette', 'timing', 'sends'] as const;
 
 const wholeOrNull = (value: string | null): number | null => (value !== null && /^\s*\d+\s*$/.test(value) ? Number(value) : null);
 
 export class PipesimTimelineElement extends HTMLElement {
   // theme and palette restyle through CSS (:host([theme=dark])); they are observed so the canvas redraws.
-  static observedAttributes = ['schedule', 'ranks', 'micro-batches', 'virtual-stages', 'cost', 'compare', 'view', 'lang', 'theme', 'palette', 'hidden'];
+  static observedAttributes = ['schedule', 'ranks', 'micro-batches', 'virtual-stages', 'cost', 'compare', 'view', 'lang', 'theme', 'palette', 'hidden', 'timing', 'sends'];
 
   readonly #root: ShadowRoot;
   readonly #body = el('div', { class: 'card' }, [el('div', { class: 'placeholder', text: 'pipesim…' })]);
@@ -138,6 +141,10 @@ export class PipesimTimelineElement extends HTMLElement {
   set theme(value: string | null) { this.#reflect('theme', value); }
   get palette(): string | null { return this.getAttribute('palette'); }
   set palette(value: string | null) { this.#reflect('palette', value); }
+  get timing(): string { return this.getAttribute('timing') ?? DEFAULT_STATE.timing; }
+  set timing(value: string | null) { this.#reflect('timing', value); }
+  get sends(): string | null { return this.getAttribute('sends'); }
+  set sends(value: string | null) { this.#reflect('sends', value); }
   // lang and hidden are HTMLElement's own reflecting properties.
   /** The engine's summary of what is drawn (null before the first drawing, after a refusal, and for
    *  the chunk and quiz views). */
@@ -180,6 +187,8 @@ export class PipesimTimelineElement extends HTMLElement {
       virtualStages: attr('virtual-stages', DEFAULT_STATE.virtualStages),
       cost: this.cost,
       compare: this.compare,
+      timing: this.timing,
+      sends: this.sends ?? DEFAULT_STATE.sends,
     };
   }
 
@@ -245,7 +254,11 @@ export class PipesimTimelineElement extends HTMLElement {
 
   /** The engine request of `schedule` at this element's settings, made as the page makes its own. */
   #request(schedule: string): RunRequest {
-    return requestOf(this.#store.get(), schedule, this.#engine!.schedule(schedule));
+    const request = requestOf(this.#store.get(), schedule, this.#engine!.schedule(schedule));
+    // A sends attribute is passed on whatever the timing, so that the engine refuses it without
+    // timing="reference" rather than the element drawing dataflow as if it had been read.
+    const sends = this.sends;
+    return sends === null ? request : { ...request, sends };
   }
 
   #runView(request: RunRequest, result: SimulateValue): RunView {
@@ -300,6 +313,7 @@ export class PipesimTimelineElement extends HTMLElement {
     this.#timeline ??= new TimelineView({
       describeOp: speak(describeOp),
       describeIdle: speak(describeIdle),
+      describeColumnWaits: speak(describeColumnWaits),
       rankLabel: speak((r: number) => t('timeline.rank', { n: r })),
       ariaLabel: t('timeline.aria'),
     });
@@ -310,6 +324,7 @@ export class PipesimTimelineElement extends HTMLElement {
       ` · ${t('readout.bubbleFraction')} `,
       el('strong', { 'data-testid': 'bubble-fraction', text: percent(s.bubble_fraction, 2) }),
       ` · ${t('readout.formula')} ${s.formula.text} = ${num(s.formula.value)}`,
+      ...(s.timing === 'reference' ? [el('span', { 'data-testid': 'timing', text: ` · ${t('control.timingReference')}` })] : []),
     ]);
     const title = t('element.title', {
       schedules: runs.map((r) => scheduleTitle(r.info)).join(' · '),

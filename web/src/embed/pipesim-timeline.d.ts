@@ -45,6 +45,12 @@ export declare class PipesimTimelineElement extends HTMLElement {
   theme: string | null;
   /** Attribute `palette`: "cb" for the colour-blind palette, or null. */
   palette: string | null;
+  /** Attribute `timing`: "dataflow" (default: an op starts once its inputs have arrived) or
+   *  "reference" (the reference runtime's send/receive structure, its waits hatched). */
+  get timing(): string;
+  set timing(value: string | null);
+  /** Attribute `sends`, with timing "reference" only: "rendezvous" (default), "eager" or "async". */
+  sends: string | null;
   /** The engine's summary of what is drawn; null before the first drawing and after a refusal. */
   readonly summary: unknown;
 }
