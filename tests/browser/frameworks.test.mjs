@@ -102,7 +102,7 @@ test('the element shows no internal names: its own properties are the documented
     const fresh = document.createElement('pipesim-timeline');
     return { proto: Object.getOwnPropertyNames(proto).sort(), instance: Object.getOwnPropertyNames(fresh) };
   });
-  assert.deepEqual(own.proto, ['attributeChangedCallback', 'compare', 'connectedCallback', 'constructor', 'cost', 'disconnectedCallback', 'microBatches', 'palette', 'ranks', 'schedule', 'summary', 'theme', 'view', 'virtualStages'].sort());
+  assert.deepEqual(own.proto, ['attributeChangedCallback', 'compare', 'connectedCallback', 'constructor', 'cost', 'disconnectedCallback', 'microBatches', 'palette', 'ranks', 'schedule', 'sends', 'summary', 'theme', 'timing', 'view', 'virtualStages'].sort());
   assert.deepEqual(own.instance, []);
   assert.deepEqual(problems, []);
   await page.close();
