@@ -66,12 +66,12 @@ test('a run timed as dataflow has no wait columns', () => {
   assert.equal(waitColumns(run([[[0, 1], [3, 4]]], false), 0, 4, 0, 4), null);
 });
 
-test('each column is hatched with its dominant layer, as opaque as its wait share rounded up to a quarter', () => {
+test('each column is hatched with its dominant layer, as opaque as its wait share rounded up to a quarter, at least half', () => {
   const columns = waitColumns(waited, 0, 5, 0, 5);
   assert.deepEqual(waitRuns(columns, 5), [
     { first: 1, end: 2, layer: 0, alpha: 0.75 },
     { first: 2, end: 3, layer: 1, alpha: 1 },
-    { first: 3, end: 4, layer: 2, alpha: 0.25 },
+    { first: 3, end: 4, layer: 2, alpha: 0.5 }, // a quarter of the column: the faintest hatching
   ]);
 });
 

@@ -161,8 +161,11 @@ export function waitsInWindow(result: SimulateValue, rank: number, t0: number, t
 }
 
 /** A stretch of adjacent columns hatched alike: [first, end) columns, the layer whose hatching it takes,
- *  and its opacity, the columns' wait share rounded up to a quarter (a column that waits at all stays
- *  visible, one that only waits is fully hatched). */
+ *  and its opacity, the columns' wait share rounded up to a quarter and at least a half (a column that
+ *  waits at all stays visible over the ops' colours, one that only waits is fully hatched). */
+/** The faintest hatching of a column that waits: fainter is lost on a busy column's colour. */
+const MIN_WAIT_ALPHA = 0.5;
+
 export interface WaitRun {
   first: number;
   end: number;
@@ -183,7 +186,7 @@ export function waitRuns(totals: Float32Array, columns: number): WaitRun[] {
       if (time > totals[c * WAIT_LAYERS + layer]) layer = k;
     }
     if (share <= 1e-6) continue; // float dust, not a wait
-    const alpha = Math.min(1, Math.ceil(share * 4) / 4);
+    const alpha = Math.min(1, Math.max(MIN_WAIT_ALPHA, Math.ceil(share * 4) / 4));
     const previous = runs[runs.length - 1];
     if (previous && previous.end === c && previous.layer === layer && previous.alpha === alpha) previous.end = c + 1;
     else runs.push({ first: c, end: c + 1, layer, alpha });

@@ -212,8 +212,8 @@ export class RankTrack {
 
   /** Reference timing drawn aggregated: the waits summed per column of the run's picture as its ops
    *  are (aggregate.ts), each stretch of columns hatched with its dominant layer's pattern, as opaque
-   *  as the columns' wait share (rounded up to a quarter, so that a column that waits at all shows).
-   *  The column's reason and total are on hover (describeColumnWaits). */
+   *  as the columns' wait share (rounded up to a quarter, at least a half, so that a column that waits
+   *  at all shows). The column's reason and total are on hover (describeColumnWaits). */
   private drawAggregatedWaits(ctx: CanvasRenderingContext2D, scale: TimeScale, columns: number, frame: TrackFrame): void {
     const totals = waitColumns(this.group.result, this.rank, columns, scale.t0, scale.t1);
     if (!totals) return;
