@@ -44,6 +44,21 @@ test('Compare shows each schedule\'s makespan under both timings and their gap, 
   await page.close();
 });
 
+test('Compare\'s both timings of large runs are simulated in the worker, to the CLI\'s values', async () => {
+  // 8 x 2048: some 100 000 ops per run, over the main thread's bound.
+  const { page, problems } = await browser.page('?schedule=dualpipe&ranks=8&micro-batches=2048&cost=F=2,B=2,W=1.5,FB=2.48,comm=0.5&view=compare&compare=1f1b&basis=stage');
+  await page.waitForSelector('[data-testid=compare-makespan-1f1b]', { timeout: 60000 });
+  await page.check('[data-testid=compare-both-timings]');
+  await page.waitForSelector('[data-testid=compare-reference-1f1b]', { timeout: 60000 });
+  const where = await page.evaluate(() => performance.getEntriesByName('pipesim:update').at(-1).detail.where);
+  assert.equal(where, 'worker');
+  const row = (name) => Promise.all(['dataflow', 'reference', 'gap'].map((c) => text(page, `compare-${c}-${name}`)));
+  assert.deepEqual(await row('dualpipe'), ['5999.16', '6134.72', '+135.56']);
+  assert.deepEqual(await row('1f1b'), ['10018', '10127', '+109']);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
 test('Compare says a schedule given as text without send/receive actions has no reference timing', async () => {
   const custom = encodeURIComponent('0F0,0F1,0B0,0B1\n1F0,1B0,1F1,1B1');
   const { page, problems } = await browser.page(`?schedule=custom&custom=${custom}&ranks=2&micro-batches=2&view=compare&compare=1f1b&timing=reference`);
