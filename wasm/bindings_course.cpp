@@ -126,7 +126,7 @@ auto measured_pipeline(val texts, val align) -> val {
 auto simulate_model(val request) -> val {
   return guarded([&] {
     if (request.isUndefined() || request.isNull() || request.typeOf().as<std::string>() != "object")
-      throw pipesim::Error(pipesim::ErrorCode::usage, "a model run must be an object like {schedule: 'dualpipe', model: '<planner JSON>'}");
+      throw pipesim::Error(pipesim::ErrorCode::usage, "a model run must be an object {schedule, model}: model is a planner file's JSON text");
     const pipesim::PlanInput input =
         reading("model", [&] { return pipesim::parse_plan_input(text_field(request, "model", pipesim::limits::max_small_json_bytes)); });
     pipesim::RunRequest r;

@@ -29,6 +29,8 @@ import { engineExerciseSource } from '../model/exercise_source';
 import { engineLearnSource, type LearnSource } from '../model/learn_source';
 import { ComparePanel, type CompareEntry } from '../views/compare_panel';
 import { MemoryPanel } from '../views/memory_panel';
+import { MemoryBytes } from './memory_bytes';
+import { PLAN_EXAMPLES } from '../model/plan_examples';
 import { TimelinePanel } from '../views/timeline_panel';
 import { Controls } from './controls';
 import { scheduleTitle } from '../model/describe';
@@ -68,7 +70,9 @@ export class App {
   private readonly charts: ChartsPanel;
   /** The Charts tab's sweeps, computed for the panel. */
   private readonly chartSweeps: ChartsSweeps;
-  private readonly memory = new MemoryPanel();
+  private readonly memory = new MemoryPanel(PLAN_EXAMPLES, (memoryModel) => this.set({ memoryModel }));
+  /** The Memory tab's runs on a model and cluster, in bytes. */
+  private readonly memoryBytes: MemoryBytes;
   private readonly chunk: ChunkPanel;
   private readonly exercises: ExercisesPanel;
   private readonly quiz: QuizPanel;
@@ -102,6 +106,7 @@ export class App {
       (name) => !!engine.schedule(name)?.takes_text,
     );
     this.lessonRuns = engineLearnSource(engine);
+    this.memoryBytes = new MemoryBytes(engine, this.memory, (name) => scheduleTitle(engine.schedule(name), name));
     const opened = this.address.read();
     // A lesson step is a URL: it opens with the step's settings.
     store.set(opened.view === 'learn' ? { ...opened, ...this.stepState(this.stepFromUrl(opened.step)) } : opened);
@@ -341,6 +346,7 @@ export class App {
       this.showError(null);
       renderReadouts(byId('readouts', this.root), this.primary);
       this.controls.showApplicable(opKinds(this.primary));
+      this.controls.showStages(this.primary.result.summary.stages);
       this.setStale(false);
     } else {
       this.showError(primary.error, primary.code, primary.wording, primary.field);
@@ -363,7 +369,10 @@ export class App {
     if (!this.primary || !this.dirty.has(view)) return;
     this.dirty.delete(view);
     if (view === 'timeline') this.timeline.update(this.primary);
-    if (view === 'memory') this.memory.update(this.primary);
+    if (view === 'memory') {
+      this.memory.update(this.primary);
+      void this.memoryBytes.update(this.state);
+    }
     if (view === 'chunk') this.chunk.update();
     if (view === 'exercises') this.exercises.update(this.state.cost);
     if (view === 'quiz') this.quiz.update();
