@@ -2,7 +2,7 @@
 // `pipesim simulate --model FILE` runs them (the course module's simulateModel: core divides the
 // model over each schedule's stages and prices the bytes), handed to the panel to draw. The course
 // module loads on first need; a newer request supersedes one still waiting for it.
-import { EngineError, type Engine, type ModelRunRequest, type ModelRunResult } from '../engine/engine';
+import type { Engine, ModelRunRequest, ModelRunResult, Wording } from '../engine/engine';
 import { wordRefusal } from '../i18n/refusals';
 import { planExample } from '../model/plan_examples';
 import type { AppState } from '../state/page_state';
@@ -10,9 +10,9 @@ import type { MemoryPanel, ModelVerdict } from '../views/memory_panel';
 
 type ModelEngine = Pick<Engine, 'courseData' | 'simulateModel' | 'schedule'>;
 
-/** The engine's refusal in the page's language. */
+/** The engine's refusal (an EngineError: its message and wording) in the page's language. */
 function refusal(e: unknown): string {
-  return e instanceof EngineError ? wordRefusal(e.message, e.wording) : String(e);
+  return e instanceof Error ? wordRefusal(e.message, (e as { wording?: Wording }).wording) : String(e);
 }
 
 export class MemoryBytes {
@@ -36,7 +36,13 @@ export class MemoryBytes {
     this.panel.showPicked(state.memoryModel);
     const example = planExample(state.memoryModel);
     if (!example) return;
-    await this.engine.courseData();
+    try {
+      await this.engine.courseData();
+    } catch (e) {
+      // The course module could not load: the tab says why and draws nothing half-way.
+      if (ask === this.asked) this.panel.showModel({ example, run: { error: refusal(e) }, verdicts: [] });
+      return;
+    }
     if (ask !== this.asked) return;
     const runOf = (name: string): ModelRunResult | { error: string } => {
       try {

@@ -42,6 +42,8 @@ export class StageCostTable {
       this.fill(text, uniform, focused);
       return;
     }
+    // Entries typed in the text field (or a preset): a refusal of them is not about a cell.
+    if (text !== this.text) this.edited = null;
     this.text = text;
     this.stages = stages;
     this.uniformText = uniformText;
