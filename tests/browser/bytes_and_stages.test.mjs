@@ -130,6 +130,17 @@ test('the text field and the presets fill the table; a refused cell shows core\'
   await page.close();
 });
 
+test('a page opened on refused per-stage costs still has its table, the refused entry in its cell', async () => {
+  const { page } = await browser.page('?schedule=1f1b&ranks=4&micro-batches=4&cost=F=1,B=2,W=1&stage-cost=2:FB=9');
+  await page.waitForSelector('[data-testid=stage-table-refusal]:not([hidden])', { state: 'attached' });
+  assert.equal(await page.locator('[data-testid=stage-table] tbody tr').count(), 4);
+  assert.equal(await page.inputValue('[data-testid=stage-cell-2-FB]'), '9');
+  assert.match(await text(page, 'stage-table-refusal'), /stage 2: cost FB \(9\) must lie in/);
+  await page.fill('[data-testid=stage-cell-2-FB]', '');
+  await page.waitForFunction(() => document.querySelector('[data-testid=makespan]')?.textContent === '21');
+  await page.close();
+});
+
 test('at 390 px the stage table scrolls inside its box and the page does not scroll sideways', async () => {
   const { page } = await browser.page('?schedule=dualpipev&ranks=8&micro-batches=16', { width: 390, height: 844 });
   await page.click('.drawer-toggle');

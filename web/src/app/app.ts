@@ -350,6 +350,7 @@ export class App {
       this.setStale(false);
     } else {
       this.showError(primary.error, primary.code, primary.wording, primary.field);
+      if (primary.field === 'stage_cost') this.showStagesWithoutStageCosts();
       // Every view keeps showing the last accepted configuration, greyed out, as the message says.
       this.setStale(true);
     }
@@ -358,6 +359,19 @@ export class App {
     performance.measure('pipesim:simulate', { start: started, end: simulated, detail });
     performance.measure('pipesim:draw', { start: simulated, detail });
     performance.measure('pipesim:update', { start: started, detail });
+  }
+
+  /** The per-stage table's rows when the per-stage costs are refused: the stage count of the same
+   *  run without them (core's), if the client runs it here (a small run, simulated within the frame). */
+  private showStagesWithoutStageCosts(): void {
+    const request: RunRequest = { ...this.request(this.state.schedule), stageCost: undefined };
+    if (this.client.placement([request]).background) return;
+    // Placed on this thread (checked above), so the worker's lane is never asked.
+    const simulation = this.client.simulate([request], { run: () => Promise.reject(new Error('not in the worker')) });
+    if (!('outcomes' in simulation)) return;
+    const [outcome] = simulation.outcomes;
+    // Refused for another reason too: the error box already says the first one.
+    if ('value' in outcome) this.controls.showStages(outcome.value.summary.stages);
   }
 
   private setStale(stale: boolean): void {
