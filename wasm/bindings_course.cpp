@@ -11,9 +11,11 @@
 #include "pipesim/measured_chunk.h"
 #include "pipesim/limits.h"
 #include "pipesim/measured_pipeline.h"
+#include "pipesim/model_stages.h"
 #include "pipesim/planner.h"
 #include "pipesim/quiz.h"
 #include "pipesim/quiz_questions.h"
+#include "pipesim/run.h"
 
 namespace {
 
@@ -117,6 +119,33 @@ auto measured_pipeline(val texts, val align) -> val {
   });
 }
 
+/// A schedule run on a model and cluster (a planner file's JSON text): `pipesim simulate --model FILE
+/// --schedule S [--micro-batches M] [--virtual-stages V] [--layers-per-stage L] --format summary`,
+/// each rank's memory_bytes with its activation curve ([[time, bytes], ...]) for the Memory tab. The
+/// pipeline size is the file's model.pp; microBatches defaults to its model.micro_batches.
+auto simulate_model(val request) -> val {
+  return guarded([&] {
+    if (request.isUndefined() || request.isNull() || request.typeOf().as<std::string>() != "object")
+      throw pipesim::Error(pipesim::ErrorCode::usage, "a model run must be an object {schedule, model}: model is a planner file's JSON text");
+    const pipesim::PlanInput input =
+        reading("model", [&] { return pipesim::parse_plan_input(text_field(request, "model", pipesim::limits::max_small_json_bytes)); });
+    pipesim::RunRequest r;
+    if (const std::string name = text_field(request, "schedule"); !name.empty()) r.schedule = name;
+    r.params.micro_batches =
+        reading("micro_batches", [&] { return int_field(request, "microBatches", "micro-batches", input.model.micro_batches); });
+    r.params.virtual_stages =
+        reading("virtual_stages", [&] { return int_field(request, "virtualStages", "virtual stages", r.params.virtual_stages); });
+    const std::string layers_text = text_field(request, "layersPerStage");
+    const std::vector<int> layers = layers_text.empty() ? std::vector<int>{} : pipesim::parse_layers_per_stage(layers_text);
+    const pipesim::ModelDivision division = pipesim::model_request(input, r, layers);
+    const pipesim::Run run = pipesim::run(r);
+    nlohmann::json out = pipesim::model_run_json(division, run, pipesim::Detail::summary);
+    const nlohmann::json curves = pipesim::memory_json(pipesim::rank_memory(division, run.schedule, run.timeline), true);
+    for (std::size_t i = 0; i < out["per_rank"].size(); ++i) out["per_rank"][i]["memory_bytes"] = curves["per_rank"][i];
+    return from_json(out);
+  });
+}
+
 /// Hands over core/data/NAME.json, which this module does not carry: the page loads it the first time
 /// a quiz, lesson or planner call needs it. Parsed and checked now, once.
 auto provide_course_data(val name, val text) -> val {
@@ -135,6 +164,7 @@ EMSCRIPTEN_BINDINGS(pipesim_course) {
   emscripten::function("plan", &plan);
   emscripten::function("overlapTrace", &overlap_trace);
   emscripten::function("measuredPipeline", &measured_pipeline);
+  emscripten::function("simulateModel", &simulate_model);
   emscripten::function("provideCourseData", &provide_course_data);
   emscripten::function("version", &version);
 }

@@ -138,7 +138,7 @@ Module['onRuntimeInitialized'] = (function (theirs) {
     // The functions that can refuse, of either module: each module wraps those it has.
     for (const name of ['simulate', 'simulateJson', 'sweep', 'schedules', 'overlap', 'actions', 'exportText',
                         'exportFormats', 'parseCosts', 'readCosts', 'costBounds', 'defaultWorkload', 'courseQuiz', 'quizQuestions', 'lesson', 'plan', 'provideCourseData', 'acceptedValues',
-                        'overlapTrace', 'measuredPipeline', 'abortForTest']) {
+                        'overlapTrace', 'measuredPipeline', 'simulateModel', 'abortForTest']) {
       if (typeof Module[name] === 'function') throwingRefusals(name);
     }
     if (theirs) theirs();

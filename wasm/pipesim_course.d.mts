@@ -24,6 +24,29 @@ export interface QuizQuestion {
   timeline?: { schedule: string; ranks: number; microBatches: number; cost: string; prompt: string };
 }
 
+/** A schedule run on a planner file's model and cluster (`pipesim simulate --model FILE`). */
+export interface ModelRunRequest {
+  schedule: string;
+  model: string; // the planner file's JSON text (core/data/plan_examples/)
+  microBatches?: number | string; // default: the file's model.micro_batches
+  virtualStages?: number | string;
+  layersPerStage?: string; // "6,10,10,6"; default balanced
+}
+
+/** One rank's bytes (model_stages.h: memory_json); activation_curve is [[time, bytes], ...]. */
+export interface RankMemoryBytes {
+  rank: number;
+  stages: number[];
+  weights: number;
+  gradients: number;
+  optimizer: number;
+  activations_peak: number;
+  activations_peak_time: number;
+  total: number;
+  fits: boolean;
+  activation_curve: [number, number][];
+}
+
 export interface PipesimCourseModule {
   PipesimError: typeof PipesimError;
   // The course's quiz.json as `pipesim quiz --course --lang L` writes it (the order the course's CI demands).
@@ -38,6 +61,9 @@ export interface PipesimCourseModule {
   overlapTrace(text: string): any;
   // `pipesim simulate --measured FILES --align ALIGN --format json`: one profiler trace per rank.
   measuredPipeline(texts: string[], align?: 'profiler' | 'first-ops'): any;
+  // `pipesim simulate --model FILE --format summary`, each per_rank[].memory_bytes with its curve;
+  // memory: {units: 'bytes', gpu_bytes, fits}.
+  simulateModel(request: ModelRunRequest): any;
   // The module does not carry the course data (core/data/NAME.json): hand each file's text over
   // before the first courseQuiz, lesson or plan call, which otherwise throws a PipesimError (code
   // 'usage') naming the missing file.

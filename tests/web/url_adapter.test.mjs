@@ -149,3 +149,13 @@ test('leaving the page writes the change still waiting', () => {
   assert.equal(readState(address.current).ranks, '5');
   assert.equal(address.timers.length, 0);
 });
+
+test('the Memory tab\'s model rides in the address as memory-model, and only when one is picked', () => {
+  const picked = { ...DEFAULT_STATE, view: 'memory', memoryModel: 'deepseek-v3' };
+  const search = writeState(picked, false, new URLSearchParams());
+  assert.match(search, /[?&]memory-model=deepseek-v3(&|$)/);
+  assert.equal(readState(search).memoryModel, 'deepseek-v3');
+  assert.doesNotMatch(writeState(DEFAULT_STATE, false, new URLSearchParams()), /memory-model/);
+  assert.equal(readState('').memoryModel, '');
+  assert.ok(OWN_PARAMS.includes('memory-model'));
+});

@@ -29,6 +29,8 @@ import { engineExerciseSource } from '../model/exercise_source';
 import { engineLearnSource, type LearnSource } from '../model/learn_source';
 import { ComparePanel, type CompareEntry } from '../views/compare_panel';
 import { MemoryPanel } from '../views/memory_panel';
+import { MemoryBytes } from './memory_bytes';
+import { PLAN_EXAMPLES } from '../model/plan_examples';
 import { TimelinePanel } from '../views/timeline_panel';
 import { Controls } from './controls';
 import { scheduleTitle } from '../model/describe';
@@ -71,7 +73,9 @@ export class App {
   private readonly charts: ChartsPanel;
   /** The Charts tab's sweeps, computed for the panel. */
   private readonly chartSweeps: ChartsSweeps;
-  private readonly memory = new MemoryPanel();
+  private readonly memory = new MemoryPanel(PLAN_EXAMPLES, (memoryModel) => this.set({ memoryModel }));
+  /** The Memory tab's runs on a model and cluster, in bytes. */
+  private readonly memoryBytes: MemoryBytes;
   private readonly chunk: ChunkPanel;
   private readonly exercises: ExercisesPanel;
   private readonly quiz: QuizPanel;
@@ -107,6 +111,7 @@ export class App {
       (name) => !!engine.schedule(name)?.takes_text,
     );
     this.lessonRuns = engineLearnSource(engine);
+    this.memoryBytes = new MemoryBytes(engine, this.memory, (name) => scheduleTitle(engine.schedule(name), name));
     const opened = this.address.read();
     // A lesson step is a URL: it opens with the step's settings.
     store.set(opened.view === 'learn' ? { ...opened, ...this.stepState(this.stepFromUrl(opened.step)) } : opened);
@@ -367,9 +372,11 @@ export class App {
       this.showError(null);
       renderReadouts(byId('readouts', this.root), this.primary);
       this.controls.showApplicable(opKinds(this.primary));
+      this.controls.showStages(this.primary.result.summary.stages);
       this.setStale(false);
     } else {
       this.showError(primary.error, primary.code, primary.wording, primary.field);
+      if (primary.field === 'stage_cost') this.showStagesWithoutStageCosts();
       // Every view keeps showing the last accepted configuration, greyed out, as the message says.
       this.setStale(true);
     }
@@ -378,6 +385,19 @@ export class App {
     performance.measure('pipesim:simulate', { start: started, end: simulated, detail });
     performance.measure('pipesim:draw', { start: simulated, detail });
     performance.measure('pipesim:update', { start: started, detail });
+  }
+
+  /** The per-stage table's rows when the per-stage costs are refused: the stage count of the same
+   *  run without them (core's), if the client runs it here (a small run, simulated within the frame). */
+  private showStagesWithoutStageCosts(): void {
+    const request: RunRequest = { ...this.request(this.state.schedule), stageCost: undefined };
+    if (this.client.placement([request]).background) return;
+    // Placed on this thread (checked above), so the worker's lane is never asked.
+    const simulation = this.client.simulate([request], { run: () => Promise.reject(new Error('not in the worker')) });
+    if (!('outcomes' in simulation)) return;
+    const [outcome] = simulation.outcomes;
+    // Refused for another reason too: the error box already says the first one.
+    if ('value' in outcome) this.controls.showStages(outcome.value.summary.stages);
   }
 
   private setStale(stale: boolean): void {
@@ -389,7 +409,10 @@ export class App {
     if (!this.primary || !this.dirty.has(view)) return;
     this.dirty.delete(view);
     if (view === 'timeline') this.timeline.update(this.primary);
-    if (view === 'memory') this.memory.update(this.primary);
+    if (view === 'memory') {
+      this.memory.update(this.primary);
+      void this.memoryBytes.update(this.state);
+    }
     if (view === 'chunk') this.chunk.update();
     if (view === 'exercises') this.exercises.update(this.state.cost);
     if (view === 'quiz') this.quiz.update();

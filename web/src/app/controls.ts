@@ -9,6 +9,7 @@ import { num } from '../base/format';
 import { lang, t, type Key } from '../i18n';
 import { scheduleTitle } from '../model/describe';
 import { matchingPreset, presetFrom, type Preset } from './presets';
+import { StageCostTable } from '../views/stage_cost_table';
 import { CUSTOM_IN_URL_LIMIT, formatCost, scaledStageCost, type AppState, type CostValues } from '../state/page_state';
 
 /** Per-stage presets over the costs on screen: where a real model is heavier. */
@@ -113,6 +114,13 @@ export class Controls {
   };
   private readonly stageCost = el('input', { type: 'text', id: 'stage-cost', 'data-testid': 'stage-cost', spellcheck: 'false', placeholder: 'last:F=2,B=4' });
   private readonly stagePreset = el('select', { id: 'stage-preset', 'data-testid': 'stage-preset', 'aria-label': t('control.stagePreset') });
+  /** The per-stage table over the same entries as the text field (the text stays the advanced input). */
+  private readonly stageTable = new StageCostTable((stageCost) => {
+    this.stageCost.value = stageCost;
+    this.onChange({ stageCost });
+  });
+  /** The schedule's stage count, from core (the last accepted run's summary.stages); 0 before the first run. */
+  private stages = 0;
   private readonly rankSpeed = el('input', { type: 'text', id: 'rank-speed', 'data-testid': 'rank-speed', spellcheck: 'false', placeholder: '3:0.5' });
   private readonly timing = el('select', { id: 'timing', 'data-testid': 'timing' });
   private readonly sends = el('select', { id: 'sends', 'data-testid': 'sends' });
@@ -153,6 +161,7 @@ export class Controls {
       el('div', { class: 'field' }, [
         el('label', { for: 'stage-cost', 'data-i18n': 'control.stageCost', text: t('control.stageCost') }),
         this.stagePreset,
+        this.stageTable.element,
         this.stageCost,
         el('div', { class: 'hint', 'data-i18n': 'control.stageCostHint', text: t('control.stageCostHint') }),
       ]),
@@ -399,6 +408,15 @@ export class Controls {
     this.sends.value = state.sends;
     this.sendsField.hidden = state.timing !== 'reference';
     setIfIdle(this.stageCost, state.stageCost);
+    this.stageTable.update(state.stageCost, this.stages, c);
+  }
+
+  /** The schedule's stage count at these settings, as core counts stages (a run's summary.stages):
+   *  the per-stage table's rows. */
+  showStages(stages: number): void {
+    if (stages === this.stages) return;
+    this.stages = stages;
+    if (this.state) this.stageTable.update(this.state.stageCost, stages, this.costValues(this.state.cost));
   }
 
   /** The chosen schedule's summary and rules, rewritten only when the schedule changes (every slider
@@ -425,6 +443,7 @@ export class Controls {
     flag(this.ranks, about === 'ranks');
     this.rankSpeed.setAttribute('aria-invalid', String(about === 'rank_speed'));
     this.stageCost.setAttribute('aria-invalid', String(about === 'stage_cost' || about === 'model_stages'));
+    this.stageTable.showRefusal(about === 'stage_cost' ? worded : null);
     flag(this.microBatches, about === 'micro_batches');
     flag(this.virtualStages, about === 'virtual_stages');
     this.custom.setAttribute('aria-invalid', String(refusal !== null && !!this.state && !!this.engine.schedule(this.state.schedule)?.takes_text));

@@ -4,10 +4,24 @@
 // (the CLI's text) and its short code.
 import createPipesimEngine from './generated/pipesim_engine.mjs';
 import type { CostValuesJs, ExportFormatInfo, LessonSteps, OverlapRequestJs, PipesimModule, PresetEntry, RunRequestJs, ScheduleEntry, SimulateValue, SweepValue } from './generated/pipesim_engine.mjs';
-import type { PipesimCourseModule, QuizQuestion, QuizRequest } from './course';
+import type { ModelRunRequest, PipesimCourseModule, QuizQuestion, QuizRequest, RankMemoryBytes } from './course';
 import { compileWasm, wasmOptions } from './wasm_source';
 
-export type { QuizQuestion, QuizRequest } from './course';
+export type { ModelRunRequest, QuizQuestion, QuizRequest, RankMemoryBytes } from './course';
+
+/** A run on a model and cluster (`pipesim simulate --model FILE --format summary`): the run's summary
+ *  fields, the model's division, and the bytes per rank against one GPU's memory. */
+export interface ModelRunResult {
+  schedule: string;
+  ranks: number;
+  micro_batches: number;
+  stages: number;
+  makespan: number;
+  cost_basis: 'model-file';
+  model: { name: string; [key: string]: unknown };
+  memory: { units: 'bytes'; gpu_bytes: number; fits: boolean };
+  per_rank: { rank: number; memory_bytes: RankMemoryBytes }[];
+}
 export type { OpColumns, SimulateValue, SweepValue, ActivationCurve } from './generated/pipesim_engine.mjs';
 
 /** A refusal by the engine: `message` is the CLI's text, `code` a short name of the kind of refusal
@@ -290,6 +304,12 @@ export class Engine {
    *  overlap --trace FILE --format json` (after courseData(): the trace reader is in the course module). */
   overlapTrace(text: string): OverlapResult {
     return unwrap(() => this.courseModule().overlapTrace(text)) as OverlapResult;
+  }
+
+  /** A schedule run on a planner file's model and cluster, each rank's bytes with its activation
+   *  curve: the CLI's `pipesim simulate --model FILE --format summary` (after courseData()). */
+  simulateModel(request: ModelRunRequest): ModelRunResult {
+    return unwrap(() => this.courseModule().simulateModel(request)) as ModelRunResult;
   }
 
   /** One profiler trace per rank measured next to the model with fitted costs: the CLI's `pipesim

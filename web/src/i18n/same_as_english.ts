@@ -29,6 +29,7 @@ export const SAME_AS_ENGLISH = {
     'planner.rank': 'the “#” column header',
     'compare.groupTitle': 'a schedule name and “makespan”, which the lesson text keeps in English',
     'element.title': 'schedule names, “ranks” and “micro-batches”, all kept in pt-BR',
+    'memory.total': '“Total” is the same word in Portuguese (column header)',
   },
   'zh-CN': {
     'op.rank': '“rank” stays “rank” in the Chinese lesson text; only a placeholder follows',

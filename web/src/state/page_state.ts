@@ -34,6 +34,8 @@ export interface AppState {
   sends: string;
   /** The guided lesson's step (1-based), in the URL while the Learn view is open. */
   step: string;
+  /** The Memory tab's model and cluster: a core plan example's id ('deepseek-v3'), '' for chunks. */
+  memoryModel: string;
 }
 
 export const DEFAULT_STATE: AppState = {
@@ -51,6 +53,7 @@ export const DEFAULT_STATE: AppState = {
   timing: 'dataflow',
   sends: 'rendezvous',
   step: '1',
+  memoryModel: '',
 };
 
 /** Longest pasted schedule kept in the URL, in characters. */

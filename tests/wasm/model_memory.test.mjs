@@ -1,0 +1,88 @@
+// The course module's simulateModel answers as `pipesim simulate --model FILE --format summary` does
+// (the same division of the model over the schedule's stages, the same bytes per rank), adds each
+// rank's activation curve for the Memory tab, refuses bad input with the CLI's message and code, and
+// stays usable afterwards.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { CLI, cliLine, loadCourse, refusal } from './engine.mjs';
+
+const course = await loadCourse({ courseData: false }); // a model run needs none of the course data
+const example = (name) => fileURLToPath(new URL(`../../core/data/plan_examples/${name}.json`, import.meta.url));
+const text = (name) => readFileSync(example(name), 'utf8');
+
+function cli(...args) {
+  const r = spawnSync(CLI, ['simulate', ...args], { encoding: 'utf8' });
+  return r;
+}
+
+/** The summary without the activation curves, which only the module adds. */
+function withoutCurves(result) {
+  const copy = structuredClone(result);
+  for (const r of copy.per_rank) delete r.memory_bytes.activation_curve;
+  return copy;
+}
+
+for (const [model, schedule, extra] of [
+  ['deepseek-v3', 'dualpipe', {}],
+  ['deepseek-v3', 'gpipe', {}],
+  ['small-dense', '1f1b', {}],
+  ['moe-one-node-ep', 'interleaved-1f1b', { virtualStages: 2 }],
+]) {
+  test(`simulateModel gives simulate --model's summary: ${schedule} on ${model}`, () => {
+    const args = ['--model', example(model), '--schedule', schedule, '--format', 'summary'];
+    if (extra.virtualStages) args.push('--virtual-stages', String(extra.virtualStages));
+    const r = cli(...args);
+    assert.equal(r.status, 0, r.stderr);
+    const result = course.simulateModel({ schedule, model: text(model), ...extra });
+    assert.deepEqual(withoutCurves(result), JSON.parse(r.stdout));
+  });
+}
+
+test('GPipe on the DeepSeek-V3 example does not fit an 80 GB GPU and DualPipe does, as the CLI says', () => {
+  const gpipe = course.simulateModel({ schedule: 'gpipe', model: text('deepseek-v3') });
+  const dualpipe = course.simulateModel({ schedule: 'dualpipe', model: text('deepseek-v3') });
+  assert.equal(gpipe.memory.gpu_bytes, 80e9);
+  assert.equal(gpipe.memory.fits, false);
+  assert.equal(dualpipe.memory.fits, true);
+  assert.equal(gpipe.ranks, 16); // the file's model.pp
+  assert.equal(gpipe.micro_batches, 120); // the file's model.micro_batches
+});
+
+test('each rank\'s activation curve is the full report\'s, and its highest point is the rank\'s peak', () => {
+  const r = cli('--model', example('small-dense'), '--schedule', 'dualpipe', '--format', 'json');
+  assert.equal(r.status, 0, r.stderr);
+  const full = JSON.parse(r.stdout);
+  const result = course.simulateModel({ schedule: 'dualpipe', model: text('small-dense') });
+  result.per_rank.forEach((rank, i) => {
+    const curve = rank.memory_bytes.activation_curve;
+    assert.deepEqual(curve, full.per_rank[i].memory_bytes.activation_curve);
+    assert.equal(Math.max(...curve.map(([, bytes]) => bytes)), rank.memory_bytes.activations_peak);
+    const m = rank.memory_bytes;
+    assert.equal(m.total, m.weights + m.gradients + m.optimizer + m.activations_peak);
+  });
+});
+
+test('micro-batches and layers per stage are taken as the CLI\'s options', () => {
+  const r = cli('--model', example('small-dense'), '--schedule', '1f1b', '--micro-batches', '8', '--layers-per-stage', '6,10,10,6', '--format', 'summary');
+  assert.equal(r.status, 0, r.stderr);
+  const result = course.simulateModel({ schedule: '1f1b', model: text('small-dense'), microBatches: 8, layersPerStage: '6,10,10,6' });
+  assert.deepEqual(withoutCurves(result), JSON.parse(r.stdout));
+  assert.deepEqual(result.model.layers_per_stage, [6, 10, 10, 6]);
+});
+
+test('simulateModel refuses as the CLI does, naming the field, and keeps working', () => {
+  const chimera = refusal(() => course.simulateModel({ schedule: 'chimera', model: text('deepseek-v3') }));
+  const r = cli('--model', example('deepseek-v3'), '--schedule', 'chimera');
+  assert.equal(r.status, 2);
+  assert.equal(r.stderr, cliLine(chimera));
+  const layers = refusal(() => course.simulateModel({ schedule: '1f1b', model: text('small-dense'), layersPerStage: '6,10,10' }));
+  assert.equal(layers.code, cli('--model', example('small-dense'), '--schedule', '1f1b', '--layers-per-stage', '6,10,10').stderr.match(/error\[(\w+)\]/)[1]);
+  const bad = refusal(() => course.simulateModel({ schedule: '1f1b', model: '{"cluster": 1}' }));
+  assert.equal(bad.field, 'model');
+  assert.equal(refusal(() => course.simulateModel(7)).code, 'usage');
+  assert.equal(refusal(() => course.simulateModel({ schedule: '1f1b', model: text('small-dense'), microBatches: 'many' })).field, 'micro_batches');
+  assert.equal(course.simulateModel({ schedule: '1f1b', model: text('small-dense') }).memory.fits, true);
+});
