@@ -82,7 +82,7 @@ export class PlannerPanel {
       if (!(e instanceof EngineError)) throw e;
       clear(this.output);
       this.input.setAttribute('aria-invalid', 'true');
-      this.output.append(el('div', { class: 'error', role: 'alert', 'data-testid': 'planner-error', text: `${t('error.refused')} ${e.message}` }));
+      this.output.append(el('div', { class: 'error', role: 'alert', 'data-testid': 'planner-error', text: `${t('error.refused')} ${wordRefusal(e.message, e.wording)}` }));
       return;
     }
     clear(this.output);
