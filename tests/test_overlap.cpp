@@ -5,6 +5,7 @@
 
 #include "pipesim/error.h"
 #include "pipesim/overlap.h"
+#include "pipesim/overlap_request.h"
 #include "pipesim/run.h"
 #include "pipesim/workload.h"
 
@@ -309,4 +310,58 @@ TEST_CASE("workload_json writes what parse_workload reads back") {
   const pipesim::Workload back = pipesim::parse_workload(pipesim::workload_json(w).dump());
   CHECK(pipesim::workload_json(back) == pipesim::workload_json(w));
   CHECK(back.sms->comm_sms == 20);
+}
+
+TEST_CASE("the chunk derivation's words are in the language asked, its numbers the same in every language") {
+  OverlapRequest request;
+  request.forward = "attn=1,dispatch=1,mlp=1,combine=1";
+  request.backward = "combine=1,mlp_b=1,mlp_w=1,dispatch=1,attn_b=1,attn_w=1";
+  request.comm_sms = 20;  // 132 SMs: compute stretched by 132/112, comm not (20 reach saturation)
+  request.ratio = "1:1";  // Σcompute 6 / Σall-to-all 4 = 1.5: each all-to-all × 1.5
+  const auto words = [&](const std::string& language) {
+    OverlapRequest r = request;
+    r.language = language;
+    return run_overlap(make_overlap_input(r, FieldNames::js_keys)).derivation;
+  };
+  const auto en = words("en");
+  const auto pt = words("pt-BR");
+  const auto zh = words("zh-CN");
+  REQUIRE(en.size() == pt.size());
+  REQUIRE(en.size() == zh.size());
+  // ATTN(F), a compute duration, and DISPATCH(F), an all-to-all.
+  CHECK(en[0].formula == "given × total/(total-comm)");
+  CHECK(pt[0].formula == "dado × total/(total-com)");
+  CHECK(zh[0].formula == "给定值 × 总数/(总数-通信)");
+  CHECK(en[1].formula == "given × r × max(1, saturation/comm)");
+  CHECK(pt[1].formula == "dado × r × max(1, saturação/com)");
+  CHECK(zh[1].formula == "给定值 × r × max(1, 饱和数/通信)");
+  CHECK(en[1].worked == "1, × 1.5 (scaled to compute:all-to-all = 1) = 1.5, × max(1, 20/20) = 1.5");
+  CHECK(pt[1].worked == "1, × 1.5 (escalado para computação:all-to-all = 1) = 1.5, × max(1, 20/20) = 1.5");
+  CHECK(zh[1].worked == "1, × 1.5 (按 计算:all-to-all = 1 缩放) = 1.5, × max(1, 20/20) = 1.5");
+  for (std::size_t i = 0; i < en.size(); ++i) {
+    CHECK(pt[i].value == en[i].value);
+    CHECK(zh[i].value == en[i].value);
+  }
+}
+
+TEST_CASE("a workload's derivation quotes its formulas in symbols and its words in the language asked") {
+  OverlapRequest request;  // no durations: DeepSeek-V3's workload, derived term by term
+  request.comm_sms = 20;
+  request.language = "pt-BR";
+  const auto d = run_overlap(make_overlap_input(request, FieldNames::js_keys)).derivation;
+  CHECK(d[0].formula == "L·T·(2·P_a + 2·S·d_a) / X × total/(total-com)");
+  CHECK(d[0].worked.find("= 5549.9 us, × 132/112 = 6540.96 us") != std::string::npos);
+}
+
+TEST_CASE("an overlap request in an unknown language is refused naming the language field") {
+  OverlapRequest request;
+  request.language = "fr";
+  try {
+    (void)make_overlap_input(request, FieldNames::js_keys);
+    FAIL("fr was accepted");
+  } catch (const Error& e) {
+    CHECK(e.code() == ErrorCode::unknown_name);
+    CHECK(e.field() == "language");
+    CHECK(std::string(e.what()) == "unknown language 'fr'; languages are en, pt-BR, zh-CN");
+  }
 }

@@ -126,13 +126,34 @@ TEST_CASE("a small dense model: DualPipe spreads the LM head over two ranks, a V
   CHECK(p.recommended == "dualpipe");
 }
 
+TEST_CASE("a schedule the planner cannot run keeps its refusal's code, rule and values for the page to word") {
+  // DeepSeek-V3's example: 16 ranks, 120 micro-batches. Interleaved 1F1B needs a multiple of
+  // max(1, 120 / 16) = 7 rounds and Chimera a multiple of its 16 stages: neither holds.
+  const json j = pipesim::plan_from_json(pipesim::test::course_data(), example("deepseek-v3.json"), "zh-CN");
+  std::map<std::string, json> by_schedule;
+  for (const json& n : j["not_applicable"]) by_schedule[n["schedule"].get<std::string>()] = n;
+  REQUIRE(by_schedule.size() == 2);
+  const json& interleaved = by_schedule.at("interleaved-1f1b");
+  CHECK(interleaved["code"] == "schedule_rule");
+  CHECK(interleaved["field"] == "micro_batches");
+  CHECK(interleaved["wording"]["key"] == "interleaved.micro_batches");
+  CHECK(interleaved["wording"]["params"] == json{{"ranks", "16"}, {"micro_batches", "120"}, {"virtual_stages", "2"}, {"rounds", "7"}});
+  // The English message stays: the CLI prints it, and the page in English shows it as it is.
+  CHECK(interleaved["reason"].get<std::string>().rfind("interleaved-1f1b needs micro-batches to be a multiple of the rounds", 0) == 0);
+  const json& chimera = by_schedule.at("chimera");
+  CHECK(chimera["code"] == "schedule_rule");
+  CHECK(chimera["wording"]["key"] == "chimera.micro_batches");
+  CHECK(chimera["wording"]["params"]["micro_batches"] == "120");
+  CHECK(chimera["wording"]["params"]["ranks"] == "16");
+}
+
 TEST_CASE("the planner simulates every schedule of the registry or says why it does not apply") {
   const pipesim::Plan p = pipesim::plan(pipesim::test::course_data(), pipesim::parse_plan_input(example("deepseek-v3.json")));
   std::set<std::string> seen;
   for (const auto& c : p.ranked) seen.insert(c.schedule);
-  for (const auto& [name, why] : p.not_applicable) {
-    seen.insert(name);
-    CHECK_FALSE(why.empty());
+  for (const pipesim::NotApplicable& n : p.not_applicable) {
+    seen.insert(n.schedule);
+    CHECK_FALSE(n.reason.empty());
   }
   for (const auto* s : pipesim::schedules())
     if (s->parse == nullptr) CHECK(seen.count(std::string(s->name)) == 1);

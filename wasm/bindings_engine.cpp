@@ -277,6 +277,7 @@ auto overlap(val request) -> val {
     r.total_sms = optional_int(request, "totalSms");
     r.saturation_sms = optional_int(request, "saturationSms");
     r.ratio = optional_text(request, "ratio");
+    r.language = optional_text(request, "language");
     return from_json(pipesim::overlap_json(pipesim::run_overlap(pipesim::make_overlap_input(r, pipesim::FieldNames::js_keys))));
   });
 }

@@ -186,6 +186,7 @@ export interface OverlapRequestJs {
   totalSms?: number | string;
   saturationSms?: number | string;
   ratio?: string | number; // compute:comm, "1:1"
+  language?: string; // the derivation's words: "en" (default), "pt-BR", "zh-CN"
 }
 
 export interface PipesimModule {

@@ -68,10 +68,10 @@ const EVERYWHERE = ['app.tagline', 'ui.language', 'control.setup', 'control.cost
 
 // Left out of the check, exactly:
 // - text the engine writes, which is the CLI's English contract and may stay English: schedule
-//   refusals (error boxes, the Chimera reason inside exercise 4's engine lines, the planner's
-//   not-applicable list, which quotes them), and the closed form's formula, worked numbers and
-//   condition text under "Closed form". The planner's reasons are translated by the engine
-//   (core/data/planner_text.json) and are checked like the rest;
+//   refusals (error boxes, the Chimera reason inside exercise 4's engine lines), and the closed
+//   form's formula, worked numbers and condition text under "Closed form". The planner's reasons
+//   are translated by the engine (core/data/planner_text.json) and its not-applicable list is worded
+//   by the page from each refusal's rule (web/src/i18n/refusals.ts): both are checked like the rest;
 // - code elements: formulas and CLI commands ("pipesim simulate --schedule dualpipe --ranks 8");
 // - what lesson_text.json keeps English by design: the citations of the lesson's sources and the
 //   report quoted in its own words.
@@ -82,7 +82,6 @@ const ENGINE_TEXT = [
   '[role=alert]',
   '.error-cell',
   '.engine-lines',
-  '.planner-output ul.hint',
   'code',
   '[data-i18n-test=citation]',
   '#panel-exercises blockquote',

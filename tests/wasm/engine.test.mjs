@@ -225,6 +225,22 @@ test('the modules report the version package.json holds, as `pipesim --version` 
   assert.equal(cli(['--version']).out, `pipesim ${version}\n`);
 });
 
+test('the chunk derivation is worded in the language asked; its numbers and the rest are the same; an unknown language is refused', () => {
+  const request = { commSms: 20, ratio: '1:1' };
+  const en = engine.overlap(request);
+  const zh = engine.overlap({ ...request, language: 'zh-CN' });
+  assert.equal(en.derivation[0].formula, 'L·T·(2·P_a + 2·S·d_a) / X × total/(total-comm)');
+  assert.equal(zh.derivation[0].formula, 'L·T·(2·P_a + 2·S·d_a) / X × 总数/(总数-通信)');
+  assert.match(zh.derivation[1].worked, /\(按 计算:all-to-all = 1 缩放\)/);
+  assert.deepEqual({ ...zh, derivation: null }, { ...en, derivation: null });
+  assert.deepEqual(zh.derivation.map((d) => d.value), en.derivation.map((d) => d.value));
+  const e = refusal(() => engine.overlap({ language: 'fr' }));
+  assert.equal(e.code, 'unknown_name');
+  assert.equal(e.field, 'language');
+  assert.equal(e.message, "unknown language 'fr'; languages are en, pt-BR, zh-CN");
+  assert.deepEqual(engine.overlap({}), engine.overlap({ language: 'en' }), 'the module keeps working');
+});
+
 test('sweep refuses values that are not an array, or too many, with a PipesimError', () => {
   const req = { schedule: '1f1b', ranks: 2 };
   for (const values of [undefined, null, 16, '16,18', { length: 2, 0: 16, 1: 18 }, { length: 1e9 }]) {

@@ -14,6 +14,7 @@
 #include "detail/short_number.h"
 #include "detail/text.h"
 #include "pipesim/error.h"
+#include "pipesim/language.h"
 #include "pipesim/parse.h"
 
 namespace pipesim {
@@ -212,6 +213,29 @@ auto scaled(const ChunkDurations& d, double a2a_factor, double compute_factor, d
   return out;
 }
 
+/// The words of a derivation; the numbers and the formulas' letters are the same in every language.
+struct DerivationWords {
+  std::string_view given;            ///< the formula of a duration given rather than derived
+  std::string_view compute_stretch;  ///< the SM split's factor on a compute duration, in symbols
+  std::string_view comm_stretch;     ///< the SM split's factor on a communication duration, in symbols
+  std::string_view scaled;           ///< why the all-to-alls are multiplied by r; {ratio} is the ratio asked
+};
+
+constexpr Translated<DerivationWords> derivation_words{
+    .en = {.given = "given",
+           .compute_stretch = "total/(total-comm)",
+           .comm_stretch = "max(1, saturation/comm)",
+           .scaled = "scaled to compute:all-to-all = {ratio}"},
+    .pt_br = {.given = "dado",
+              .compute_stretch = "total/(total-com)",
+              .comm_stretch = "max(1, saturação/com)",
+              .scaled = "escalado para computação:all-to-all = {ratio}"},
+    .zh_cn = {.given = "给定值",
+              .compute_stretch = "总数/(总数-通信)",
+              .comm_stretch = "max(1, 饱和数/通信)",
+              .scaled = "按 计算:all-to-all = {ratio} 缩放"},
+};
+
 // Appends one adjustment to a derivation: symbols to the formula, numbers to the worked line.
 void adjust(Derivation& step, const std::string& symbols, const std::string& numbers, double value,
             const std::string& unit) {
@@ -220,33 +244,35 @@ void adjust(Derivation& step, const std::string& symbols, const std::string& num
   step.value = value;
 }
 
-auto given_derivations(const ChunkDurations& d, const std::string& unit) -> std::vector<Derivation> {
+auto given_derivations(const ChunkDurations& d, const std::string& unit, const DerivationWords& words = derivation_words.en)
+    -> std::vector<Derivation> {
   std::vector<Derivation> out;
   for (const Component& c : all_components()) {
     const double v = duration_of(d, c);
-    out.push_back({c, "given", detail::short_number(v) + unit, v, v});
+    out.push_back({c, std::string(words.given), detail::short_number(v) + unit, v, v});
   }
   return out;
 }
 
 auto derivations(const Overlap& o) -> std::vector<Derivation> {
   const std::string unit = o.input.unit.empty() ? "" : " " + o.input.unit;
+  const DerivationWords& words = derivation_words.in(o.input.language);
   std::vector<Derivation> out =
-      o.input.derivation.empty() ? given_derivations(o.input.durations, unit) : o.input.derivation;
+      o.input.derivation.empty() ? given_derivations(o.input.durations, unit, words) : o.input.derivation;
   for (Derivation& step : out) {
     const Part p = step.component.part;
     if (o.input.compute_to_comm && is_all_to_all(p)) {
-      adjust(step, "r", detail::short_number(o.comm_scale) + " (scaled to compute:all-to-all = " +
-                            detail::short_number(*o.input.compute_to_comm) + ")",
-             step.value * o.comm_scale, unit);
+      std::string why(words.scaled);
+      why.replace(why.find("{ratio}"), 7, detail::short_number(*o.input.compute_to_comm));
+      adjust(step, "r", detail::short_number(o.comm_scale) + " (" + why + ")", step.value * o.comm_scale, unit);
     }
     if (o.input.sms) {
       const SmSplit& s = *o.input.sms;
       if (lane_of(p) == Lane::compute)
-        adjust(step, "total/(total-comm)", std::to_string(s.total_sms) + "/" + std::to_string(s.total_sms - s.comm_sms),
+        adjust(step, std::string(words.compute_stretch), std::to_string(s.total_sms) + "/" + std::to_string(s.total_sms - s.comm_sms),
                step.value * compute_stretch(s), unit);
       else
-        adjust(step, "max(1, saturation/comm)", "max(1, " + std::to_string(s.saturation_sms) + "/" +
+        adjust(step, std::string(words.comm_stretch), "max(1, " + std::to_string(s.saturation_sms) + "/" +
                                                      std::to_string(s.comm_sms) + ")",
                step.value * comm_stretch(s), unit);
     }

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "pipesim/error.h"
+#include "pipesim/language.h"
 #include "pipesim/parse.h"
 #include "pipesim/workload.h"
 
@@ -90,6 +91,13 @@ auto make_overlap_input(const OverlapRequest& r, FieldNames names) -> OverlapInp
                                     : derive_durations(deepseek_v3_workload());
   input.sms = sm_split_from(r, input.sms, names);
   if (r.ratio) input.compute_to_comm = parse_compute_comm_ratio(*r.ratio, name_of(Field::ratio, names));
+  if (r.language) {
+    try {
+      input.language = std::string(known_language(*r.language));
+    } catch (const Error& e) {
+      throw e.about("language");
+    }
+  }
   return input;
 }
 

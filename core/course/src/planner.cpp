@@ -593,7 +593,7 @@ auto plan(const CourseData& course, const PlanInput& input) -> Plan {
     try {
       p.ranked.push_back(candidate(ctx, *spec));
     } catch (const Error& e) {
-      p.not_applicable.emplace_back(std::string(spec->name), e.what());
+      p.not_applicable.push_back({std::string(spec->name), e.what(), e.code(), e.wording(), e.field()});
     }
   }
   std::stable_sort(p.ranked.begin(), p.ranked.end(), [](const PlanCandidate& a, const PlanCandidate& b) {
@@ -654,7 +654,16 @@ auto plan_json(const CourseData& course, const Plan& p) -> json {
          {"fits", k.fits}});
   }
   out["not_applicable"] = json::array();
-  for (const auto& [name, why] : p.not_applicable) out["not_applicable"].push_back({{"schedule", name}, {"reason", why}});
+  for (const NotApplicable& n : p.not_applicable) {
+    json item = {{"schedule", n.schedule}, {"reason", n.reason}, {"code", code_name(n.code)}};
+    if (!n.field.empty()) item["field"] = n.field;
+    if (!n.wording.key.empty()) {
+      json params = json::object();
+      for (const auto& [name, value] : n.wording.params) params[name] = value;
+      item["wording"] = {{"key", n.wording.key}, {"params", std::move(params)}};
+    }
+    out["not_applicable"].push_back(std::move(item));
+  }
   out["recommendation"] = {{"schedule", p.recommended}, {"reasons", p.reasons}};
   return out;
 }
@@ -727,8 +736,8 @@ auto render_summary(const Plan& p, const Words& w) -> std::string {
 auto render_plan_text(const CourseData& course, const Plan& p) -> std::string {
   const Words w(course, p.input.language);
   std::string out = render_summary(p, w) + render_table(p, w);
-  for (const auto& [name, why] : p.not_applicable)
-    out += "     " + w.text("not_applicable", {{"schedule", name}, {"why", why}}) + "\n";
+  for (const NotApplicable& n : p.not_applicable)
+    out += "     " + w.text("not_applicable", {{"schedule", n.schedule}, {"why", n.reason}}) + "\n";
   out += "\n" + w.text("recommended", {{"schedule", p.recommended.empty() ? w.text("none") : p.recommended}}) + "\n";
   for (const std::string& r : p.reasons) out += "  - " + r + "\n";
   return out;

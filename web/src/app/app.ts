@@ -510,7 +510,9 @@ export class App {
   }
 
   /** On a narrow screen the controls are a drawer over the bottom of the view they change, opened
-   *  and closed by a button that stays in reach of the thumb (styles.css hides both on wide screens). */
+   *  and closed by a button docked under the tabs, in the page's flow: a floating button covered the
+   *  legend and the lesson's buttons. Open, it rides on the drawer's top edge (styles.css; hidden on
+   *  wide screens). */
   private buildDrawer(): void {
     const layout = this.root.querySelector<HTMLElement>('.layout')!;
     const controls = byId('controls', this.root);
@@ -532,7 +534,8 @@ export class App {
       }
     });
     show(false);
-    layout.append(toggle);
+    // The dock keeps the button's place in the flow while the open drawer carries the button.
+    byId('tabs', this.root).after(el('div', { class: 'drawer-dock' }, [toggle]));
   }
 
   /** A newcomer is offered the guided lesson first; it is skippable, and once dismissed or started

@@ -3,6 +3,7 @@
 // <pipesim-timeline> element both hand their chunk panel one of these.
 import { Lane, SUPERSEDED, type Background } from '../engine/background';
 import type { Engine } from '../engine/engine';
+import { lang } from '../i18n';
 import { outcomeOf } from '../engine/outcome';
 import type { ChunkInputs } from '../state/page_state';
 import type { ChunkSource } from '../views/chunk_panel';
@@ -17,7 +18,8 @@ export function overlapRequest(inputs: Readonly<ChunkInputs>, defaults: Readonly
   delete workload.total_sms;
   delete workload.saturation_sms;
   const ratio = Math.pow(2, Number(inputs.ratio));
-  return { workload: JSON.stringify(workload), commSms: inputs.commSms.trim(), ratio: String(ratio) };
+  // The derivation's words come from core in the page's language.
+  return { workload: JSON.stringify(workload), commSms: inputs.commSms.trim(), ratio: String(ratio), language: lang() };
 }
 
 /** The chunk model's F, B, W, F&B scaled so that F = 1: the pipeline's shape depends only on ratios. */

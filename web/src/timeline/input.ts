@@ -72,7 +72,9 @@ export function bindTimelineInput(view: InputTarget): void {
     if (!hit) return view.hideTooltip();
     view.showTooltip(view.describe(hit), e.clientX, e.clientY);
   });
-  c.addEventListener('pointerleave', () => view.hideTooltip());
+  // A finger lifted from the screen also leaves the canvas (touch pointers end there): the tooltip a
+  // tap showed stays until the next tap or a touch elsewhere.
+  c.addEventListener('pointerleave', (e) => e.pointerType !== 'touch' && view.hideTooltip());
   c.addEventListener('pointerdown', (e) => {
     if (e.pointerType === 'touch') touches.set(e.pointerId, e.clientX);
     drag = touches.size > 1 ? null : { x: e.clientX, window: view.window(), moved: false };

@@ -11,6 +11,7 @@ import { num, percent } from '../base/format';
 import { Lane, SUPERSEDED, type Background } from '../engine/background';
 import { EngineError, type ScheduleInfo } from '../engine/engine';
 import { lang, t, type Key } from '../i18n';
+import { wordRefusal } from '../i18n/refusals';
 import { DEFAULT_INPUTS, type PlannerInputs } from '../state/page_state';
 import { Store, type Slice } from '../state/store';
 
@@ -81,7 +82,7 @@ export class PlannerPanel {
       if (!(e instanceof EngineError)) throw e;
       clear(this.output);
       this.input.setAttribute('aria-invalid', 'true');
-      this.output.append(el('div', { class: 'error', role: 'alert', 'data-testid': 'planner-error', text: `${t('error.refused')} ${e.message}` }));
+      this.output.append(el('div', { class: 'error', role: 'alert', 'data-testid': 'planner-error', text: `${t('error.refused')} ${wordRefusal(e.message, e.wording)}` }));
       return;
     }
     clear(this.output);
@@ -99,7 +100,7 @@ export class PlannerPanel {
     if (plan.not_applicable?.length)
       this.output.append(
         el('p', { class: 'hint', text: t('planner.notApplicable') }),
-        el('ul', { class: 'hint' }, plan.not_applicable.map((n: any) => el('li', { text: `${n.schedule}: ${n.reason ?? n.error ?? ''}` }))),
+        el('ul', { class: 'hint' }, plan.not_applicable.map((n: any) => el('li', { 'data-testid': 'planner-not-applicable', 'data-schedule': n.schedule, text: `${n.schedule}: ${wordRefusal(n.reason ?? '', n.wording)}` }))),
       );
   }
 

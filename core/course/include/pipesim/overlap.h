@@ -134,6 +134,7 @@ struct OverlapInput {
   std::optional<double> compute_to_comm;  ///< scale the all-to-alls so Σcompute / Σall-to-all = this
   std::vector<Derivation> derivation;     ///< from derive_durations; empty means "given"
   std::string unit;                       ///< "us" for workloads, "" for unitless durations
+  std::string language = "en";            ///< the derivation's words (pipesim::languages)
 };
 
 /// One component placed on a lane.

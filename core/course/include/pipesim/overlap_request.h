@@ -19,6 +19,7 @@ struct OverlapRequest {
   std::optional<int> total_sms;
   std::optional<int> saturation_sms;
   std::optional<std::string> ratio;     ///< compute:comm, "1:1", "3:2" or a number > 0
+  std::optional<std::string> language;  ///< the derivation's words: "en" (default), "pt-BR", "zh-CN"
 };
 
 /// How refusals name the request's fields: as the CLI's options (`--comm-sms`) or as the keys of the

@@ -49,6 +49,7 @@
 
 #include "pipesim/costs.h"
 #include "pipesim/course_data.h"
+#include "pipesim/error.h"
 
 namespace pipesim {
 
@@ -153,6 +154,17 @@ struct PlanCandidate {
   bool fits = false;
 };
 
+/// A schedule the planner could not run on this model and cluster: its refusal, as the engine gave it.
+/// `reason` is the English message (the CLI's text); code, wording and field let a page word the
+/// same refusal in its own language (web/src/i18n/refusals.ts).
+struct NotApplicable {
+  std::string schedule;
+  std::string reason;
+  ErrorCode code = ErrorCode::schedule_rule;
+  Wording wording;
+  std::string field;
+};
+
 struct Plan {
   PlanInput input;
   ParameterSplit parameters;
@@ -160,7 +172,7 @@ struct Plan {
   int ep = 1;
   int dp = 1;                            ///< data-parallel replicas of one pipeline
   std::vector<PlanCandidate> ranked;     ///< fitting first, then by makespan
-  std::vector<std::pair<std::string, std::string>> not_applicable;  ///< schedule, why
+  std::vector<NotApplicable> not_applicable;
   std::string recommended;
   std::vector<std::string> reasons;      ///< computed from the numbers above, in input.language
 };
