@@ -98,10 +98,10 @@ auto generate(const ScheduleParams& p) -> Schedule {
 // forwards last (warm-up), its last backward as many at the end (cool-down), and the rank waits h
 // backwards above it after its last op. Ranks r and PP-1-r mirror each other; each basic unit after
 // the first adds no idle time when F = B.
-auto chimera_terms(int d, const Costs& c) -> std::vector<std::vector<BubbleTerm>> {
-  std::vector<std::vector<BubbleTerm>> out(static_cast<std::size_t>(d));
+auto chimera_terms(int d, const Costs& c) -> std::vector<RankTerms> {
+  std::vector<RankTerms> out(static_cast<std::size_t>(d), std::vector<BubbleTerm>{});
   for (int r = 0; r < d; ++r) {
-    auto& terms = out[static_cast<std::size_t>(r)];
+    auto& terms = *out[static_cast<std::size_t>(r)];
     const int h = std::min(r, d - 1 - r);
     add_term(terms, "hF", h, c.f, IdlePhase::fill);
     add_term(terms, "(PP/2-1-h)F", d / 2 - 1 - h, c.f, IdlePhase::warm_up);

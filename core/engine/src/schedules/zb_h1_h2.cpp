@@ -67,10 +67,10 @@ auto generate_zb_h1(const ScheduleParams& p) -> Schedule { return zb_h_schedule(
 // the cool-down each of its last PP-1-r I's waits for the forward that the rank below runs before
 // passing it on, less the W that rank r runs meanwhile: F-W each. After its last W it waits for the
 // ranks above, each of whose last I's ends B-2W (= I-W) later than its own W's would.
-auto zb_h1_terms(int p, const Costs& c) -> std::vector<std::vector<BubbleTerm>> {
-  std::vector<std::vector<BubbleTerm>> out(static_cast<std::size_t>(p));
+auto zb_h1_terms(int p, const Costs& c) -> std::vector<RankTerms> {
+  std::vector<RankTerms> out(static_cast<std::size_t>(p), std::vector<BubbleTerm>{});
   for (int r = 0; r < p; ++r) {
-    auto& terms = out[static_cast<std::size_t>(r)];
+    auto& terms = *out[static_cast<std::size_t>(r)];
     add_term(terms, "rF", r, c.f, IdlePhase::fill);
     add_term(terms, "(PP-1-r)(B-W)", p - 1 - r, c.i(), IdlePhase::warm_up);
     add_term(terms, "(PP-1-r)(F-W)", p - 1 - r, c.f - c.w, IdlePhase::cool_down);
@@ -109,12 +109,12 @@ auto generate_zb_h2(const ScheduleParams& p) -> Schedule { return zb_h_schedule(
 // falls in the cool-down. Rank r so ends at r(F+comm) + busy + (PP-1-r)(F+I-2W+2comm), a line in r
 // of slope 2W-I-comm: the drain is measured against rank 0's end when I+comm >= 2W (r(I-2W+comm))
 // and against the last rank's end otherwise ((PP-1-r)(2W-I-comm)). Each branch is exact on its side.
-auto zb_h2_terms(int p, const Costs& c) -> std::vector<std::vector<BubbleTerm>> {
-  std::vector<std::vector<BubbleTerm>> out(static_cast<std::size_t>(p));
+auto zb_h2_terms(int p, const Costs& c) -> std::vector<RankTerms> {
+  std::vector<RankTerms> out(static_cast<std::size_t>(p), std::vector<BubbleTerm>{});
   const bool waits_before_first_i = c.i() + 2 * c.comm > c.f;
   const bool rank_0_ends_last = c.i() + c.comm >= 2 * c.w;
   for (int r = 0; r < p; ++r) {
-    auto& terms = out[static_cast<std::size_t>(r)];
+    auto& terms = *out[static_cast<std::size_t>(r)];
     const int below = p - 1 - r;
     add_term(terms, "r(F+comm)", r, c.f + c.comm, IdlePhase::fill);
     if (waits_before_first_i) {

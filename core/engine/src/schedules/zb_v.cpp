@@ -93,10 +93,10 @@ auto generate(const ScheduleParams& p) -> Schedule {
 // fill waits r forwards (the first F0 walks down the ranks); every rank then runs the same busy time
 // without a gap, so the last rank, which started last, ends last, and rank r waits PP/2-1-r forwards
 // after its own last W.
-auto zb_v_terms(int ranks, const Costs& c) -> std::vector<std::vector<BubbleTerm>> {
-  std::vector<std::vector<BubbleTerm>> out(static_cast<std::size_t>(ranks));
+auto zb_v_terms(int ranks, const Costs& c) -> std::vector<RankTerms> {
+  std::vector<RankTerms> out(static_cast<std::size_t>(ranks), std::vector<BubbleTerm>{});
   for (int r = 0; r < ranks; ++r) {
-    auto& terms = out[static_cast<std::size_t>(r)];
+    auto& terms = *out[static_cast<std::size_t>(r)];
     add_term(terms, "rF", r, c.f, IdlePhase::fill);
     add_term(terms, "(PP/2-1-r)F", ranks - 1 - r, c.f, IdlePhase::drain);
   }
