@@ -483,5 +483,5 @@ export const ptBR = {
   'bubble.phase.drain': 'esvaziamento (outros ainda trabalham)',
   'bubble.addsUp': 'Os termos somam a bolha deste rank, fase por fase.',
   'bubble.stopsAddingUp': 'Os termos deixam de somar nas linhas marcadas “difere”: a condição da fórmula não vale aqui, ou os estágios diferem.',
-  'bubble.noTerms': 'A forma fechada deste escalonamento não é dividida por rank; mostra-se só o tempo ocioso simulado por fase.',
+  'bubble.noTerms': 'A forma fechada não dá uma divisão exata da bolha deste rank nestes tamanhos (poucos micro-batches, ou um rank cujas fases dependem dos custos); mostra-se só o tempo ocioso simulado por fase.',
 } satisfies Record<Key, string>;
