@@ -338,7 +338,7 @@ TEST_CASE("Under each schedule's condition every stated rank's terms add up to i
         }
     }
     INFO(g.name);
-    CHECK(checked > 300);  // the condition let enough of the grid through to mean something
+    CHECK(checked > 200);  // the condition let enough of the grid through to mean something
   }
 }
 
