@@ -41,12 +41,32 @@ test('with comm = 1, 1F1B at 2 x 2: the warm-up row is off by the two hops the c
   await page.close();
 });
 
-test('a schedule with no split per rank shows the simulated idle per phase alone, and says so', async () => {
-  const { page, problems } = await browser.page('?schedule=zb-h1&ranks=4&micro-batches=8');
-  assert.match(await page.textContent('[data-testid=bubble-verdict]'), /not split per rank/);
+test('a rank with no exact split (interleaved 1F1B\'s rank 0) shows the simulated idle per phase alone, and says so', async () => {
+  const { page, problems } = await browser.page('?schedule=interleaved-1f1b&ranks=4&micro-batches=8&virtual-stages=2&cost=F=1,B=2,W=1');
+  assert.match(await page.textContent('[data-testid=bubble-verdict]'), /no exact split of this rank/);
   assert.ok((await page.locator('[data-testid=bubble-terms] tbody tr').count()) > 0);
+  // Its last rank is stated whole: 3F in the fill, 3B in the drain.
+  await page.selectOption('[data-testid=bubble-rank]', '3');
+  assert.deepEqual((await cells(page, 'bubble-phase-fill')).slice(1, 6), ['rF', '3*1 = 3', '3', '3', '✓']);
+  assert.deepEqual((await cells(page, 'bubble-phase-drain')).slice(1, 6), ['rB', '3*2 = 6', '6', '6', '✓']);
+  assert.equal(await page.textContent('[data-testid=bubble-verdict]'), "The terms add up to this rank's bubble, phase by phase.");
   assert.deepEqual(problems, []);
   await page.close();
+});
+
+test('ZB-H1, ZB-H2, ZB-V and Chimera show their terms on every rank, adding up under their conditions', async () => {
+  for (const [query, phase, term] of [
+    ['schedule=zb-h1&ranks=4&micro-batches=8&cost=F=2,B=3,W=1', 'cool-down', ['(PP-1-r)(F-W)', '3*1 = 3', '3', '3', '✓']],
+    ['schedule=zb-h2&ranks=3&micro-batches=5&cost=F=1.5,B=4,W=1.25', 'warm-up', ['(PP-1-r)(B-W+2comm-F)', '2*1.25 = 2.5', '2.5', '2.5', '✓']],
+    ['schedule=zb-v&ranks=4&micro-batches=8&cost=F=1,B=2,W=1', 'drain', ['(PP/2-1-r)F', '3*1 = 3', '3', '3', '✓']],
+    ['schedule=chimera&ranks=4&micro-batches=4&cost=F=1,B=1,W=0.5', 'warm-up', ['(PP/2-1-h)F', '1*1 = 1', '1', '1', '✓']],
+  ]) {
+    const { page, problems } = await browser.page(`?${query}`);
+    assert.deepEqual((await cells(page, `bubble-phase-${phase}`)).slice(1, 6), term, query);
+    assert.equal(await page.textContent('[data-testid=bubble-verdict]'), "The terms add up to this rank's bubble, phase by phase.", query);
+    assert.deepEqual(problems, []);
+    await page.close();
+  }
 });
 
 test('touch: a tap on a row marks its gaps, as hover does', async () => {

@@ -46,6 +46,15 @@ const oneFOneB = run([
   [['F', 0, 0, 1], ['F', 1, 1, 2], ['B', 0, 4, 6], ['B', 1, 7, 9]],
   [['F', 0, 1, 2], ['B', 0, 2, 4], ['F', 1, 4, 5], ['B', 1, 5, 7]],
 ]);
+// Its bubble split as core writes it in summary.per_rank[r].bubble_split: [from, to, idle] of the fill,
+// warm-up, steady, cool-down and drain (rank 0's steady state is empty: its last forward ends before
+// its first backward starts).
+const names = ['fill', 'warm-up', 'steady', 'cool-down', 'drain'];
+const split = (phases) => ({ phases: phases.map(([from, to, idle], i) => ({ phase: names[i], from, to, idle })) });
+oneFOneB.summary.per_rank = [
+  { rank: 0, bubble_split: split([[0, 0, 0], [0, 4, 2], [4, 4, 0], [4, 9, 1], [9, 9, 0]]) },
+  { rank: 1, bubble_split: split([[0, 1, 1], [1, 2, 0], [2, 5, 0], [5, 7, 0], [7, 9, 2]]) },
+];
 
 test('a window shows the ops of a rank that overlap it, found by binary search', () => {
   assert.deepEqual(visibleRange(oneFOneB, 0, 0, 9), [0, 4]);
@@ -69,10 +78,16 @@ test('an aggregated column takes the dominant kind\'s colour, faded to idle by t
   assert.deepEqual(px(3), [100, 100, 100, 255]); // idle
 });
 
-test('each rank\'s warm-up ends at its first backward and its cool-down starts after its last forward', () => {
+test('each rank\'s phases are core\'s split: warm-up from its first op, cool-down with the drain to the makespan', () => {
   const phases = rankPhases(oneFOneB);
   assert.deepEqual(phases[0], { rank: 0, start: 0, steadyFrom: 4, steadyTo: 4, end: 9, idle: [2, 0, 1] });
   assert.deepEqual(phases[1], { rank: 1, start: 1, steadyFrom: 2, steadyTo: 5, end: 9, idle: [0, 0, 2] });
+});
+
+test('the player works out no phase itself: it shows what core wrote, and none where core wrote none', () => {
+  const moved = { ...oneFOneB, summary: { ...oneFOneB.summary, per_rank: [{ rank: 1, bubble_split: split([[0, 1, 1], [1, 3, 0.5], [3, 5, 0], [5, 8, 0], [8, 9, 2.5]]) }] } };
+  assert.deepEqual(rankPhases(moved), [{ rank: 1, start: 1, steadyFrom: 3, steadyTo: 5, end: 9, idle: [0.5, 0, 2.5] }]);
+  assert.deepEqual(rankPhases({ ...oneFOneB, summary: { ranks: 2, makespan: 9 } }), []);
 });
 
 test('a micro-batch\'s path is its forwards and backwards in time order', () => {

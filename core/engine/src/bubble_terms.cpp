@@ -82,13 +82,12 @@ auto split_bubble(const Schedule& schedule, const Timeline& timeline, double mak
 }
 
 auto split_bubbles(const Schedule& schedule, const Timeline& timeline, double makespan,
-                   const std::vector<std::vector<BubbleTerm>>& rank_terms) -> std::vector<RankBubbleSplit> {
+                   const std::vector<RankTerms>& rank_terms) -> std::vector<RankBubbleSplit> {
   std::vector<RankBubbleSplit> out;
   out.reserve(at(schedule.ranks()));
-  for (int r = 0; r < schedule.ranks(); ++r)
-  {
-    const bool stated = at(r) < rank_terms.size();
-    out.push_back(split_bubble(schedule, timeline, makespan, r, stated, stated ? rank_terms[at(r)] : std::vector<BubbleTerm>{}));
+  for (int r = 0; r < schedule.ranks(); ++r) {
+    const bool stated = at(r) < rank_terms.size() && rank_terms[at(r)].has_value();
+    out.push_back(split_bubble(schedule, timeline, makespan, r, stated, stated ? *rank_terms[at(r)] : std::vector<BubbleTerm>{}));
   }
   return out;
 }

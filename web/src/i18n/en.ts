@@ -496,7 +496,7 @@ export const en = {
   'bubble.phase.drain': 'drain (others still working)',
   'bubble.addsUp': 'The terms add up to this rank\'s bubble, phase by phase.',
   'bubble.stopsAddingUp': 'The terms stop adding up in the rows marked “off”: the formula\'s condition does not hold here, or the stages differ.',
-  'bubble.noTerms': 'This schedule\'s closed form is not split per rank; the simulated idle time per phase is shown alone.',
+  'bubble.noTerms': 'The closed form gives no exact split of this rank\'s bubble at these sizes (too few micro-batches, or a rank whose phases turn on the costs); the simulated idle time per phase is shown alone.',
   // Compare with both timings, and the waits of an aggregated timeline's pixel column (issue 15).
   'compare.bothTimings': 'Both timings: each makespan under dataflow and under the reference runtime',
   'compare.dataflow': 'Dataflow makespan',

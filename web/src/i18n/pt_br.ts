@@ -505,7 +505,7 @@ export const ptBR = {
   'bubble.phase.drain': 'esvaziamento (outros ainda trabalham)',
   'bubble.addsUp': 'Os termos somam a bolha deste rank, fase por fase.',
   'bubble.stopsAddingUp': 'Os termos deixam de somar nas linhas marcadas “difere”: a condição da fórmula não vale aqui, ou os estágios diferem.',
-  'bubble.noTerms': 'A forma fechada deste escalonamento não é dividida por rank; mostra-se só o tempo ocioso simulado por fase.',
+  'bubble.noTerms': 'A forma fechada não dá uma divisão exata da bolha deste rank nestes tamanhos (poucos micro-batches, ou um rank cujas fases dependem dos custos); mostra-se só o tempo ocioso simulado por fase.',
   // Compare with both timings, and the waits of an aggregated timeline's pixel column (issue 15).
   'compare.bothTimings': 'As duas temporizações: cada makespan no fluxo de dados e no runtime de referência',
   'compare.dataflow': 'Makespan do fluxo de dados',

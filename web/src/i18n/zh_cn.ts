@@ -499,7 +499,7 @@ export const zhCN = {
   'bubble.phase.drain': '排空（其他 rank 仍在工作）',
   'bubble.addsUp': '各项逐阶段相加，正好等于该 rank 的气泡。',
   'bubble.stopsAddingUp': '在标为“相差”的行中各项不再相加吻合：此处公式的条件不成立，或各阶段代价不同。',
-  'bubble.noTerms': '该调度的闭式没有按 rank 拆分；这里只显示每个阶段的模拟空闲时间。',
+  'bubble.noTerms': '在当前规模下，闭式没有给出该 rank 气泡的精确拆分（微批次太少，或该 rank 的各阶段取决于代价）；这里只显示每个阶段的模拟空闲时间。',
   // Compare with both timings, and the waits of an aggregated timeline's pixel column (issue 15).
   'compare.bothTimings': '两种计时：每个调度在数据流与参考运行时下的 makespan',
   'compare.dataflow': '数据流 makespan',

@@ -17,10 +17,6 @@ const SPEEDS = [0.5, 1, 2, 4];
 /** Time units played per second at speed 1: a small schedule plays in about ten seconds. */
 const UNITS_PER_SECOND_OF = (makespan: number) => Math.max(1, makespan / 10);
 
-/** F=0, B=1, I=2, W=3, FB=4 (KINDS order). */
-const isForward = (kind: number) => kind === 0 || kind === 4;
-const isBackward = (kind: number) => kind === 1 || kind === 2 || kind === 4;
-
 export interface RankPhases {
   rank: number;
   start: number;
@@ -32,33 +28,29 @@ export interface RankPhases {
   idle: [number, number, number];
 }
 
-/** Each rank's phases and where its idle time falls, read off the simulated run. */
+/** One phase of a rank as core measures it (summary.per_rank[r].bubble_split.phases, in the order of
+ *  idle_phase_names in core/engine/include/pipesim/bubble_terms.h: fill, warm-up, steady, cool-down, drain). */
+interface CorePhase { phase: string; from: number; to: number; idle: number }
+const WARM_UP = 1, STEADY = 2, COOL_DOWN = 3, DRAIN = 4;
+
+/** Each rank's phases and where its idle time falls, as core split the run's bubble: the player's
+ *  cool-down runs to the makespan, so it is core's cool-down and drain together (the fill, before the
+ *  rank's first op, is not shown). Ranks without ops, or a summary without the split, give none. */
 export function rankPhases(run: SimulateValue): RankPhases[] {
-  const ops = run.ops;
-  const makespan = run.summary.makespan as number;
+  const perRank = (run.summary.per_rank ?? []) as { rank: number; bubble_split?: { phases: CorePhase[] } }[];
   const out: RankPhases[] = [];
-  for (let r = 0; r < (run.summary.ranks as number); r++) {
-    const begin = run.rankBegin[r];
-    const end = run.rankBegin[r + 1];
-    if (end <= begin) continue;
-    let firstBackward = Infinity;
-    let lastForward = -Infinity;
-    for (let i = begin; i < end; i++) {
-      if (isBackward(ops.kind[i])) firstBackward = Math.min(firstBackward, ops.start[i]);
-      if (isForward(ops.kind[i])) lastForward = Math.max(lastForward, ops.end[i]);
-    }
-    const start = ops.start[begin];
-    const steadyFrom = Number.isFinite(firstBackward) ? firstBackward : start;
-    const steadyTo = Math.max(steadyFrom, Number.isFinite(lastForward) ? lastForward : steadyFrom);
-    const bounds = [start, steadyFrom, steadyTo, makespan];
-    const idle: [number, number, number] = [0, 0, 0];
-    // Idle = the phase's length minus the busy time inside it (ops of one rank never overlap).
-    for (let p = 0; p < 3; p++) {
-      let busy = 0;
-      for (let i = begin; i < end; i++) busy += Math.max(0, Math.min(ops.end[i], bounds[p + 1]) - Math.max(ops.start[i], bounds[p]));
-      idle[p] = bounds[p + 1] - bounds[p] - busy;
-    }
-    out.push({ rank: r, start, steadyFrom, steadyTo, end: makespan, idle });
+  for (const entry of perRank) {
+    const phases = entry.bubble_split?.phases;
+    if (!phases || phases.length <= DRAIN) continue;
+    if (run.rankBegin[entry.rank + 1] <= run.rankBegin[entry.rank]) continue;
+    out.push({
+      rank: entry.rank,
+      start: phases[WARM_UP].from,
+      steadyFrom: phases[STEADY].from,
+      steadyTo: phases[COOL_DOWN].from,
+      end: phases[DRAIN].to,
+      idle: [phases[WARM_UP].idle, phases[STEADY].idle, phases[COOL_DOWN].idle + phases[DRAIN].idle],
+    });
   }
   return out;
 }

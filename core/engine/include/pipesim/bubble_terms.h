@@ -11,6 +11,7 @@
 // idle intervals that fall in that phase. Where they differ (the formula's condition fails, the stages
 // differ), the split says so phase by phase, and idle time in a phase no term covers is left over.
 #include <array>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -33,6 +34,10 @@ struct BubbleTerm {
   double value = 0;
   IdlePhase phase = IdlePhase::fill;
 };
+
+/// One rank's terms as a schedule states them, or nullopt where it states no exact split for that rank
+/// (a rank whose idle time falls in its phases by a max() that the closed form drops).
+using RankTerms = std::optional<std::vector<BubbleTerm>>;
 
 /// One idle interval of a rank.
 struct IdleGap {
@@ -68,9 +73,10 @@ struct RankBubbleSplit {
 [[nodiscard]] auto split_bubble(const Schedule& schedule, const Timeline& timeline, double makespan, int rank,
                                 bool stated, std::vector<BubbleTerm> terms) -> RankBubbleSplit;
 
-/// split_bubble() for every rank, with rank_terms[r] as rank r's terms (none where it is missing).
+/// split_bubble() for every rank, with rank_terms[r] as rank r's terms (not stated where it is missing
+/// or nullopt).
 [[nodiscard]] auto split_bubbles(const Schedule& schedule, const Timeline& timeline, double makespan,
-                                 const std::vector<std::vector<BubbleTerm>>& rank_terms)
+                                 const std::vector<RankTerms>& rank_terms)
     -> std::vector<RankBubbleSplit>;
 
 }  // namespace pipesim

@@ -26,8 +26,9 @@ struct Formula {
   double simulated = 0;   ///< the simulation's bubble on the same basis (set by run(), see formula_agrees)
   bool agrees = false;    ///< whether `value` and `simulated` agree (set by run(), see formula_agrees)
   /// The same bubble derived per rank (index = rank): the terms whose sum is that rank's idle time under
-  /// `condition`, each in the phase where it falls (bubble_terms.h). Empty for a schedule that states none.
-  std::vector<std::vector<BubbleTerm>> rank_terms = {};
+  /// `condition`, each in the phase where it falls (bubble_terms.h). Empty for a schedule that states none;
+  /// nullopt for a rank whose split the schedule does not state.
+  std::vector<RankTerms> rank_terms = {};
 };
 
 /// What a reader is told about a schedule, in one language.

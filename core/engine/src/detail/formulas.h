@@ -43,10 +43,10 @@ inline void add_term(std::vector<BubbleTerm>& terms, std::string text, int count
 
 /// GPipe's (PP-1)(F+B+2comm) on rank r: r forwards (and hops) before its first one arrives, PP-1-r
 /// forward-and-backward round trips before its first backward, r backwards after its last.
-inline auto gpipe_terms(int p, const Costs& c) -> std::vector<std::vector<BubbleTerm>> {
-  std::vector<std::vector<BubbleTerm>> out(static_cast<std::size_t>(p));
+inline auto gpipe_terms(int p, const Costs& c) -> std::vector<RankTerms> {
+  std::vector<RankTerms> out(static_cast<std::size_t>(p), std::vector<BubbleTerm>{});
   for (int r = 0; r < p; ++r) {
-    auto& terms = out[static_cast<std::size_t>(r)];
+    auto& terms = *out[static_cast<std::size_t>(r)];
     add_term(terms, "r(F+comm)", r, c.f + c.comm, IdlePhase::fill);
     add_term(terms, "(PP-1-r)(F+B+2comm)", p - 1 - r, c.f + c.b + 2 * c.comm, IdlePhase::warm_up);
     add_term(terms, "r(B+comm)", r, c.b + c.comm, IdlePhase::drain);
@@ -57,10 +57,10 @@ inline auto gpipe_terms(int p, const Costs& c) -> std::vector<std::vector<Bubble
 /// 1F1B's (PP-1)(F+B) on rank r (comm = 0, at least PP micro-batches): the fill's r forwards, the
 /// PP-1-r backwards below it before its first backward returns, one forward per cool-down backward
 /// of the PP-1-r warm-up micro-batches, and the r backwards above it after its last op.
-inline auto one_f_one_b_terms(int p, const Costs& c) -> std::vector<std::vector<BubbleTerm>> {
-  std::vector<std::vector<BubbleTerm>> out(static_cast<std::size_t>(p));
+inline auto one_f_one_b_terms(int p, const Costs& c) -> std::vector<RankTerms> {
+  std::vector<RankTerms> out(static_cast<std::size_t>(p), std::vector<BubbleTerm>{});
   for (int r = 0; r < p; ++r) {
-    auto& terms = out[static_cast<std::size_t>(r)];
+    auto& terms = *out[static_cast<std::size_t>(r)];
     add_term(terms, "rF", r, c.f, IdlePhase::fill);
     add_term(terms, "(PP-1-r)B", p - 1 - r, c.b, IdlePhase::warm_up);
     add_term(terms, "(PP-1-r)F", p - 1 - r, c.f, IdlePhase::cool_down);

@@ -9,8 +9,10 @@
 // Not modelled: the paper's forward doubling and backward halving (which fill the gaps between units
 // with recomputation), gradient synchronisation between the two replicas, and any overlap; backwards
 // are full (no I/W split), as in the paper.
+#include <algorithm>
 #include <array>
 
+#include "detail/formulas.h"
 #include "detail/rank_program.h"
 #include "detail/spec_helpers.h"
 #include "detail/specs.h"
@@ -90,10 +92,29 @@ auto generate(const ScheduleParams& p) -> Schedule {
 /// The paper draws forwards and backwards equally long; with F = B the simulation gives exactly this for
 /// any number of units. Otherwise a unit idles (D-2)max(F,B) and each further unit (D-2)|B-F| more
 /// (measured, not published): the gaps that forward doubling and backward halving exist to fill.
+// Chimera's (PP/2-1)(F+B) on rank r, timed from the op order when F = B and comm = 0, with h =
+// min(r, PP-1-r) the stage it holds in its own ("primary") pipeline. The fill waits h forwards of that
+// pipeline; the other pipeline's first forward then needs PP/2-1-h more hops than the rank's own
+// forwards last (warm-up), its last backward as many at the end (cool-down), and the rank waits h
+// backwards above it after its last op. Ranks r and PP-1-r mirror each other; each basic unit after
+// the first adds no idle time when F = B.
+auto chimera_terms(int d, const Costs& c) -> std::vector<RankTerms> {
+  std::vector<RankTerms> out(static_cast<std::size_t>(d), std::vector<BubbleTerm>{});
+  for (int r = 0; r < d; ++r) {
+    auto& terms = *out[static_cast<std::size_t>(r)];
+    const int h = std::min(r, d - 1 - r);
+    add_term(terms, "hF", h, c.f, IdlePhase::fill);
+    add_term(terms, "(PP/2-1-h)F", d / 2 - 1 - h, c.f, IdlePhase::warm_up);
+    add_term(terms, "(PP/2-1-h)B", d / 2 - 1 - h, c.b, IdlePhase::cool_down);
+    add_term(terms, "hB", h, c.b, IdlePhase::drain);
+  }
+  return out;
+}
+
 auto formula(const ScheduleParams& p, const Costs& c) -> Formula {
   const int d = p.ranks;
   const double value = (d / 2.0 - 1) * (c.f + c.b);
-  return Formula{"(PP/2-1)(F+B)",
+  Formula f{"(PP/2-1)(F+B)",
                  "(" + std::to_string(d) + "/2-1)(" + num(c.f) + "+" + num(c.b) + ") = " + num(value),
                  value,
                  c.f == c.b && c.comm == 0,
@@ -107,6 +128,8 @@ auto formula(const ScheduleParams& p, const Costs& c) -> Formula {
                            "comm = 0 时在每个 rank 上都精确；否则一个基本单元空闲 (PP-2)max(F,B)，"
                            "每多拼接一个单元再多空闲 (PP-2)|B-F|"},
                  "Li & Hoefler, Chimera (SC'21, arXiv 2107.06925), Table 1"};
+  f.rank_terms = chimera_terms(d, c);
+  return f;
 }
 
 }  // namespace

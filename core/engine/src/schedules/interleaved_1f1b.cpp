@@ -4,7 +4,9 @@
 // The op order is PyTorch's ScheduleInterleaved1F1B ("flex" rounds, so m need not be a multiple of p);
 // when m % p == 0 it is also Megatron's order.
 #include <algorithm>
+#include <utility>
 
+#include "detail/formulas.h"
 #include "detail/rank_program.h"
 #include "detail/spec_helpers.h"
 #include "detail/specs.h"
@@ -69,11 +71,29 @@ auto generate(const ScheduleParams& p) -> Schedule {
   return std::move(builder).build();
 }
 
+// Interleaved 1F1B's (PP-1)(F+B) on rank r, per chunk, when comm = 0 and micro-batches >= ranks: the
+// fill waits r forwards and the drain r backwards on every rank (checked on grids of sizes and random
+// costs), so the last rank, which holds no other idle time, is stated whole. Every other rank idles
+// (PP-1-r)(F+B) between its first op and its last, but how that falls into warm-up, steady state and
+// cool-down turns on max()s the closed form drops: whether B >= F (else the warm-up has no gap), and,
+// at each round's turn to the next chunk, whether that chunk's forward arrives in time (a gap in the
+// steady state when the round holds few micro-batches beyond the ranks, e.g. 4 ranks x 8, F = 1, B = 2).
+// Those ranks are not stated.
+auto interleaved_terms(int ranks, const Costs& c) -> std::vector<RankTerms> {
+  std::vector<RankTerms> out(static_cast<std::size_t>(ranks));
+  const int last = ranks - 1;
+  std::vector<BubbleTerm> terms;
+  add_term(terms, "rF", last, c.f, IdlePhase::fill);
+  add_term(terms, "rB", last, c.b, IdlePhase::drain);
+  out[static_cast<std::size_t>(last)] = std::move(terms);
+  return out;
+}
+
 /// (p-1)(f+b) with per-chunk costs: 1F1B's fill and drain shrunk by v.
 auto formula(const ScheduleParams& p, const Costs& c) -> Formula {
   const int n = p.ranks;
   const double value = (n - 1) * (c.f + c.b);
-  return Formula{"(PP-1)(F+B)",
+  Formula f{"(PP-1)(F+B)",
                  "(" + std::to_string(n) + "-1)(" + num(c.f) + "+" + num(c.b) + ") = " + num(value),
                  value,
                  p.micro_batches >= n && c.comm == 0,
@@ -87,6 +107,9 @@ auto formula(const ScheduleParams& p, const Costs& c) -> Formula {
                            "时在每个 rank 上都精确（torch 的弹性轮次也是如此，例如 4 个 rank、10 个微批次）；"
                            "与理想时间之比为 (PP-1)/(v x 微批次数)"},
                  "Narayanan et al., Megatron-LM (arXiv 2104.04473) §2.2"};
+  // NOTE: with fewer micro-batches than ranks some ranks never reach the steady state; no split then.
+  if (p.micro_batches >= n) f.rank_terms = interleaved_terms(n, c);
+  return f;
 }
 
 }  // namespace

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <utility>
 
+#include "detail/formulas.h"
 #include "detail/rank_program.h"
 #include "detail/spec_helpers.h"
 #include "detail/specs.h"
@@ -60,10 +61,28 @@ auto zb_h_schedule(const char* name, const ScheduleParams& p, int ahead) -> Sche
 
 auto generate_zb_h1(const ScheduleParams& p) -> Schedule { return zb_h_schedule("zb-h1", p, zb_h1_ahead); }
 
+// ZB-H1's (PP-1)(F+B-2W) on rank r, timed from the op order when W <= min(F, B-W), comm = 0 and at
+// least PP micro-batches (B-W is the input backward I). The fill waits r forwards. After its PP-r
+// forwards rank r waits for I(0) to come back up the PP-1-r ranks below it, each running one I. In
+// the cool-down each of its last PP-1-r I's waits for the forward that the rank below runs before
+// passing it on, less the W that rank r runs meanwhile: F-W each. After its last W it waits for the
+// ranks above, each of whose last I's ends B-2W (= I-W) later than its own W's would.
+auto zb_h1_terms(int p, const Costs& c) -> std::vector<RankTerms> {
+  std::vector<RankTerms> out(static_cast<std::size_t>(p), std::vector<BubbleTerm>{});
+  for (int r = 0; r < p; ++r) {
+    auto& terms = *out[static_cast<std::size_t>(r)];
+    add_term(terms, "rF", r, c.f, IdlePhase::fill);
+    add_term(terms, "(PP-1-r)(B-W)", p - 1 - r, c.i(), IdlePhase::warm_up);
+    add_term(terms, "(PP-1-r)(F-W)", p - 1 - r, c.f - c.w, IdlePhase::cool_down);
+    add_term(terms, "r(B-2W)", r, c.i() - c.w, IdlePhase::drain);
+  }
+  return out;
+}
+
 auto zb_h1_formula(const ScheduleParams& p, const Costs& c) -> Formula {
   const int n = p.ranks;
   const double value = (n - 1) * (c.f + c.b - 2 * c.w);
-  return Formula{"(PP-1)(F+B-2W)",
+  Formula f{"(PP-1)(F+B-2W)",
                  "(" + std::to_string(n) + "-1)(" + num(c.f) + "+" + num(c.b) + "-2*" + num(c.w) + ") = " + num(value),
                  value,
                  c.w <= std::min(c.f, c.i()) && p.micro_batches >= n && c.comm == 0,
@@ -73,16 +92,49 @@ auto zb_h1_formula(const ScheduleParams& p, const Costs& c) -> Formula {
                            "como (p-1)(F+B_in-W)",
                   .zh_cn = "当 W <= min(F, B-W)、微批次数 >= rank 数且 comm = 0 时精确；论文写作 (p-1)(F+B_in-W)"},
                  "Zero Bubble paper (Qi et al., ICLR 2024); DualPipe README (ZB1P row)"};
+  // NOTE: with fewer micro-batches than ranks some ranks never reach the steady state; no split then.
+  if (p.micro_batches >= n) f.rank_terms = zb_h1_terms(n, c);
+  return f;
 }
 
 // ---- ZB-H2 ----------------------------------------------------------------------------------------
 
 auto generate_zb_h2(const ScheduleParams& p) -> Schedule { return zb_h_schedule("zb-h2", p, zb_h2_ahead); }
 
+// ZB-H2's span bubble (PP-1)(F+B-3W+2comm) on rank r, plus the global skew around it, timed from the
+// op order under the formula's condition (I = B-W is the input backward). The fill waits r forwards
+// and their hops. Inside the span rank r idles (PP-1-r)(F+I-2W+2comm): when I+2comm > F, the part
+// I+2comm-F of each of the PP-1-r round trips below it falls before its first I (warm-up) and 2(F-W)
+// each in the cool-down, where its I's wait on the forwards of the rank below; otherwise all of it
+// falls in the cool-down. Rank r so ends at r(F+comm) + busy + (PP-1-r)(F+I-2W+2comm), a line in r
+// of slope 2W-I-comm: the drain is measured against rank 0's end when I+comm >= 2W (r(I-2W+comm))
+// and against the last rank's end otherwise ((PP-1-r)(2W-I-comm)). Each branch is exact on its side.
+auto zb_h2_terms(int p, const Costs& c) -> std::vector<RankTerms> {
+  std::vector<RankTerms> out(static_cast<std::size_t>(p), std::vector<BubbleTerm>{});
+  const bool waits_before_first_i = c.i() + 2 * c.comm > c.f;
+  const bool rank_0_ends_last = c.i() + c.comm >= 2 * c.w;
+  for (int r = 0; r < p; ++r) {
+    auto& terms = *out[static_cast<std::size_t>(r)];
+    const int below = p - 1 - r;
+    add_term(terms, "r(F+comm)", r, c.f + c.comm, IdlePhase::fill);
+    if (waits_before_first_i) {
+      add_term(terms, "(PP-1-r)(B-W+2comm-F)", below, c.i() + 2 * c.comm - c.f, IdlePhase::warm_up);
+      add_term(terms, "2(PP-1-r)(F-W)", 2 * below, c.f - c.w, IdlePhase::cool_down);
+    } else {
+      add_term(terms, "(PP-1-r)(F+B-3W+2comm)", below, c.f + c.i() - 2 * c.w + 2 * c.comm, IdlePhase::cool_down);
+    }
+    if (rank_0_ends_last)
+      add_term(terms, "r(B-3W+comm)", r, c.i() - 2 * c.w + c.comm, IdlePhase::drain);
+    else
+      add_term(terms, "(PP-1-r)(3W-B-comm)", below, 2 * c.w - c.i() - c.comm, IdlePhase::drain);
+  }
+  return out;
+}
+
 auto zb_h2_formula(const ScheduleParams& p, const Costs& c) -> Formula {
   const int n = p.ranks;
   const double value = (n - 1) * (c.f + c.i() + 2 * c.comm - 2 * c.w);
-  return Formula{"(PP-1)(F+B-3W+2comm), over the span",
+  Formula f{"(PP-1)(F+B-3W+2comm), over the span",
                  "(" + std::to_string(n) + "-1)(" + num(c.f) + "+" + num(c.b) + "-3*" + num(c.w) + "+2*" +
                      num(c.comm) + ") = " + num(value),
                  value,
@@ -100,6 +152,9 @@ auto zb_h2_formula(const ScheduleParams& p, const Costs& c) -> Formula {
                            "(p-1)(F+B_in+2c-2W)；全局 makespan 还要加上预热的错位"},
                  "Zero Bubble paper (Qi et al., ICLR 2024)",
                  true};
+  // NOTE: below 2 x ranks - 1 micro-batches the doubled warm-up is cut short; no split then.
+  if (p.micro_batches >= 2 * n - 1) f.rank_terms = zb_h2_terms(n, c);
+  return f;
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <array>
 
+#include "detail/formulas.h"
 #include "detail/rank_program.h"
 #include "detail/spec_helpers.h"
 #include "detail/specs.h"
@@ -87,8 +88,23 @@ auto generate(const ScheduleParams& p) -> Schedule {
   return std::move(builder).build();
 }
 
+// ZB-V's bubble on rank r, with PP = 2 x ranks stages on the V (as for DualPipeV): under the
+// formula's condition no rank idles inside its span, so all that is left is the skew around it. The
+// fill waits r forwards (the first F0 walks down the ranks); every rank then runs the same busy time
+// without a gap, so the last rank, which started last, ends last, and rank r waits PP/2-1-r forwards
+// after its own last W.
+auto zb_v_terms(int ranks, const Costs& c) -> std::vector<RankTerms> {
+  std::vector<RankTerms> out(static_cast<std::size_t>(ranks), std::vector<BubbleTerm>{});
+  for (int r = 0; r < ranks; ++r) {
+    auto& terms = *out[static_cast<std::size_t>(r)];
+    add_term(terms, "rF", r, c.f, IdlePhase::fill);
+    add_term(terms, "(PP/2-1-r)F", ranks - 1 - r, c.f, IdlePhase::drain);
+  }
+  return out;
+}
+
 auto formula(const ScheduleParams& p, const Costs& c) -> Formula {
-  return Formula{"0 over the span",
+  Formula f{"0 over the span",
                  "span bubble = 0",
                  0,
                  c.f == c.i() && c.i() == c.w && c.comm == 0 && p.micro_batches >= 2 * p.ranks - 1,
@@ -103,6 +119,9 @@ auto formula(const ScheduleParams& p, const Costs& c) -> Formula {
                            "(ranks-1)F"},
                  "Zero Bubble paper (Qi et al., ICLR 2024) §6; torch ScheduleZBVZeroBubble docstring",
                  true};
+  // NOTE: below 2 x ranks - 1 micro-batches the V is never full and ranks idle inside the span; no split.
+  if (p.micro_batches >= 2 * p.ranks - 1) f.rank_terms = zb_v_terms(p.ranks, c);
+  return f;
 }
 
 }  // namespace
