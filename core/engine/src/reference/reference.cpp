@@ -366,6 +366,7 @@ class ReferenceEngine {
     if (st.next_op >= s_.rank_begin[static_cast<std::size_t>(r) + 1]) fail_program(r, "has more compute steps than ops");
     const int i = st.next_op;
     const Op& op = s_.ops[static_cast<std::size_t>(i)];
+    detail::prefetch_for_reading(&op, 2);  // the rank's op list, a stream among 64 ranks' interleaved ones
     // The rules of chunk_rules.h, checked as the dataflow engine checks them.
     ChunkGrid::Place forward_at{};
     ChunkGrid::Place backward_at{};
