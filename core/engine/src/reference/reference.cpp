@@ -169,7 +169,11 @@ class ReferenceEngine {
           break;
         case CommAction::post:
           for (const Request& q : st.queued) launch(q, st.now);
-          st.launched.insert(st.launched.end(), st.queued.begin(), st.queued.end());
+          if (st.launched.empty()) {
+            std::swap(st.launched, st.queued);  // the usual case (DualPipe waits before it posts again): no copy
+          } else {
+            st.launched.insert(st.launched.end(), st.queued.begin(), st.queued.end());
+          }
           st.queued.clear();
           break;
         case CommAction::wait_all:
