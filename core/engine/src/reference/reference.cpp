@@ -160,12 +160,19 @@ class ReferenceEngine {
   void advance(int r) {
     RankState& st = rank(r);
     const int last = p_.rank_begin[static_cast<std::size_t>(r) + 1];
-    while (st.step < last) {
-      const CommStep& step = p_.steps[static_cast<std::size_t>(st.step)];
+    // The position in a local, written back when the rank parks: the calls below write memory the
+    // compiler cannot tell apart from st.step, so it would reload and store it at every step.
+    const CommStep* const steps = p_.steps.data();
+    int at = st.step;
+    while (at < last) {
+      const CommStep& step = steps[at];
       detail::prefetch_for_reading(&step, 4);
       switch (step.action) {
         case CommAction::compute:
-          if (!compute(r)) return;
+          if (!compute(r)) {
+            st.step = at;
+            return;
+          }
           break;
         case CommAction::post:
           for (const Request& q : st.queued) launch(q, st.now);
@@ -177,13 +184,17 @@ class ReferenceEngine {
           st.queued.clear();
           break;
         case CommAction::wait_all:
-          if (!wait_all(r)) return;
+          if (!wait_all(r)) {
+            st.step = at;
+            return;
+          }
           break;
         default:
           st.queued.push_back(queue(r, step));
       }
-      ++st.step;
+      ++at;
     }
+    st.step = at;
     if (!st.queued.empty()) fail_program(r, "queues " + describe_entry(st.queued.front().entry) + " and never launches it");
     wait_all(r);  // the end of the step waits for what is still in flight; compute ends are the makespan
   }
