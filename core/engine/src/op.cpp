@@ -31,15 +31,6 @@ auto parse_kind(std::string_view text) -> std::optional<OpKind> {
   return std::nullopt;
 }
 
-auto backward_chunk(const Op& op) -> std::optional<Chunk> {
-  switch (op.kind) {
-    case OpKind::B:
-    case OpKind::I: return op.chunk;
-    case OpKind::FB: return op.backward;
-    default: return std::nullopt;
-  }
-}
-
 auto describe(const Op& op) -> std::string {
   if (op.kind == OpKind::FB) return "FB(" + chunk_label('F', op.chunk) + "," + chunk_label('B', op.backward) + ")";
   return chunk_label(kind_name(op.kind)[0], op.chunk);

@@ -53,31 +53,37 @@ constexpr int queued = -2;
 [[nodiscard]] constexpr auto is_send_entry(std::size_t entry) -> bool { return (entry & 1) != 0; }
 constexpr std::size_t no_entry = static_cast<std::size_t>(-1);
 
+// A queued or launched side of a message with the rank at its other end, found once when it is
+// queued: launching and waking then never rebuild it from the key (a division per look-up).
+struct Request {
+  std::size_t entry;
+  int peer;
+  int link;  // its directed link (sender, receiver), whose launches NCCL numbers
+};
+// A side waited for since the last compute, with the time it completed: the compute that follows
+// attributes its wait from these without looking the messages up again.
+struct Completed {
+  std::size_t entry;
+  double done;
+};
+
 struct RankState {
   int step = 0;                        // next step of the program
   int next_op = 0;                     // next op of the rank's list
   double now = 0;                      // when the rank is free to go on
   double last_end = 0;                 // end of its last compute
   std::size_t blocked_on = no_entry;   // the side of a message it waits for, while parked
-  std::vector<std::size_t> queued;     // queued, not launched
-  std::vector<std::size_t> launched;   // launched, not waited for by a wait_all
-  std::vector<std::size_t> waited;     // waited for since the last compute (a compute attributes them)
-  std::vector<std::pair<int, int>> sends_to, receives_from;  // per peer: (peer, launched so far)
+  std::vector<Request> queued;         // queued, not launched
+  std::vector<Request> launched;       // launched, not waited for by a wait_all
+  std::vector<Completed> waited;       // waited for since the last compute (a compute attributes them)
 };
-
-// The launch number of the next transfer between this rank and `peer`, counted per direction.
-auto next_seq(std::vector<std::pair<int, int>>& counters, int peer) -> int {
-  for (auto& [p, count] : counters)
-    if (p == peer) return count++;
-  counters.emplace_back(peer, 1);
-  return 0;
-}
 
 class ReferenceEngine {
  public:
   ReferenceEngine(const Schedule& s, const StageCosts& costs, SendMode sends, bool with_transfers)
       : s_(s), p_(s.comm), costs_(costs), uniform_(costs.uniform()), sends_(sends), with_transfers_(with_transfers), grid_(s),
         phase_of_stage_(phases_of_stages(s)) {
+    number_links();
     const auto n = s.ops.size();
     timeline_.start.resize(n);
     timeline_.end.resize(n);
@@ -94,6 +100,32 @@ class ReferenceEngine {
     messages_.resize(2 * grid_.chunks());
     // All bytes 0xff: every time -NaN (never a real time, so `unknown` is tested with is_known), every int -1.
     std::memset(static_cast<void*>(messages_.data()), 0xff, messages_.size() * sizeof(Message));
+  }
+
+  // Numbers every directed link between the ranks of neighbouring slots, once: a message's launch
+  // number is then one counter increment, not a search of the rank's peers.
+  void number_links() {
+    const int stages = s_.layout.stages;
+    const auto slots = static_cast<std::size_t>(s_.layout.directions * stages);
+    std::vector<std::pair<int, int>> links;  // (sender, receiver)
+    const auto link_id = [&](int sender, int receiver) {
+      const auto it = std::find(links.begin(), links.end(), std::pair{sender, receiver});
+      if (it != links.end()) return static_cast<int>(it - links.begin());
+      links.emplace_back(sender, receiver);
+      return static_cast<int>(links.size()) - 1;
+    };
+    to_next_.assign(slots, none);
+    from_next_.assign(slots, none);
+    for (std::size_t slot = 0; slot < slots; ++slot) {
+      if (static_cast<int>(slot) % stages == stages - 1) continue;  // the last stage of its path
+      const int here = s_.layout.rank_of_stage[slot];
+      const int next = s_.layout.rank_of_stage[slot + 1];
+      if (here == next) continue;  // handed over on one rank: no message
+      to_next_[slot] = link_id(here, next);
+      from_next_[slot] = link_id(next, here);
+    }
+    sends_on_link_.assign(links.size(), 0);
+    receives_on_link_.assign(links.size(), 0);
   }
 
   auto run() -> Timeline {
@@ -128,27 +160,42 @@ class ReferenceEngine {
   void advance(int r) {
     RankState& st = rank(r);
     const int last = p_.rank_begin[static_cast<std::size_t>(r) + 1];
-    while (st.step < last) {
-      const CommStep& step = p_.steps[static_cast<std::size_t>(st.step)];
+    // The position in a local, written back when the rank parks: the calls below write memory the
+    // compiler cannot tell apart from st.step, so it would reload and store it at every step.
+    const CommStep* const steps = p_.steps.data();
+    int at = st.step;
+    while (at < last) {
+      const CommStep& step = steps[at];
       detail::prefetch_for_reading(&step, 4);
       switch (step.action) {
         case CommAction::compute:
-          if (!compute(r)) return;
+          if (!compute(r)) {
+            st.step = at;
+            return;
+          }
           break;
         case CommAction::post:
-          for (const std::size_t e : st.queued) launch(r, e, st.now);
-          st.launched.insert(st.launched.end(), st.queued.begin(), st.queued.end());
+          for (const Request& q : st.queued) launch(q, st.now);
+          if (st.launched.empty()) {
+            std::swap(st.launched, st.queued);  // the usual case (DualPipe waits before it posts again): no copy
+          } else {
+            st.launched.insert(st.launched.end(), st.queued.begin(), st.queued.end());
+          }
           st.queued.clear();
           break;
         case CommAction::wait_all:
-          if (!wait_all(r)) return;
+          if (!wait_all(r)) {
+            st.step = at;
+            return;
+          }
           break;
         default:
           st.queued.push_back(queue(r, step));
       }
-      ++st.step;
+      ++at;
     }
-    if (!st.queued.empty()) fail_program(r, "queues " + describe_entry(st.queued.front()) + " and never launches it");
+    st.step = at;
+    if (!st.queued.empty()) fail_program(r, "queues " + describe_entry(st.queued.front().entry) + " and never launches it");
     wait_all(r);  // the end of the step waits for what is still in flight; compute ends are the makespan
   }
 
@@ -189,13 +236,17 @@ class ReferenceEngine {
   auto wait_all(int r) -> bool {
     RankState& st = rank(r);
     double until = st.now;
-    for (const std::size_t e : st.launched) {
-      const double t = done(e);
-      if (!is_known(t)) return park(r, e);
+    const std::size_t already = st.waited.size();
+    for (const Request& q : st.launched) {
+      const double t = done(q.entry);
+      if (!is_known(t)) {
+        st.waited.resize(already);  // a wait_all is all or nothing: it runs again once woken
+        return park(r, q.entry);
+      }
       until = std::max(until, t);
+      st.waited.push_back({q.entry, t});
     }
     st.now = until;
-    st.waited.insert(st.waited.end(), st.launched.begin(), st.launched.end());
     st.launched.clear();
     return true;
   }
@@ -224,8 +275,8 @@ class ReferenceEngine {
     return s_.layout.rank_of_stage[(key & 1) != 0 ? slot_of(key) + 1 : slot_of(key) - 1];
   }
 
-  // Checks one queued transfer and returns its entry.
-  auto queue(int r, const CommStep& step) -> std::size_t {
+  // Checks one queued transfer and returns it.
+  auto queue(int r, const CommStep& step) -> Request {
     ChunkGrid::Place at{};
     if (!grid_.place_on(r, step.chunk, at))
       fail_program(r, std::string(comm_action_name(step.action)) + " names a chunk (micro-batch " +
@@ -236,7 +287,8 @@ class ReferenceEngine {
     if (toward_previous ? grid_.first_stage(at) : grid_.last_stage(at))
       fail_program(r, std::string(comm_action_name(step.action)) + " at stage " + std::to_string(at.stage) +
                           ", which has no " + (toward_previous ? "previous" : "next") + " stage");
-    if ((toward_previous ? grid_.rank_upstream(at) : grid_.rank_downstream(at)) == r)
+    const int peer = toward_previous ? grid_.rank_upstream(at) : grid_.rank_downstream(at);
+    if (peer == r)
       fail_program(r, std::string(comm_action_name(step.action)) + " of stage " + std::to_string(at.stage) +
                           " to this rank itself: a stage next to one on the same rank is handed over locally");
     std::size_t consumer = at.row;
@@ -259,26 +311,29 @@ class ReferenceEngine {
         fail_program(r, "receives " + describe_step(step) + " twice");
       m.recv_seq = queued;
     }
-    return entry_of(key, send);
+    // The link from the sender's slot to the receiver's, by the boundary the message crosses.
+    const auto boundary = static_cast<std::size_t>(toward_previous ? at.slot - 1 : at.slot);
+    const bool from_lower_slot = step.action == CommAction::send_forward || step.action == CommAction::recv_forward;
+    return {entry_of(key, send), peer, from_lower_slot ? to_next_[boundary] : from_next_[boundary]};
   }
 
-  void launch(int r, std::size_t entry, double at) {
-    const std::size_t key = key_of(entry);
+  void launch(const Request& q, double at) {
+    const std::size_t key = key_of(q.entry);
     Message& m = messages_[key];
-    if (is_send_entry(entry)) {
+    if (is_send_entry(q.entry)) {
       m.send_at = at;
-      m.send_seq = next_seq(rank(r).sends_to, receiver_of(key));
+      m.send_seq = sends_on_link_[static_cast<std::size_t>(q.link)]++;
       ++sends_launched_;
       if (!is_known(m.recv_at)) return;
       check_order(key);
-      wake(receiver_of(key), entry_of(key, false));
+      wake(q.peer, entry_of(key, false));
     } else {
       m.recv_at = at;
-      m.recv_seq = next_seq(rank(r).receives_from, sender_of(key));
+      m.recv_seq = receives_on_link_[static_cast<std::size_t>(q.link)]++;
       ++receives_launched_;
       if (!is_known(m.send_at)) return;
       check_order(key);
-      wake(sender_of(key), entry_of(key, true));  // a rendezvous send completes now
+      wake(q.peer, entry_of(key, true));  // a rendezvous send completes now
     }
     ++matched_;
   }
@@ -326,6 +381,7 @@ class ReferenceEngine {
     if (st.next_op >= s_.rank_begin[static_cast<std::size_t>(r) + 1]) fail_program(r, "has more compute steps than ops");
     const int i = st.next_op;
     const Op& op = s_.ops[static_cast<std::size_t>(i)];
+    detail::prefetch_for_reading(&op, 2);  // the rank's op list, a stream among 64 ranks' interleaved ones
     // The rules of chunk_rules.h, checked as the dataflow engine checks them.
     ChunkGrid::Place forward_at{};
     ChunkGrid::Place backward_at{};
@@ -349,10 +405,11 @@ class ReferenceEngine {
     detail::prefetch_for_writing(&timeline_.waits[static_cast<std::size_t>(i)], 2);
     const std::size_t used[2] = {has_forward(op.kind) ? consumed_receive(r, forward_at, false) : no_entry,
                                  back ? consumed_receive(r, backward_at, true) : no_entry};
-    for (const std::size_t e : used)
-      if (e != no_entry && !is_known(done(e))) return park(r, e);
+    double used_done[2] = {unknown, unknown};
+    for (int k = 0; k < 2; ++k)
+      if (used[k] != no_entry && !is_known(used_done[k] = done(used[k]))) return park(r, used[k]);
 
-    attribute_wait(st, i, used);
+    attribute_wait(st, i, used, used_done);
     if (with_transfers_)
       for (const std::size_t e : used)
         if (e != no_entry) record_transfer(e, i);
@@ -380,22 +437,21 @@ class ReferenceEngine {
 
   // Sets op i's start and its wait, in layers: until the consumed receives were done, then the other
   // receives waited for since the last compute, then the sends.
-  void attribute_wait(RankState& st, int i, const std::size_t (&used)[2]) {
+  void attribute_wait(RankState& st, int i, const std::size_t (&used)[2], const double (&done_at)[2]) {
     double used_done = st.last_end;
     std::size_t bound_by = no_entry;
-    for (const std::size_t e : used)
-      if (e != no_entry && done(e) > used_done) {
-        used_done = done(e);
-        bound_by = e;
+    for (int k = 0; k < 2; ++k)
+      if (used[k] != no_entry && done_at[k] > used_done) {
+        used_done = done_at[k];
+        bound_by = used[k];
       }
     const double start = std::max(st.now, used_done);
     double receives_done = used_done;
     double sends_done = used_done;
     std::size_t receive_bound = no_entry;
     std::size_t send_bound = no_entry;
-    for (const std::size_t e : st.waited) {
+    for (const auto& [e, t] : st.waited) {
       if (e == used[0] || e == used[1]) continue;
-      const double t = done(e);
       if (is_send_entry(e)) {
         if (t > sends_done) {
           sends_done = t;
@@ -554,6 +610,8 @@ class ReferenceEngine {
   OpColumn<detail::ChunkProgress> progress_;  // per chunk, by grid_ row: the ops that ran it
   OpColumn<Message> messages_;                // per message key
   std::vector<int> ready_;
+  std::vector<int> to_next_, from_next_;  // per slot: the link to / from the next slot's rank, or none
+  std::vector<int> sends_on_link_, receives_on_link_;  // per link: launched so far
   std::size_t forwards_ = 0, backwards_ = 0, splits_ = 0, weights_ = 0;
   std::size_t sends_launched_ = 0, receives_launched_ = 0, matched_ = 0;
 };
