@@ -5,6 +5,10 @@
 
 #include <catch2/catch.hpp>
 
+// The library returns JSON as pipesim::JsonDocument; the suite reads it with nlohmann/json (the
+// document converts: nlohmann::json j = to_json(run, detail);).
+#include <nlohmann/json.hpp>
+
 #include "pipesim/course_data.h"
 #include "pipesim/error.h"
 #include "pipesim/run.h"

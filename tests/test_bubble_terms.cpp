@@ -421,7 +421,7 @@ TEST_CASE("Every schedule's closed-form caveat is worded in every language, also
   const Formula f = run(req).formula;
   CHECK_THAT(f.condition.pt_br, Catch::EndsWith("o que não vale para estes custos"));
   CHECK_THAT(f.condition.zh_cn, Catch::EndsWith("而当前代价并非如此"));
-  const nlohmann::json j = to_json(run_unit("dualpipe", 8, 20), Detail::summary).at("formula");
+  const nlohmann::json j = nlohmann::json(to_json(run_unit("dualpipe", 8, 20), Detail::summary)).at("formula");
   CHECK(j.at("condition_in").at("pt-BR") == "exata, como a maior bolha por rank, quando F = B-W = W e comm = 0");
   CHECK(j.at("condition") == j.at("condition_in").at("en"));
 }

@@ -87,7 +87,8 @@ const std::vector<std::string> positional_samples = {
 auto bank_orders() -> json {
   json orders = json::array();
   const std::string path = pipesim::course_quiz_path(pipesim::test::course_data());
-  for (const auto& q : pipesim::quiz_bank(pipesim::test::course_data())["questions"])
+  const ordered_json bank = pipesim::quiz_bank(pipesim::test::course_data());
+  for (const auto& q : bank["questions"])
     for (const char* lang : {"en", "pt-BR", "zh-CN"}) {
       json options = json::array();
       for (const auto& o : q["options"]) options.push_back(o[lang].get<std::string>());

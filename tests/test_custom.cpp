@@ -202,7 +202,7 @@ TEST_CASE("custom is in the catalogue, and asks for its text instead of generati
   CHECK(spec.parse != nullptr);
   CHECK_THROWS_WITH(build_schedule("custom", {4, 8, 1}), Catch::StartsWith("custom needs the schedule as text"));
   CHECK_THROWS_WITH(run_custom(""), Catch::StartsWith("custom needs the schedule as text"));
-  for (const auto& entry : schedules_json()) CHECK(entry["takes_text"] == (entry["name"] == "custom"));
+  for (const auto& entry : nlohmann::json(schedules_json())) CHECK(entry["takes_text"] == (entry["name"] == "custom"));
 }
 
 TEST_CASE("pipesim simulate --schedule custom reads --schedule-file, or standard input for -") {
@@ -254,7 +254,7 @@ TEST_CASE("a JSON schedule on one path must give each chunk the phase its stage 
 }
 
 TEST_CASE("the JSON says what phase means, read off the layout, for built-in and imported schedules") {
-  const auto phases = [](const Run& r) { return to_json(r, Detail::summary)["phases"].get<std::string>(); };
+  const auto phases = [](const Run& r) { return nlohmann::json(to_json(r, Detail::summary))["phases"].get<std::string>(); };
   const auto unit = [](const char* name, int v) { return pipesim::run(RunRequest{name, {4, 8, v}, default_costs()}); };
   CHECK(phases(unit("1f1b", 1)) == "none");
   CHECK(phases(unit("dualpipe", 1)) == "direction");

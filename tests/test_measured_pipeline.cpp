@@ -215,7 +215,7 @@ TEST_CASE("clocks apart: --align first-ops places each rank's first op where the
   CHECK(aligned.makespan_us == 2137.5);
   CHECK(aligned.per_rank[3].ops.front().start == aligned.model.timeline.start[static_cast<std::size_t>(aligned.model.schedule.rank_begin[3])]);
   CHECK(aligned.departures.size() == measure_pipeline(fixture_traces()).departures.size());
-  CHECK(measured_pipeline_json(aligned)["clock"] == "first-ops");
+  CHECK(nlohmann::json(measured_pipeline_json(aligned))["clock"] == "first-ops");
 }
 
 TEST_CASE("ops are named by torch pipelining by default, or by a regular expression per kind") {

@@ -9,6 +9,8 @@
 #include <sstream>
 #include <string>
 
+#include <nlohmann/json.hpp>
+
 #include "pipesim/error.h"
 #include "pipesim/measured_chunk.h"
 #include "pipesim/profile_trace.h"
@@ -132,7 +134,7 @@ TEST_CASE("a measured pair hands its component times to the chunk model, PP as t
   CHECK(c.b == 30.5);
   CHECK(c.w == 5.75);
   CHECK(c.fb == 44);  // the measured span
-  const auto j = measured_chunk_json(m, model);
+  const nlohmann::json j = measured_chunk_json(m, model);
   CHECK(j["span_us"] == 44);
   CHECK(j["model_fb_us"] == model.fb);
   CHECK(j["unattributed"]["kernels"] == 1);

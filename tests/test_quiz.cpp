@@ -21,7 +21,8 @@ namespace {
 const std::vector<std::string> languages = {"en", "pt-BR", "zh-CN"};
 
 auto bank_question(int id) -> const ordered_json& {
-  for (const auto& q : quiz_bank(pipesim::test::course_data())["questions"])
+  static const ordered_json bank = quiz_bank(pipesim::test::course_data());
+  for (const auto& q : bank["questions"])
     if (q["id"] == id) return q;
   static const ordered_json none;
   FAIL("no question " << id);
@@ -36,8 +37,8 @@ TEST_CASE("the course languages are English, Brazilian Portuguese and Simplified
 }
 
 TEST_CASE("every bank question has 4 distinct options, a valid answer, a source, a view and all three languages") {
-  const ordered_json& bank = quiz_bank(pipesim::test::course_data());
-  REQUIRE_NOTHROW(pipesim::validate_quiz_bank(bank));
+  const ordered_json bank = quiz_bank(pipesim::test::course_data());
+  REQUIRE_NOTHROW(pipesim::validate_quiz_bank(bank.dump()));
   REQUIRE(bank["questions"].size() >= 26);
   const std::set<std::string> views = {"timeline", "compare", "charts", "memory", "chunk", "placement", "exercises"};
   std::set<int> ids;
@@ -68,7 +69,8 @@ TEST_CASE("the bank states none of the lesson's known errors as an answer") {
   // unsourced GPU-hour losses, "1 parameter copy" for DualPipeV without a basis.
   const std::vector<std::string> wrong = {"95%", "§3.3.2", "Section 3.4", "§3.4", "1.2 ×", "1.2x", "EP-off", "340", "420K",
                                           "2.8M", "5.5%"};
-  for (const auto& q : quiz_bank(pipesim::test::course_data())["questions"]) {
+  const ordered_json bank = quiz_bank(pipesim::test::course_data());
+  for (const auto& q : bank["questions"]) {
     const std::string answer = q["options"][q["correct"].get<std::size_t>()]["en"];
     const std::string why = q["explanation"]["en"];
     for (const std::string& w : wrong) {
@@ -137,23 +139,23 @@ TEST_CASE("the course export is the same file on every call") {
 TEST_CASE("the bank in one language keeps ids, sources and stored option order") {
   const ordered_json en = pipesim::quiz_bank_in(pipesim::test::course_data(), "pt-BR");
   CHECK(en["language"] == "pt-BR");
-  REQUIRE(en["questions"].size() == quiz_bank(pipesim::test::course_data())["questions"].size());
+  REQUIRE(en["questions"].size() == ordered_json(quiz_bank(pipesim::test::course_data()))["questions"].size());
   const auto& first = en["questions"][0];
   CHECK(first["id"] == 1);
-  CHECK(first["options"][0] == quiz_bank(pipesim::test::course_data())["questions"][0]["options"][0]["pt-BR"]);
+  CHECK(first["options"][0] == ordered_json(quiz_bank(pipesim::test::course_data()))["questions"][0]["options"][0]["pt-BR"]);
   CHECK_FALSE(first["source"].get<std::string>().empty());
 }
 
 TEST_CASE("validation names the question whose options are broken") {
   ordered_json bank = quiz_bank(pipesim::test::course_data());
   bank["questions"][2]["options"].erase(3);
-  CHECK_THROWS_WITH(pipesim::validate_quiz_bank(bank), "quiz bank: question 3 needs 4 options");
+  CHECK_THROWS_WITH(pipesim::validate_quiz_bank(bank.dump()), "quiz bank: question 3 needs 4 options");
   bank = quiz_bank(pipesim::test::course_data());
   bank["questions"][0]["options"][1]["zh-CN"] = "";
-  CHECK_THROWS_WITH(pipesim::validate_quiz_bank(bank), "course data: quiz bank question 1 option 1 has no 'zh-CN' text");
+  CHECK_THROWS_WITH(pipesim::validate_quiz_bank(bank.dump()), "course data: quiz bank question 1 option 1 has no 'zh-CN' text");
   bank = quiz_bank(pipesim::test::course_data());
   bank["course"].erase(0);
-  CHECK_THROWS_WITH(pipesim::validate_quiz_bank(bank), "quiz bank: the course set must be 1 pre, 3 check, 2 post, in that order");
+  CHECK_THROWS_WITH(pipesim::validate_quiz_bank(bank.dump()), "quiz bank: the course set must be 1 pre, 3 check, 2 post, in that order");
 }
 
 TEST_CASE("an unknown language is refused with the list of languages") {
@@ -164,10 +166,10 @@ TEST_CASE("an unknown language is refused with the list of languages") {
 TEST_CASE("pipesim quiz prints the course quiz.json and refuses bad options with one line and exit 2") {
   const auto course = pipesim::test::run_cli("quiz --course --lang zh-CN");
   REQUIRE(course.status == 0);
-  CHECK(ordered_json::parse(course.out) == course_quiz(pipesim::test::course_data(), "zh-CN"));
+  CHECK(ordered_json::parse(course.out) == ordered_json(course_quiz(pipesim::test::course_data(), "zh-CN")));
   const auto bank = pipesim::test::run_cli("quiz --bank");
   REQUIRE(bank.status == 0);
-  CHECK(ordered_json::parse(bank.out) == quiz_bank(pipesim::test::course_data()));
+  CHECK(ordered_json::parse(bank.out) == ordered_json(quiz_bank(pipesim::test::course_data())));
 
   const auto none = pipesim::test::run_cli("quiz");
   CHECK(none.status == 2);

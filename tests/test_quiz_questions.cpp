@@ -131,7 +131,7 @@ TEST_CASE("live questions refuse bad costs and unknown languages, naming the fie
 }
 
 TEST_CASE("bank questions: every question in the bank's order, options reordered, the right one kept") {
-  const auto& bank = pipesim::quiz_bank(pipesim::test::course_data());
+  const nlohmann::ordered_json bank = pipesim::quiz_bank(pipesim::test::course_data());
   for (const std::string lang : {"en", "pt-BR", "zh-CN"}) {
     const auto questions = pipesim::bank_questions(pipesim::test::course_data(), lang, 42);
     REQUIRE(questions.size() == bank["questions"].size());

@@ -214,7 +214,7 @@ TEST_CASE("a registered schedule runs, is listed, passes the completeness checks
     CHECK(run.metrics.per_rank[0].bubble == 3 * 3 * 3);  // M (p-1) (F+B)
     CHECK(run.formula.value == 27);
 
-    const nlohmann::json listed = schedules_json().back();
+    const nlohmann::json listed = nlohmann::json(schedules_json()).back();
     CHECK(listed["name"] == "one-at-a-time");
     CHECK(listed["texts"]["zh-CN"]["title"] == "One at a time");
     CHECK(listed["colour"] == nlohmann::json{{"light", "#123456"}, {"dark", "#123456"}});
@@ -380,12 +380,12 @@ TEST_CASE("README.md's schedules table is the registry's, as pipesim list --form
 TEST_CASE("pipesim list and pipesim presets print the registry's data, in the language of --lang") {
   const auto json_list = test::run_cli("list --format json");
   CHECK(json_list.status == 0);
-  CHECK(nlohmann::json::parse(json_list.out) == schedules_json());
+  CHECK(nlohmann::json::parse(json_list.out) == nlohmann::json(schedules_json()));
   CHECK(test::run_cli("list --lang pt-BR").out == render_schedule_list("pt-BR"));
   CHECK(test::run_cli("list --format markdown --lang zh-CN").out == render_schedule_table("zh-CN"));
   const auto json_presets = test::run_cli("presets --format json");
   CHECK(json_presets.status == 0);
-  CHECK(nlohmann::json::parse(json_presets.out) == presets_json());
+  CHECK(nlohmann::json::parse(json_presets.out) == nlohmann::json(presets_json()));
   const auto zh = test::run_cli("presets --lang zh-CN");
   CHECK(zh.out.find("DeepSeek-V3 图 5：DualPipe，8 个 rank，20 个微批次\n") != std::string::npos);
   CHECK(zh.out.find("pipesim simulate --schedule dualpipe --ranks 8 --micro-batches 20 --cost F=1,B=2,W=1,FB=3\n") !=

@@ -208,7 +208,7 @@ TEST_CASE("a stage override without FB keeps the base's overlap fraction") {
 TEST_CASE("the JSON contract echoes the costs of every stage and the speed of every rank") {
   RunRequest r = with_overrides(request_of("1f1b", 4, 4), {"last:F=2,B=4,W=2"});
   r.per_stage.rank_speeds.push_back({1, 0.5});
-  const auto json = pipesim::to_json(pipesim::run(r), pipesim::Detail::summary);
+  const nlohmann::json json = pipesim::to_json(pipesim::run(r), pipesim::Detail::summary);
   REQUIRE(json["stage_costs"].size() == 4);
   CHECK(json["stage_costs"][0].dump() == R"({"B":2,"F":1,"FB":3,"W":1,"comm":0})");
   CHECK(json["stage_costs"][3].dump() == R"({"B":4,"F":2,"FB":6,"W":2,"comm":0})");
@@ -301,11 +301,11 @@ TEST_CASE("on the same-model basis a stage's costs are re-cut by each schedule: 
   const Run interleaved = run_at("interleaved-1f1b", 2);  // 16 stages: F=0.5 B=1
   CHECK(interleaved.costs.f == 0.5);
   CHECK(interleaved.costs.b == 1);
-  const auto json = pipesim::to_json(run_at("zb-v", 1), pipesim::Detail::summary);
+  const nlohmann::json json = pipesim::to_json(run_at("zb-v", 1), pipesim::Detail::summary);
   CHECK(json["cost_basis"] == "same-model");
   CHECK(json["model_stages"] == 8);
   CHECK(json["cost"]["F"] == 0.5);
-  CHECK(pipesim::to_json(pipesim::run(request_of("zb-v", 8, 20)), pipesim::Detail::summary)["cost_basis"] == "same-stage-costs");
+  CHECK(nlohmann::json(pipesim::to_json(pipesim::run(request_of("zb-v", 8, 20)), pipesim::Detail::summary))["cost_basis"] == "same-stage-costs");
 }
 
 TEST_CASE("the text view lines cells up with per-stage durations and says what differs from --cost") {

@@ -56,7 +56,7 @@ TEST_CASE("1F1B at unit costs: the closed form (p-1)(F+B) agrees with the simula
     CHECK(rm.busy == 24);
     CHECK(rm.utilisation == 24.0 / 33.0);
   }
-  const auto json = to_json(r, Detail::summary);
+  const nlohmann::json json = to_json(r, Detail::summary);
   CHECK(json["formula"]["agrees"] == true);
   CHECK(json["formula"]["simulated"] == 9);
   CHECK(json["per_rank"][0]["utilisation"] == 24.0 / 33.0);
@@ -75,7 +75,7 @@ TEST_CASE("a closed form that does not hold at these costs does not agree, and t
   const Run r = run(req);
   CHECK(r.formula.simulated == r.metrics.max_bubble);
   CHECK_FALSE(r.formula.agrees);
-  CHECK(to_json(r, Detail::summary)["formula"]["agrees"] == false);
+  CHECK(nlohmann::json(to_json(r, Detail::summary))["formula"]["agrees"] == false);
 }
 
 TEST_CASE("agreement is equality up to rounding, relative once the bubble exceeds 1") {
@@ -107,7 +107,7 @@ TEST_CASE("1F1B: rank r peaks at p - r chunks, first reached when its last warm-
   CHECK(r.metrics.per_rank[3].peak_at == 3);
   CHECK(r.metrics.peak_activations == 4);
   CHECK(r.metrics.peak_at == 3);
-  const auto json = to_json(r, Detail::summary);
+  const nlohmann::json json = to_json(r, Detail::summary);
   CHECK(json["peak_at"] == 3);
   CHECK(json["per_rank"][0]["peak_at"] == 3);
 }
@@ -141,7 +141,7 @@ TEST_CASE("stages held: one per rank in 1F1B, both directions' in DualPipe, both
   CHECK(held(looped.metrics.per_rank[1]) == "0/1 1/5");
   for (const Run* r : {&one, &dual, &v, &looped})
     for (const RankMetrics& rm : r->metrics.per_rank) CHECK(static_cast<int>(rm.stages.size()) == rm.stages_held);
-  const auto json = to_json(dual, Detail::summary);
+  const nlohmann::json json = to_json(dual, Detail::summary);
   CHECK(json["per_rank"][0]["stages"].dump() == R"([{"phase":0,"stage":0},{"phase":1,"stage":3}])");
 }
 

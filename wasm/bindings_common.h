@@ -18,6 +18,7 @@
 #include <nlohmann/json.hpp>  // linked by the modules themselves (wasm/CMakeLists.txt)
 
 #include "pipesim/error.h"
+#include "pipesim/json_document.h"
 #include "pipesim/parse.h"
 #include "pipesim/report.h"
 #include "pipesim/version.h"
@@ -37,6 +38,7 @@ inline auto typed_array(const std::vector<T, Allocator>& values) -> val {
 }
 
 inline auto from_json(const nlohmann::json& j) -> val { return val::global("JSON").call<val>("parse", j.dump()); }
+inline auto from_json(const pipesim::JsonDocument& d) -> val { return val::global("JSON").call<val>("parse", d.dump()); }
 
 inline auto error_value(const std::string& message, pipesim::ErrorCode code, const pipesim::Wording& wording = {},
                         const std::string& field = {}) -> val {

@@ -7,6 +7,8 @@
 
 #include <unistd.h>
 
+#include <nlohmann/json.hpp>
+
 #include "args.h"
 #include "commands.h"
 #include "output.h"

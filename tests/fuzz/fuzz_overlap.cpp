@@ -10,6 +10,8 @@
 #include <cmath>
 #include <string>
 
+#include <nlohmann/json.hpp>
+
 #include "fuzz_support.h"
 #include "pipesim/overlap.h"
 #include "pipesim/overlap_request.h"
@@ -38,7 +40,7 @@ void check_each_parser(std::string_view forward, std::string_view backward, std:
     const Workload w = parse_workload(workload);
     const nlohmann::json written = workload_json(w);
     try {
-      require(workload_json(parse_workload(written.dump())) == written, "workload_json reads back as the same workload");
+      require(nlohmann::json(workload_json(parse_workload(written.dump()))) == written, "workload_json reads back as the same workload");
     } catch (const Error& e) {
       fuzz::finding("workload_json wrote a workload that parse_workload refuses", e.what());
     }

@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "detail/course_files.h"
+#include "detail/json_trees.h"
 #include "pipesim/error.h"
 #include "pipesim/quiz.h"
 
@@ -39,7 +40,7 @@ void CourseData::provide(std::string_view name, std::string_view text) {
   if (name == "quiz_bank") {
     auto bank = parse_file<nlohmann::ordered_json>(text, "quiz bank: core/data/quiz_bank.json");
     // Checked here, so that a broken bank fails loudly when given instead of rendering a half-empty quiz.
-    validate_quiz_bank(bank);
+    detail::validate_quiz_bank_tree(bank);
     next.quiz_bank = std::move(bank);
   } else if (name == "lesson_text") {
     next.lesson_text = parse_file<nlohmann::json>(text, "lesson text: core/data/lesson_text.json");

@@ -8,6 +8,8 @@
 
 #include "detail/course_files.h"
 #include "detail/i18n.h"
+#include "detail/json_document.h"
+#include "detail/json_trees.h"
 #include "pipesim/error.h"
 #include "pipesim/planner.h"
 #include "pipesim/registry.h"
@@ -521,7 +523,11 @@ auto second_copy_cost(double bytes_per_param, double gpu_memory_gb) -> SecondCop
   return e;
 }
 
-auto lesson_exercise(const CourseData& course, const LessonRequest& request) -> json {
+auto lesson_exercise(const CourseData& course, const LessonRequest& request) -> JsonDocument {
+  return detail::document(detail::lesson_exercise_tree(course, request));
+}
+
+auto detail::lesson_exercise_tree(const CourseData& course, const LessonRequest& request) -> json {
   const json& text = detail::lesson_text_of(course);
   LessonRequest req = request;
   req.language = detail::check_language(request.language);
@@ -535,7 +541,8 @@ auto lesson_exercise(const CourseData& course, const LessonRequest& request) -> 
   }
 }
 
-auto render_lesson_text(const CourseData& course, const json& ex) -> std::string {
+auto render_lesson_text(const CourseData& course, const JsonDocument& exercise) -> std::string {
+  const json& ex = detail::json_of(exercise);
   const Texts t(detail::lesson_text_of(course), ex.at("exercise").get<int>(), ex.at("language").get<std::string>());
   std::string out = ex.at("title").get<std::string>() + "\n\n" + ex.at("question").get<std::string>() + "\n";
   if (ex.contains("statements")) {

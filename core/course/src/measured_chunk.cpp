@@ -8,7 +8,9 @@
 #include <regex>
 #include <sstream>
 
+#include "detail/json_document.h"
 #include "detail/json_text.h"
+#include "detail/json_trees.h"
 #include "detail/short_number.h"
 #include "pipesim/error.h"
 
@@ -264,7 +266,11 @@ auto measured_costs(const MeasuredChunk& m, const Overlap& model) -> Costs {
   return c;
 }
 
-auto measured_chunk_json(const MeasuredChunk& m, const Overlap& model) -> json {
+auto measured_chunk_json(const MeasuredChunk& m, const Overlap& model) -> JsonDocument {
+  return detail::document(detail::measured_chunk_tree(m, model));
+}
+
+auto detail::measured_chunk_tree(const MeasuredChunk& m, const Overlap& model) -> json {
   json components = json::array();
   for (const MeasuredComponent& c : m.components)
     components.push_back({{"chunk", c.component.pass == Pass::forward ? "F" : "B"},
@@ -324,10 +330,10 @@ auto run_measured_overlap(std::string_view trace_text) -> MeasuredOverlap {
   return {std::move(measured), std::move(model)};
 }
 
-auto measured_overlap_json(const MeasuredOverlap& m) -> json {
-  json out = overlap_json(m.model);
-  out["measured"].update(measured_chunk_json(m.measured, m.model));
-  return out;
+auto measured_overlap_json(const MeasuredOverlap& m) -> JsonDocument {
+  json out = detail::overlap_tree(m.model);
+  out["measured"].update(detail::measured_chunk_tree(m.measured, m.model));
+  return detail::document(std::move(out));
 }
 
 namespace {

@@ -4,7 +4,10 @@
 #include <string>
 
 #include "detail/activation_steps.h"
+#include "detail/json_document.h"
+#include "detail/json_trees.h"
 #include "detail/model_shape.h"
+#include "detail/report_tree.h"
 #include "detail/text.h"
 #include "pipesim/error.h"
 #include "pipesim/parse.h"
@@ -131,7 +134,9 @@ auto stage_cost_table(const ModelDivision& division) -> std::vector<PartialCosts
   return table;
 }
 
-auto model_division_json(const ModelDivision& division) -> json {
+auto model_division_json(const ModelDivision& division) -> JsonDocument { return detail::document(detail::model_division_tree(division)); }
+
+auto detail::model_division_tree(const ModelDivision& division) -> json {
   json layers = json::array(), params = json::array();
   for (const ModelStage& st : division.stages) {
     layers.push_back(st.layers);
@@ -203,7 +208,9 @@ auto rank_memory(const ModelDivision& division, const Schedule& schedule, const 
   return out;
 }
 
-auto memory_json(const MemoryBytes& memory, bool with_curves) -> json {
+auto memory_json(const MemoryBytes& memory, bool with_curves) -> JsonDocument { return detail::document(detail::memory_tree(memory, with_curves)); }
+
+auto detail::memory_tree(const MemoryBytes& memory, bool with_curves) -> json {
   json ranks = json::array();
   for (std::size_t i = 0; i < memory.ranks.size(); ++i) {
     const RankBytes& r = memory.ranks[i];
@@ -246,14 +253,14 @@ auto model_request(const PlanInput& input, RunRequest& request, const Schedule& 
   return division;
 }
 
-auto model_run_json(const ModelDivision& division, const Run& run, Detail detail) -> json {
-  json out = to_json(run, detail);
+auto model_run_json(const ModelDivision& division, const Run& run, Detail detail) -> JsonDocument {
+  json out = detail::report_tree(run, detail);
   out["cost_basis"] = "model-file";
-  out["model"] = model_division_json(division);
-  const json memory = memory_json(rank_memory(division, run.schedule, run.timeline), detail == Detail::full);
+  out["model"] = detail::model_division_tree(division);
+  const json memory = detail::memory_tree(rank_memory(division, run.schedule, run.timeline), detail == Detail::full);
   out["memory"] = {{"units", "bytes"}, {"gpu_bytes", memory["gpu_bytes"]}, {"fits", memory["fits"]}};
   for (std::size_t r = 0; r < out["per_rank"].size(); ++r) out["per_rank"][r]["memory_bytes"] = memory["per_rank"][r];
-  return out;
+  return detail::document(std::move(out));
 }
 
 }  // namespace pipesim

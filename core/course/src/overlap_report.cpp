@@ -4,7 +4,9 @@
 #include <cstdio>
 #include <sstream>
 
+#include "detail/json_document.h"
 #include "detail/json_text.h"
+#include "detail/json_trees.h"
 #include "detail/short_number.h"
 #include "pipesim/overlap.h"
 
@@ -130,7 +132,9 @@ auto overlap_sentence(const Overlap& o) -> std::string {
   return out;
 }
 
-auto overlap_json(const Overlap& o) -> json {
+auto overlap_json(const Overlap& o) -> JsonDocument { return detail::document(detail::overlap_tree(o)); }
+
+auto detail::overlap_tree(const Overlap& o) -> json {
   json out;
   out["unit"] = o.input.unit;
   out["f"] = number(o.f);

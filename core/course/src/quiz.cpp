@@ -4,11 +4,14 @@
 #include <array>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "detail/course_order.h"
 #include "detail/course_files.h"
 #include "detail/i18n.h"
+#include "detail/json_document.h"
+#include "detail/json_trees.h"
 #include "pipesim/error.h"
 #include "pipesim/registry.h"
 
@@ -111,7 +114,7 @@ void check_live(const json& bank) {
 
 auto supported_languages() -> std::span<const std::string_view> { return detail::course_languages; }
 
-void validate_quiz_bank(const json& bank) {
+void detail::validate_quiz_bank_tree(const json& bank) {
   require(bank.is_object(), "the top level must be an object");
   require(bank.contains("lesson") && bank["lesson"].is_string(), "no lesson slug");
   require(bank.contains("phase") && bank["phase"].is_string(), "no phase slug (the course's folder above the lesson)");
@@ -123,11 +126,17 @@ void validate_quiz_bank(const json& bank) {
   check_live(bank);
 }
 
-auto quiz_bank(const CourseData& course) -> const json& { return detail::quiz_bank_of(course); }
+void validate_quiz_bank(std::string_view bank_text) {
+  const json bank = json::parse(bank_text, nullptr, false);
+  require(!bank.is_discarded(), "the bank is not valid JSON");
+  detail::validate_quiz_bank_tree(bank);
+}
 
-auto quiz_bank_in(const CourseData& course, std::string_view lang) -> json {
+auto quiz_bank(const CourseData& course) -> JsonDocument { return detail::document(detail::quiz_bank_of(course)); }
+
+auto quiz_bank_in(const CourseData& course, std::string_view lang) -> JsonDocument {
   const std::string language = detail::check_language(lang);
-  const json& bank = quiz_bank(course);
+  const json& bank = detail::quiz_bank_of(course);
   json out{{"lesson", bank["lesson"]}, {"title", detail::pick(bank["title"], language, "title")}, {"language", language}};
   out["questions"] = json::array();
   for (const json& q : bank["questions"]) {
@@ -140,17 +149,17 @@ auto quiz_bank_in(const CourseData& course, std::string_view lang) -> json {
                                 {"correct", q["correct"]},
                                 {"explanation", detail::pick(q["explanation"], language, "explanation")}});
   }
-  return out;
+  return detail::document(std::move(out));
 }
 
 auto course_quiz_path(const CourseData& course) -> std::string {
-  const json& bank = quiz_bank(course);
+  const json& bank = detail::quiz_bank_of(course);
   return "phases/" + bank["phase"].get<std::string>() + "/" + bank["lesson"].get<std::string>() + "/quiz.json";
 }
 
-auto course_quiz(const CourseData& course, std::string_view lang) -> json {
+auto course_quiz(const CourseData& course, std::string_view lang) -> JsonDocument {
   const std::string language = detail::check_language(lang);
-  const json& bank = quiz_bank(course);
+  const json& bank = detail::quiz_bank_of(course);
   const std::string path = course_quiz_path(course);
   json out{{"lesson", bank["lesson"]}, {"title", detail::pick(bank["title"], language, "title")}};
   out["questions"] = json::array();
@@ -164,7 +173,7 @@ auto course_quiz(const CourseData& course, std::string_view lang) -> json {
                                 {"correct", order.correct},
                                 {"explanation", detail::pick(q["explanation"], language, "explanation")}});
   }
-  return out;
+  return detail::document(std::move(out));
 }
 
 }  // namespace pipesim

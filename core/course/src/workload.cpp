@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "detail/input_size.h"
+#include "detail/json_document.h"
 #include "detail/json_text.h"
 #include "detail/short_number.h"
 #include "pipesim/error.h"
@@ -230,7 +231,7 @@ auto parse_workload(std::string_view json_text) -> Workload {
   return w;
 }
 
-auto workload_json(const Workload& w) -> nlohmann::json {
+auto workload_json(const Workload& w) -> JsonDocument {
   nlohmann::json out = {{"tokens", w.tokens},
                         {"hidden", w.hidden},
                         {"experts", w.experts},
@@ -252,7 +253,7 @@ auto workload_json(const Workload& w) -> nlohmann::json {
     out["total_sms"] = w.sms->total_sms;
     out["saturation_sms"] = w.sms->saturation_sms;
   }
-  return out;
+  return detail::document(std::move(out));
 }
 
 void validate_workload(const Workload& w) {

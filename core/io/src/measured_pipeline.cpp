@@ -8,7 +8,9 @@
 #include <numeric>
 #include <sstream>
 
+#include "detail/json_document.h"
 #include "detail/json_text.h"
+#include "detail/report_tree.h"
 #include "detail/short_number.h"
 #include "pipesim/custom.h"
 #include "pipesim/error.h"
@@ -288,7 +290,7 @@ auto measure_pipeline(const std::vector<ProfileTrace>& traces, const OpNaming& n
   return m;
 }
 
-auto measured_pipeline_json(const MeasuredPipeline& m) -> json {
+auto measured_pipeline_json(const MeasuredPipeline& m) -> JsonDocument {
   constexpr std::size_t listed_departures = 20;
   json fitted = json::array();
   for (const FittedCost& f : m.fitted)
@@ -318,7 +320,7 @@ auto measured_pipeline_json(const MeasuredPipeline& m) -> json {
     departures.push_back({{"rank", d.rank}, {"op", d.op}, {"action", d.action}, {"measured_start_us", number(d.measured_start)},
                           {"model_start_us", number(d.model_start)}, {"late_by_us", number(d.late_by())}});
   }
-  return {{"unit", "us"},
+  return detail::document(json{{"unit", "us"},
           {"ranks", m.per_rank.size()},
           {"clock", m.clock == Clock::profiler ? "profiler" : "first-ops"},
           {"makespan_us", number(m.makespan_us)},
@@ -333,7 +335,7 @@ auto measured_pipeline_json(const MeasuredPipeline& m) -> json {
           {"departures", std::move(departures)},
           {"actions", m.actions},
           {"timeline", std::move(timeline)},
-          {"model", to_json(m.model, Detail::full)}};
+          {"model", detail::report_tree(m.model, Detail::full)}});
 }
 
 namespace {

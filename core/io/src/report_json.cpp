@@ -2,8 +2,11 @@
 #include <charconv>
 #include <cmath>
 #include <string_view>
+#include <utility>
 
+#include "detail/json_document.h"
 #include "detail/json_text.h"
+#include "detail/report_tree.h"
 #include "pipesim/presets.h"
 #include "pipesim/registry.h"
 #include "pipesim/report.h"
@@ -242,7 +245,7 @@ void append_rank_with_ops(detail::SinkBuffer& buffer, const Run& run, const json
 }  // namespace
 
 void write_json(const Run& run, Detail detail, TextSink& sink) {
-  const json summary = to_json(run, Detail::summary);
+  const json summary = detail::report_tree(run, Detail::summary);
   if (detail == Detail::summary) {
     sink.write(summary.dump(2));
     return;
@@ -272,7 +275,7 @@ void write_json(const Run& run, Detail detail, TextSink& sink) {
   buffer.flush();
 }
 
-auto to_json(const Run& run, Detail detail) -> json {
+auto detail::report_tree(const Run& run, Detail detail) -> json {
   const Schedule& s = run.schedule;
   const Metrics& m = run.metrics;
   json out;
@@ -338,6 +341,8 @@ auto to_json(const Run& run, Detail detail) -> json {
   return out;
 }
 
+auto to_json(const Run& run, Detail detail) -> JsonDocument { return detail::document(detail::report_tree(run, detail)); }
+
 namespace {
 
 auto texts_json(const ScheduleTexts& t) -> json {
@@ -354,7 +359,7 @@ auto in_every_language(const Translated<T>& translated, Write value) -> json {
 
 }  // namespace
 
-auto schedules_json() -> json {
+auto schedules_json() -> JsonDocument {
   json out = json::array();
   for (const ScheduleSpec* s : schedules()) {
     const ScheduleTexts& en = s->texts.en;
@@ -373,10 +378,10 @@ auto schedules_json() -> json {
                      {"micro_batches", s->defaults.micro_batches},
                      {"virtual_stages", s->defaults.virtual_stages}}}});
   }
-  return out;
+  return detail::document(std::move(out));
 }
 
-auto presets_json() -> json {
+auto presets_json() -> JsonDocument {
   json out = json::array();
   for (const Preset& p : presets()) {
     json compare = json::array();
@@ -390,10 +395,10 @@ auto presets_json() -> json {
                    {"cost", p.cost},
                    {"compare", compare}});
   }
-  return out;
+  return detail::document(std::move(out));
 }
 
-auto lesson_steps_json() -> json {
+auto lesson_steps_json() -> JsonDocument {
   const auto run_json = [](const LessonRun& r) {
     return json{{"schedule", r.schedule}, {"ranks", r.ranks}, {"micro_batches", r.micro_batches}};
   };
@@ -403,7 +408,7 @@ auto lesson_steps_json() -> json {
     for (const LessonRun& r : step.compared) compared.push_back(run_json(r));
     steps.push_back({{"id", step.id}, {"run", run_json(step.run)}, {"compared", compared}});
   }
-  return {{"cost", lesson_cost()}, {"steps", steps}};
+  return detail::document(json{{"cost", lesson_cost()}, {"steps", steps}});
 }
 
 }  // namespace pipesim

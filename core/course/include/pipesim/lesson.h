@@ -5,10 +5,9 @@
 #include <optional>
 #include <string>
 
-#include <nlohmann/json.hpp>
-
 #include "pipesim/costs.h"
 #include "pipesim/course_data.h"
+#include "pipesim/json_document.h"
 #include "pipesim/op.h"
 #include "pipesim/run.h"
 
@@ -88,9 +87,9 @@ struct SecondCopyCost {
 /// (exercise 2: "table", "first_two_directions"; exercise 4: "statements", "engine"). Throws Error on
 /// an exercise number other than 1-4, an unknown language or invalid costs. Its words are
 /// core/data/lesson_text.json, as `course` holds it.
-[[nodiscard]] auto lesson_exercise(const CourseData& course, const LessonRequest& request) -> nlohmann::json;
+[[nodiscard]] auto lesson_exercise(const CourseData& course, const LessonRequest& request) -> JsonDocument;
 
-/// The same, for a terminal.
-[[nodiscard]] auto render_lesson_text(const CourseData& course, const nlohmann::json& exercise) -> std::string;
+/// The same, for a terminal (`exercise` as lesson_exercise returned it).
+[[nodiscard]] auto render_lesson_text(const CourseData& course, const JsonDocument& exercise) -> std::string;
 
 }  // namespace pipesim

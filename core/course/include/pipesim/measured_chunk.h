@@ -26,9 +26,8 @@
 #include <string_view>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "pipesim/costs.h"
+#include "pipesim/json_document.h"
 #include "pipesim/overlap.h"
 #include "pipesim/profile_trace.h"
 
@@ -93,7 +92,7 @@ struct MeasuredChunk {
 [[nodiscard]] auto measured_costs(const MeasuredChunk& m, const Overlap& model) -> Costs;
 
 /// The `measured` fields the trace adds to overlap_json (README.md documents them).
-[[nodiscard]] auto measured_chunk_json(const MeasuredChunk& m, const Overlap& model) -> nlohmann::json;
+[[nodiscard]] auto measured_chunk_json(const MeasuredChunk& m, const Overlap& model) -> JsonDocument;
 
 /// A measured pair and its model in one: the trace read and measured, the model run on its
 /// components, and overlap_json with the measured fields merged into `measured`. What the CLI's
@@ -103,7 +102,7 @@ struct MeasuredOverlap {
   Overlap model;
 };
 [[nodiscard]] auto run_measured_overlap(std::string_view trace_text) -> MeasuredOverlap;
-[[nodiscard]] auto measured_overlap_json(const MeasuredOverlap& m) -> nlohmann::json;
+[[nodiscard]] auto measured_overlap_json(const MeasuredOverlap& m) -> JsonDocument;
 
 /// The measured pair drawn on two text lanes at the model's scale, then its numbers.
 [[nodiscard]] auto render_measured_chunk_text(const MeasuredChunk& m, const Overlap& model) -> std::string;

@@ -19,9 +19,8 @@
 #include <string_view>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "pipesim/costs.h"
+#include "pipesim/json_document.h"
 #include "pipesim/planner.h"
 #include "pipesim/report.h"
 #include "pipesim/run.h"
@@ -69,7 +68,7 @@ struct ModelDivision {
 
 /// The JSON contract's "model": name, units, layers per stage, which stage holds the embedding and
 /// the head, and each stage's parameters.
-[[nodiscard]] auto model_division_json(const ModelDivision& division) -> nlohmann::json;
+[[nodiscard]] auto model_division_json(const ModelDivision& division) -> JsonDocument;
 
 /// The byte model, per rank (the planner's, stage by stage): each stage it holds (DualPipe's two
 /// directions each hold every stage once) brings its weights, gradients and optimizer state; routed
@@ -111,7 +110,7 @@ struct MemoryBytes {
 /// {"gpu_bytes", "fits", "per_rank": [{"rank", "stages", "weights", "gradients", "optimizer",
 /// "activations_peak", "activations_peak_time", "total", "fits"[, "activation_curve": [[time, bytes],
 /// ...]]}]}, bytes as plain numbers.
-[[nodiscard]] auto memory_json(const MemoryBytes& memory, bool with_curves) -> nlohmann::json;
+[[nodiscard]] auto memory_json(const MemoryBytes& memory, bool with_curves) -> JsonDocument;
 
 /// Prices `request` with the model of `input`: the pipeline size is its model.pp (`request.params.ranks`
 /// is set to it; a schedule given as text must have as many ranks), the schedule's stages get the
@@ -127,6 +126,6 @@ struct MemoryBytes {
 
 /// to_json(run) with the model's basis: "cost_basis": "model-file", "model" (model_division_json),
 /// "memory" and per_rank[].memory_bytes (memory_json; the activation curve with Detail::full).
-[[nodiscard]] auto model_run_json(const ModelDivision& division, const Run& run, Detail detail) -> nlohmann::json;
+[[nodiscard]] auto model_run_json(const ModelDivision& division, const Run& run, Detail detail) -> JsonDocument;
 
 }  // namespace pipesim

@@ -63,9 +63,8 @@
 #include <string_view>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "pipesim/costs.h"
+#include "pipesim/json_document.h"
 
 namespace pipesim {
 
@@ -216,7 +215,7 @@ void validate_sm_split(const SmSplit& sms);
 [[nodiscard]] auto overlap_costs(const Overlap& o) -> Costs;
 
 /// The JSON the CLI prints and the page animates (documented in README.md).
-[[nodiscard]] auto overlap_json(const Overlap& o) -> nlohmann::json;
+[[nodiscard]] auto overlap_json(const Overlap& o) -> JsonDocument;
 
 /// A two-lane text timeline of the forward chunk, the backward chunk and the pair, then the numbers.
 [[nodiscard]] auto render_overlap_text(const Overlap& o) -> std::string;

@@ -11,9 +11,8 @@
 #include <string>
 #include <string_view>
 
-#include <nlohmann/json.hpp>
-
 #include "pipesim/course_data.h"
+#include "pipesim/json_document.h"
 
 namespace pipesim {
 
@@ -21,12 +20,12 @@ namespace pipesim {
 [[nodiscard]] auto supported_languages() -> std::span<const std::string_view>;
 
 /// The whole bank as stored, every language, as `course` holds it (checked with validate_quiz_bank()).
-[[nodiscard]] auto quiz_bank(const CourseData& course) -> const nlohmann::ordered_json&;
+[[nodiscard]] auto quiz_bank(const CourseData& course) -> JsonDocument;
 
 /// The bank in one language, options in stored order:
 /// {"lesson", "title", "language", "questions": [{"id", "stage", "view", "source", "question",
 /// "options" (4), "correct", "explanation"}]}. Throws Error on an unknown language.
-[[nodiscard]] auto quiz_bank_in(const CourseData& course, std::string_view lang) -> nlohmann::ordered_json;
+[[nodiscard]] auto quiz_bank_in(const CourseData& course, std::string_view lang) -> JsonDocument;
 
 /// Where the course keeps this lesson's quiz: "phases/<phase>/<lesson>/quiz.json" (from the bank).
 [[nodiscard]] auto course_quiz_path(const CourseData& course) -> std::string;
@@ -37,10 +36,11 @@ namespace pipesim {
 /// as listed under "course" in the bank. Each question's options are in the order the course's
 /// `scripts/debias_quizzes.py --check` demands for course_quiz_path() (detail/course_order.h), so the
 /// file passes the course's CI unchanged, in every language. Throws Error on an unknown language.
-[[nodiscard]] auto course_quiz(const CourseData& course, std::string_view lang) -> nlohmann::ordered_json;
+[[nodiscard]] auto course_quiz(const CourseData& course, std::string_view lang) -> JsonDocument;
 
 /// Throws Error naming the first problem: ids unique, stage and view known, 4 distinct options,
-/// a valid `correct`, a source, every text in every language, a well-formed course set.
-void validate_quiz_bank(const nlohmann::ordered_json& bank);
+/// a valid `correct`, a source, every text in every language, a well-formed course set. `bank_text` is
+/// the bank's JSON text (core/data/quiz_bank.json's shape); text that is not JSON is refused too.
+void validate_quiz_bank(std::string_view bank_text);
 
 }  // namespace pipesim

@@ -28,8 +28,7 @@
 #include <optional>
 #include <string_view>
 
-#include <nlohmann/json.hpp>
-
+#include "pipesim/json_document.h"
 #include "pipesim/overlap.h"
 
 namespace pipesim {
@@ -64,7 +63,7 @@ struct Workload {
 [[nodiscard]] auto parse_workload(std::string_view json_text) -> Workload;
 
 /// The workload as the JSON object parse_workload reads (every field, SM split included if any).
-[[nodiscard]] auto workload_json(const Workload& w) -> nlohmann::json;
+[[nodiscard]] auto workload_json(const Workload& w) -> JsonDocument;
 
 /// Throws Error unless every field is in range (see README.md) and the SM split is valid.
 void validate_workload(const Workload& w);

@@ -33,9 +33,8 @@
 #include <string_view>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "pipesim/costs.h"
+#include "pipesim/json_document.h"
 #include "pipesim/op.h"
 #include "pipesim/profile_trace.h"
 #include "pipesim/run.h"
@@ -112,7 +111,7 @@ inline constexpr double departure_tolerance_us = 1.0;
                                     Clock clock = Clock::profiler) -> MeasuredPipeline;
 
 /// The JSON `simulate --measured` prints (README.md documents it).
-[[nodiscard]] auto measured_pipeline_json(const MeasuredPipeline& m) -> nlohmann::json;
+[[nodiscard]] auto measured_pipeline_json(const MeasuredPipeline& m) -> JsonDocument;
 
 /// Per rank busy and bubble, the fitted costs, the sentence "your schedule with your measured costs
 /// would take X; you measured Y", and the largest departures.

@@ -3,8 +3,7 @@
 #include <string>
 #include <string_view>
 
-#include <nlohmann/json.hpp>
-
+#include "pipesim/json_document.h"
 #include "pipesim/run.h"
 #include "pipesim/text_sink.h"
 
@@ -13,7 +12,7 @@ namespace pipesim {
 enum class Detail { summary, full };
 
 /// The CLI's JSON contract (documented in README.md). `full` adds every op with its times.
-[[nodiscard]] auto to_json(const Run& run, Detail detail) -> nlohmann::json;
+[[nodiscard]] auto to_json(const Run& run, Detail detail) -> JsonDocument;
 
 /// to_json(run, detail).dump(2), byte for byte, written into `out` piece by piece: the full report of
 /// a large run is hundreds of megabytes as text and several times that as a tree, which is never built.
@@ -23,15 +22,15 @@ void write_json(const Run& run, Detail detail, TextSink& out);
 /// constraints, uses_virtual_stages, takes_text (given as text, RunRequest::custom_schedule, instead
 /// of generated), two_way (ScheduleSpec::two_way), texts {"en"|"pt-BR"|"zh-CN": {title, summary,
 /// constraints, caption}}, colour {light, dark} and defaults {ranks, micro_batches, virtual_stages}.
-[[nodiscard]] auto schedules_json() -> nlohmann::json;
+[[nodiscard]] auto schedules_json() -> JsonDocument;
 
 /// The presets as JSON: [{id, texts: {lang: {name}}, schedule, ranks, micro_batches, virtual_stages,
 /// cost, compare: [names]}].
-[[nodiscard]] auto presets_json() -> nlohmann::json;
+[[nodiscard]] auto presets_json() -> JsonDocument;
 
 /// The guided lesson's runs as JSON: {cost, steps: [{id, run: {schedule, ranks, micro_batches},
 /// compared: [runs]}]}.
-[[nodiscard]] auto lesson_steps_json() -> nlohmann::json;
+[[nodiscard]] auto lesson_steps_json() -> JsonDocument;
 
 /// A per-rank timeline a person can read in a terminal, like the paper's figure, then the numbers.
 /// `color` adds ANSI colours (forward orange, backward green, weight blue).
