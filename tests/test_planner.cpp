@@ -576,3 +576,22 @@ TEST_CASE("the search prices the data-parallel all-reduce of each rank's gradien
   at_eight.pp = {8};
   for (const auto& p : pipesim::plan_search(pipesim::parse_plan_input(dense), at_eight, 100).best) CHECK(p.allreduce_ms == 0);
 }
+
+TEST_CASE("the search run in steps gives what plan_search gives, and counts its progress", "[planner][search]") {
+  const pipesim::PlanInput in = pipesim::parse_plan_input(example("moe-one-node-ep.json"));
+  pipesim::SearchRun run(in, {});
+  const std::size_t total = run.total();
+  CHECK(run.done() == 0);
+  std::size_t steps = 0;
+  while (run.step(7)) {
+    ++steps;
+    CHECK(run.done() == 7 * steps);
+  }
+  CHECK(run.done() == total);
+  CHECK_FALSE(run.step(7));  // nothing left: a further step runs nothing
+  CHECK(run.done() == total);
+  CHECK(pipesim::search_json(run.result(25)) == pipesim::search_json(pipesim::plan_search(in, {}, 25)));
+  pipesim::PlanSearch bad;
+  bad.virtual_stages = {17};
+  CHECK_THROWS_WITH(pipesim::SearchRun(in, bad), "plan search: virtual_stages must list whole numbers from 1 to 16, got 17");
+}

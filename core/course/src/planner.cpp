@@ -896,59 +896,85 @@ auto ring_allreduce_ms(double bytes, int group, double gb_s) -> double {
   return 2.0 * (group - 1) / group * bytes / (gb_s * 1e9) * 1000;
 }
 
-auto plan_search(const PlanInput& input, const PlanSearch& search, std::size_t keep, const SearchProgress& progress)
-    -> SearchResult {
+/// One combination of the search's axes.
+struct Combination {
+  int pp, micro_batch_size;
+  const ScheduleSpec* spec;
+  int virtual_stages, lighter_ends;
+};
+
+struct SearchRun::State {
+  PlanInput input;
+  std::vector<Combination> combinations;
+  std::size_t next = 0;
+  SearchResult found;
+  std::set<std::string> seen;
+
+  void run(const Combination& c) {
+    try {
+      PlanInput sized;
+      if (!resized(input, c.pp, c.micro_batch_size, sized))
+        throw Error(ErrorCode::bad_value, "the cluster does not divide into this pipeline size");
+      const Schedule shape = build_schedule(c.spec->name, {c.pp, sized.model.micro_batches, c.virtual_stages});
+      const auto layers = lighter_ends_layers(sized.model.layers, shape.layout.stages, c.lighter_ends);
+      if (!layers) throw Error(ErrorCode::bad_value, "no layout with lighter ends");
+      SearchPoint point = search_point(sized, *c.spec, shape, c.virtual_stages, *layers);
+      point.pipeline = c.pp > 1;
+      point.lighter_ends = c.lighter_ends;
+      if (!seen.insert(layout_key(point)).second) {
+        ++found.same_layout;
+        return;
+      }
+      found.best.push_back(std::move(point));
+      ++found.configurations;
+    } catch (const Error&) {
+      ++found.refused;
+    }
+  }
+};
+
+SearchRun::SearchRun(const PlanInput& input, const PlanSearch& search) : state_(std::make_unique<State>()) {
   const SearchAxes axes = search_axes(input, search);
+  state_->input = input;
   std::vector<const ScheduleSpec*> specs;
   for (const ScheduleSpec* spec : schedules())
     if (spec->parse == nullptr) specs.push_back(spec);
-  const ScheduleSpec& alone = find_schedule(no_pipeline_schedule);
-  const auto schedules_at = [&](int pp) { return pp == 1 ? std::vector<const ScheduleSpec*>{&alone} : specs; };
-  const auto virtual_at = [&](int pp, const ScheduleSpec& spec) {
-    return pp > 1 && spec.uses_virtual_stages ? axes.virtual_stages : std::vector<int>{1};
-  };
-  const auto ends_at = [&](int pp) { return pp == 1 ? std::vector<int>{0} : axes.lighter_ends; };
-  std::size_t total = 0;
+  const ScheduleSpec* alone = &find_schedule(no_pipeline_schedule);
   for (const int pp : axes.pp)
-    for (const ScheduleSpec* spec : schedules_at(pp))
-      total += axes.micro_batch_size.size() * ends_at(pp).size() * virtual_at(pp, *spec).size();
-  SearchResult out;
-  std::set<std::string> seen;
-  std::size_t done = 0;
-  for (const int pp : axes.pp)
-    for (const int mbs : axes.micro_batch_size) {
-      PlanInput sized;
-      const bool fits_cluster = resized(input, pp, mbs, sized);
-      for (const ScheduleSpec* spec : schedules_at(pp))
-        for (const int v : virtual_at(pp, *spec))
-          for (const int fewer : ends_at(pp)) {
-            ++done;
-            try {
-              if (!fits_cluster) throw Error(ErrorCode::bad_value, "the cluster does not divide into this pipeline size");
-              const Schedule shape = build_schedule(spec->name, {pp, sized.model.micro_batches, v});
-              const auto layers = lighter_ends_layers(sized.model.layers, shape.layout.stages, fewer);
-              if (!layers) throw Error(ErrorCode::bad_value, "no layout with lighter ends");
-              SearchPoint point = search_point(sized, *spec, shape, v, *layers);
-              point.pipeline = pp > 1;
-              point.lighter_ends = fewer;
-              if (seen.insert(layout_key(point)).second) {
-                out.best.push_back(std::move(point));
-                ++out.configurations;
-              } else {
-                ++out.same_layout;
-              }
-            } catch (const Error&) {
-              ++out.refused;
-            }
-            if (progress && !progress(done, total)) return out;
-          }
-    }
+    for (const int mbs : axes.micro_batch_size)
+      for (const ScheduleSpec* spec : pp == 1 ? std::vector<const ScheduleSpec*>{alone} : specs)
+        for (const int v : pp > 1 && spec->uses_virtual_stages ? axes.virtual_stages : std::vector<int>{1})
+          for (const int fewer : pp == 1 ? std::vector<int>{0} : axes.lighter_ends)
+            state_->combinations.push_back({pp, mbs, spec, v, fewer});
+}
+
+SearchRun::~SearchRun() = default;
+
+auto SearchRun::step(std::size_t count) -> bool {
+  for (; count > 0 && state_->next < state_->combinations.size(); --count) state_->run(state_->combinations[state_->next++]);
+  return state_->next < state_->combinations.size();
+}
+
+auto SearchRun::done() const -> std::size_t { return state_->next; }
+auto SearchRun::total() const -> std::size_t { return state_->combinations.size(); }
+
+auto SearchRun::result(std::size_t keep) const -> SearchResult {
+  SearchResult out = state_->found;
   std::stable_sort(out.best.begin(), out.best.end(), [](const SearchPoint& a, const SearchPoint& b) {
     if (a.fits != b.fits) return a.fits;
     return a.iteration_ms < b.iteration_ms;
   });
   if (out.best.size() > keep) out.best.resize(keep);
   return out;
+}
+
+auto plan_search(const PlanInput& input, const PlanSearch& search, std::size_t keep, const SearchProgress& progress)
+    -> SearchResult {
+  SearchRun run(input, search);
+  while (run.step(1))
+    if (progress && !progress(run.done(), run.total())) return run.result(keep);
+  if (progress && run.total() > 0) progress(run.done(), run.total());
+  return run.result(keep);
 }
 
 auto search_json(const SearchResult& result) -> nlohmann::json {

@@ -40,6 +40,7 @@
 // values for attention and norms, and hidden + 3 x width for each FFN the token goes through (the
 // dense FFN, or its top_k + shared experts), times activation_bytes (after Korthikanti et al. 2022, without storing attention scores).
 #include <functional>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -261,6 +262,28 @@ using SearchProgress = std::function<bool(std::size_t done, std::size_t total)>;
 /// refuses is counted in `refused` and skipped.
 [[nodiscard]] auto plan_search(const PlanInput& input, const PlanSearch& search, std::size_t keep,
                                const SearchProgress& progress = {}) -> SearchResult;
+
+/// The search in steps, for a caller that shows its progress and may stop it between steps (the page's
+/// worker): plan_search is `SearchRun` stepped one combination at a time. The combinations are listed
+/// once, at construction, in plan_search's order; construction throws Error on a bad search list.
+class SearchRun {
+ public:
+  SearchRun(const PlanInput& input, const PlanSearch& search);
+  ~SearchRun();
+  SearchRun(const SearchRun&) = delete;
+  auto operator=(const SearchRun&) -> SearchRun& = delete;
+
+  /// Runs up to `count` more combinations; false once none is left.
+  auto step(std::size_t count) -> bool;
+  [[nodiscard]] auto done() const -> std::size_t;
+  [[nodiscard]] auto total() const -> std::size_t;
+  /// What has run so far, ranked (fitting first, then by iteration time), at most `keep` points.
+  [[nodiscard]] auto result(std::size_t keep) const -> SearchResult;
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
 
 /// The search as JSON: {"configurations", "refused", "same_layout", "best": [{"schedule", "pipeline",
 /// "pp", "micro_batches", "micro_batch_size", "virtual_stages", "lighter_ends", "layers_per_stage",
