@@ -66,3 +66,21 @@ test('a bad planner input is one line naming the field, and no search is drawn',
   assert.equal(await page.locator('[data-testid=planner-search-table]').count(), 0);
   await page.close();
 });
+
+test('the form and the JSON show the same input: a form edit rewrites that field, a JSON edit refills the form', async () => {
+  const { page } = await browser.page('?view=planner');
+  await page.selectOption('[data-testid=planner-example]', 'small-dense');
+  await searchDone(page);
+  assert.equal(await page.inputValue('[data-testid=planner-cluster-gpu-memory_gb]'), '80');
+  await page.fill('[data-testid=planner-cluster-gpu-memory_gb]', '40');
+  assert.equal(JSON.parse(await page.inputValue('[data-testid=planner-input]')).cluster.gpu.memory_gb, 40);
+  const input = JSON.parse(await page.inputValue('[data-testid=planner-input]'));
+  input.model.layers = 16;
+  await page.fill('[data-testid=planner-input]', JSON.stringify(input));
+  assert.equal(await page.inputValue('[data-testid=planner-model-layers]'), '16');
+  // A bad value typed in the form is refused naming the JSON field.
+  await page.fill('[data-testid=planner-model-layers]', '0');
+  await page.waitForSelector('[data-testid=planner-error]');
+  assert.match(await page.textContent('[data-testid=planner-error]'), /model\.layers must be a whole number from 1 to 100000, got 0/);
+  await page.close();
+});
