@@ -162,6 +162,25 @@ function benchSweep(report, a, engine) {
   report.value('sweep.charts_tab_ms', section, 'both: one Charts tab update (fastest samples)', byMicro.minMs + byRanks.minMs, 'ms');
 }
 
+// The planner's search as the page's worker runs it (planSearchBegin, then steps): every schedule,
+// virtual stages and layers per stage of small-dense.json at pipeline size 8, which its 64 sequences
+// per iteration make 8 ranks x 64 micro-batches, on the engine's metrics-only path.
+function benchPlanSearch(report, a, course) {
+  const section = 'planner search (the page worker\'s task)';
+  const input = readFileSync(`${root}core/data/plan_examples/small-dense.json`, 'utf8');
+  let configurations = 0;
+  const search = () => {
+    let progress = must(course.planSearchBegin(input, { pp: [8] }));
+    while (progress.done < progress.total) progress = must(course.planSearchStep(8));
+    const result = must(course.planSearchResult(1));
+    if (result.best[0].pp !== 8 || result.best[0].micro_batches !== 64) throw new Error('the search bench is not at 8 ranks x 64 micro-batches');
+    configurations = result.configurations;
+  };
+  const timing = timeCalls(search, a);
+  report.timed('plan_search.8x64', section, `one search: ${configurations} configurations of 8 ranks x 64 micro-batches`, 0, timing);
+  report.value('plan_search.8x64.configs_per_s', section, 'configurations per second (fastest sample)', configurations / (timing.minMs / 1000), '/s');
+}
+
 function benchModels(report, a, engine, course) {
   const section = 'chunk model, planner, export, per call';
   report.timed('overlap.deepseek_v3', section, 'overlap({}) (DeepSeek-V3 workload)', 0, timeCalls(() => must(engine.overlap({})), a));
@@ -280,6 +299,7 @@ async function runAll(a, factory) {
   benchTargetCase(report, a, engine);
   benchSweep(report, a, engine);
   benchModels(report, a, engine, course);
+  benchPlanSearch(report, a, course);
   return report;
 }
 

@@ -15,6 +15,7 @@
 #include "detail/embedded.h"
 #include "detail/i18n.h"
 #include "pipesim/error.h"
+#include "pipesim/model_stages.h"
 #include "pipesim/planner.h"
 #include "pipesim/registry.h"
 
@@ -447,12 +448,13 @@ TEST_CASE("the planner's search runs every schedule, pipeline size, virtual stag
   // The sequences per iteration stay the input's 32 x 2 replicas: 8 GPUs at pp 2 give 4 replicas and 16
   // micro-batches, at pp 8 one replica and 64.
   for (const auto& p : r.best) CHECK(p.micro_batches * (8 / p.pp) == 64);
-  // Fitting first, then by makespan.
+  // Fitting first, then by iteration time: the makespan and the data-parallel all-reduce after it.
   for (std::size_t i = 1; i < r.best.size(); ++i) {
     const auto& a = r.best[i - 1];
     const auto& b = r.best[i];
-    CHECK((a.fits > b.fits || (a.fits == b.fits && a.makespan_ms <= b.makespan_ms)));
+    CHECK((a.fits > b.fits || (a.fits == b.fits && a.iteration_ms <= b.iteration_ms)));
   }
+  for (const auto& p : r.best) CHECK(p.iteration_ms == p.makespan_ms + p.allreduce_ms);
   // Each configuration equals the full run of the same configuration (the plan at that size).
   const pipesim::Plan full = pipesim::plan(pipesim::test::course_data(), in);
   bool found = false;
@@ -494,4 +496,123 @@ TEST_CASE("pipesim plan --search prints the search's fastest configurations, as 
   CHECK(j == pipesim::search_json(direct));
   CHECK(j["best"].size() == 20);
   CHECK(j["configurations"].get<std::size_t>() + j["refused"].get<std::size_t>() > 0);
+}
+
+TEST_CASE("the ring all-reduce moves 2 (d - 1) / d of the bytes over the link", "[planner][search]") {
+  CHECK(pipesim::ring_allreduce_ms(1e9, 4, 100) == Approx(15.0).epsilon(1e-12));  // 1.5 x 1 GB / 100 GB/s
+  CHECK(pipesim::ring_allreduce_ms(1e9, 2, 100) == Approx(10.0).epsilon(1e-12));
+  CHECK(pipesim::ring_allreduce_ms(1e9, 1, 100) == 0);  // one replica: nothing to reduce
+  CHECK(pipesim::ring_allreduce_ms(0, 8, 100) == 0);
+}
+
+TEST_CASE("at pipeline size 1 the search gives one row without pipeline parallelism, whatever the schedules",
+          "[planner][search]") {
+  const pipesim::PlanInput in = pipesim::parse_plan_input(example("small-dense.json"));
+  pipesim::PlanSearch search;
+  search.pp = {1};
+  search.micro_batch_size = {1, 2};
+  std::size_t last_total = 0;
+  const auto r = pipesim::plan_search(in, search, 100, [&](std::size_t, std::size_t total) {
+    last_total = total;
+    return true;
+  });
+  // One configuration per micro-batch size, not one per schedule, virtual stages or layout.
+  CHECK(last_total == 2);
+  CHECK(r.configurations == 2);
+  CHECK(r.refused == 0);
+  REQUIRE(r.best.size() == 2);
+  for (const auto& p : r.best) {
+    CHECK_FALSE(p.pipeline);
+    CHECK(p.pp == 1);
+    CHECK(p.virtual_stages == 1);
+    CHECK(p.lighter_ends == 0);
+    CHECK(p.layers_per_stage == std::vector<int>{32});
+    CHECK(p.bubble_fraction == 0);
+    // 8 replicas of the whole model: 64 sequences per iteration, 8 per GPU.
+    CHECK(p.micro_batches * p.micro_batch_size == 8);
+  }
+  // The search's default axes (every divisor of 8 GPUs) give pp 1 once too.
+  const auto all = pipesim::plan_search(in, {}, 1000);
+  CHECK(std::count_if(all.best.begin(), all.best.end(), [](const auto& p) { return p.pp == 1; }) == 1);
+  for (const auto& p : all.best) CHECK(p.pipeline == (p.pp > 1));
+}
+
+TEST_CASE("the search runs no layout twice: every row differs in schedule, sizes or layers per stage", "[planner][search]") {
+  for (const char* name : {"small-dense.json", "moe-one-node-ep.json"}) {
+    INFO(name);
+    const auto r = pipesim::plan_search(pipesim::parse_plan_input(example(name)), {}, 10'000);
+    std::set<std::string> keys;
+    for (const auto& p : r.best) {
+      std::string key = p.schedule + " " + std::to_string(p.pp) + " " + std::to_string(p.micro_batch_size) + " " +
+                        std::to_string(p.virtual_stages);
+      for (const int l : p.layers_per_stage) key += " " + std::to_string(l);
+      CHECK(keys.insert(key).second);
+    }
+    CHECK(r.best.size() == r.configurations);
+  }
+}
+
+TEST_CASE("the search prices the data-parallel all-reduce of each rank's gradients over the replicas' link",
+          "[planner][search]") {
+  const std::string dense = example("small-dense.json");
+  const double params = pipesim::parameter_split(pipesim::parse_plan_input(dense).model).total;
+  const double gradient_bytes = params * 4;  // fp32 gradients, the default grad_bytes
+  pipesim::PlanSearch at_one;
+  at_one.pp = {1};
+  // 8 GPUs in one node: 8 replicas of the whole model over NVLink at 300 GB/s.
+  const auto one_node = pipesim::plan_search(pipesim::parse_plan_input(dense), at_one, 10);
+  REQUIRE(one_node.best.size() == 1);
+  CHECK(one_node.best[0].allreduce_ms == Approx(2.0 * 7 / 8 * gradient_bytes / 300e9 * 1000).epsilon(1e-12));
+  // Nodes of 4 GPUs: the 8 replicas span two nodes, the ring runs at InfiniBand's 25 GB/s.
+  const auto two_nodes = pipesim::plan_search(pipesim::parse_plan_input(with(dense, "/cluster/gpus_per_node", 4)), at_one, 10);
+  REQUIRE(two_nodes.best.size() == 1);
+  CHECK(two_nodes.best[0].allreduce_ms == Approx(2.0 * 7 / 8 * gradient_bytes / 25e9 * 1000).epsilon(1e-12));
+  // 1F1B on 2 ranks of 16 layers each: 4 replicas, each rank reduces the gradients of its own half.
+  pipesim::PlanSearch at_two;
+  at_two.pp = {2};
+  at_two.lighter_ends = {0};
+  const auto two = pipesim::plan_search(pipesim::parse_plan_input(dense), at_two, 100);
+  // The heaviest rank's gradients, as the planner's memory figures count them (16 micro-batches per
+  // replica at pp 2 keep the 64 sequences of an iteration).
+  const pipesim::PlanInput at_pp2 = pipesim::parse_plan_input(with(with(dense, "/model/pp", 2), "/model/micro_batches", 16));
+  pipesim::RunRequest request;
+  request.schedule = "1f1b";
+  request.params = {2, 16, 1};
+  const auto division = pipesim::model_request(at_pp2, request, {});
+  double heaviest = 0;
+  for (const auto& rank : pipesim::rank_state_bytes(division, pipesim::build_schedule("1f1b", {2, 16, 1})).ranks)
+    heaviest = std::max(heaviest, rank.gradients);
+  // Each rank holds 16 layers and one of the two vocabulary matrices (embedding, LM head), the same size.
+  CHECK(heaviest == Approx(gradient_bytes / 2).epsilon(1e-12));
+  bool checked = false;
+  for (const auto& p : two.best)
+    if (p.schedule == "1f1b") {
+      CHECK(p.micro_batches == 16);
+      CHECK(p.allreduce_ms == Approx(2.0 * 3 / 4 * heaviest / 300e9 * 1000).epsilon(1e-12));
+      checked = true;
+    }
+  CHECK(checked);
+  // A replica of one (the whole cluster one pipeline) has nothing to reduce.
+  pipesim::PlanSearch at_eight;
+  at_eight.pp = {8};
+  for (const auto& p : pipesim::plan_search(pipesim::parse_plan_input(dense), at_eight, 100).best) CHECK(p.allreduce_ms == 0);
+}
+
+TEST_CASE("the search run in steps gives what plan_search gives, and counts its progress", "[planner][search]") {
+  const pipesim::PlanInput in = pipesim::parse_plan_input(example("moe-one-node-ep.json"));
+  pipesim::SearchRun run(in, {});
+  const std::size_t total = run.total();
+  CHECK(run.done() == 0);
+  std::size_t steps = 0;
+  while (run.step(7)) {
+    ++steps;
+    CHECK(run.done() == 7 * steps);
+  }
+  CHECK(run.done() == total);
+  CHECK_FALSE(run.step(7));  // nothing left: a further step runs nothing
+  CHECK(run.done() == total);
+  CHECK(pipesim::search_json(run.result(25)) == pipesim::search_json(pipesim::plan_search(in, {}, 25)));
+  pipesim::PlanSearch bad;
+  bad.virtual_stages = {17};
+  CHECK_THROWS_WITH(pipesim::SearchRun(in, bad), "plan search: virtual_stages must list whole numbers from 1 to 16, got 17");
 }

@@ -2,7 +2,9 @@
 // trace reader, each the CLI's JSON. It is its own module because these calls pull in the learning layer (ordered JSON, the
 // texts in three languages, the planner's report), which the page's first drawing never needs: the
 // page loads this module the first time the course or the planner asks for it.
+#include <cmath>
 #include <cstdint>
+#include <memory>
 
 #include "bindings_common.h"
 #include "pipesim/course_data.h"
@@ -97,6 +99,86 @@ auto plan(val input, val lang) -> val {
   return guarded([&] { return from_json(pipesim::plan_from_json(course_data(), text_arg(input, "plan input"), text_arg(lang, "lang"))); });
 }
 
+/// A list of whole numbers of a plan search's options (PlanSearch): absent = the search's default.
+auto search_list(const val& options, const char* key, const char* field) -> std::vector<int> {
+  const val v = options.isUndefined() || options.isNull() ? val::undefined() : options[key];
+  if (v.isUndefined() || v.isNull()) return {};
+  if (!v.isArray())
+    throw pipesim::Error(pipesim::ErrorCode::bad_value, std::string("plan search: ") + field + " must be a list of whole numbers, got " + js_kind(v), {}, field);
+  std::vector<int> out;
+  const auto n = v["length"].as<std::size_t>();
+  if (n > 4096) throw pipesim::Error(pipesim::ErrorCode::limit_exceeded, std::string("plan search: ") + field + " may list at most 4096 values", {}, field);
+  for (std::size_t i = 0; i < n; ++i) {
+    const val item = v[i];
+    if (item.typeOf().as<std::string>() != "number" || std::floor(item.as<double>()) != item.as<double>() || std::fabs(item.as<double>()) > 1e9)
+      throw pipesim::Error(pipesim::ErrorCode::bad_value, std::string("plan search: ") + field + " must list whole numbers, got " + js_text(item), {}, field);
+    out.push_back(static_cast<int>(item.as<double>()));
+  }
+  return out;
+}
+
+/// The plan search under way in this module (one at a time: a new one replaces it).
+auto search_run() -> std::unique_ptr<pipesim::SearchRun>& {
+  static std::unique_ptr<pipesim::SearchRun> run;
+  return run;
+}
+
+auto search_progress() -> val {
+  val out = val::object();
+  out.set("done", static_cast<double>(search_run()->done()));
+  out.set("total", static_cast<double>(search_run()->total()));
+  return out;
+}
+
+/// Starts the planner's search (`pipesim plan --search`) on a JSON input, with the axes of `options`
+/// ({pp, microBatchSize, virtualStages, lighterEnds}, each a list; absent = the search's default):
+/// {done: 0, total}. The page steps it with planSearchStep, so it can post progress and stop between
+/// steps, then reads planSearchResult.
+auto plan_search_begin(val input, val options) -> val {
+  return guarded([&] {
+    search_run().reset();
+    const pipesim::PlanInput in = pipesim::parse_plan_input(text_arg(input, "plan input"));
+    pipesim::PlanSearch search;
+    search.pp = search_list(options, "pp", "pp");
+    search.micro_batch_size = search_list(options, "microBatchSize", "micro_batch_size");
+    search.virtual_stages = search_list(options, "virtualStages", "virtual_stages");
+    search.lighter_ends = search_list(options, "lighterEnds", "lighter_ends");
+    search_run() = std::make_unique<pipesim::SearchRun>(in, search);
+    return search_progress();
+  });
+}
+
+auto require_search() -> pipesim::SearchRun& {
+  if (!search_run()) throw pipesim::Error(pipesim::ErrorCode::usage, "no plan search under way: call planSearchBegin first");
+  return *search_run();
+}
+
+/// Runs up to `count` more configurations of the search under way: {done, total}.
+auto plan_search_step(val count) -> val {
+  return guarded([&] {
+    pipesim::SearchRun& run = require_search();
+    const double n = count.typeOf().as<std::string>() == "number" ? count.as<double>() : NAN;
+    if (!(n >= 1 && n <= 1e9 && std::floor(n) == n))
+      throw pipesim::Error(pipesim::ErrorCode::bad_value, "count must be a whole number from 1 to 10^9, got " + js_text(count), {}, "count");
+    run.step(static_cast<std::size_t>(n));
+    return search_progress();
+  });
+}
+
+/// The search under way's ranked configurations so far, at most `keep`: `pipesim plan --search --format json`.
+auto plan_search_result(val keep) -> val {
+  return guarded([&] {
+    const pipesim::SearchRun& run = require_search();
+    const double n = keep.typeOf().as<std::string>() == "number" ? keep.as<double>() : NAN;
+    if (!(n >= 1 && n <= 1e6 && std::floor(n) == n))
+      throw pipesim::Error(pipesim::ErrorCode::bad_value, "keep must be a whole number from 1 to 10^6, got " + js_text(keep), {}, "keep");
+    nlohmann::json out = pipesim::search_json(run.result(static_cast<std::size_t>(n)));
+    out["done"] = run.done();
+    out["total"] = run.total();
+    return from_json(out);
+  });
+}
+
 /// A PyTorch profiler trace of one F&B pair (its JSON text) measured next to the chunk model: the CLI's
 /// `overlap --trace FILE --format json`. Here rather than in the engine module because the page needs
 /// it only when a user loads a profile, and the trace reader is too large for the first download.
@@ -162,6 +244,9 @@ EMSCRIPTEN_BINDINGS(pipesim_course) {
   emscripten::function("quizQuestions", &quiz_questions);
   emscripten::function("lesson", &lesson);
   emscripten::function("plan", &plan);
+  emscripten::function("planSearchBegin", &plan_search_begin);
+  emscripten::function("planSearchStep", &plan_search_step);
+  emscripten::function("planSearchResult", &plan_search_result);
   emscripten::function("overlapTrace", &overlap_trace);
   emscripten::function("measuredPipeline", &measured_pipeline);
   emscripten::function("simulateModel", &simulate_model);

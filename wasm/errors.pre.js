@@ -137,7 +137,7 @@ Module['onRuntimeInitialized'] = (function (theirs) {
   return function () {
     // The functions that can refuse, of either module: each module wraps those it has.
     for (const name of ['simulate', 'simulateJson', 'sweep', 'schedules', 'overlap', 'actions', 'exportText',
-                        'exportFormats', 'parseCosts', 'readCosts', 'costBounds', 'defaultWorkload', 'courseQuiz', 'quizQuestions', 'lesson', 'plan', 'provideCourseData', 'acceptedValues',
+                        'exportFormats', 'parseCosts', 'readCosts', 'costBounds', 'defaultWorkload', 'courseQuiz', 'quizQuestions', 'lesson', 'plan', 'planSearchBegin', 'planSearchStep', 'planSearchResult', 'provideCourseData', 'acceptedValues',
                         'overlapTrace', 'measuredPipeline', 'simulateModel', 'abortForTest']) {
       if (typeof Module[name] === 'function') throwingRefusals(name);
     }

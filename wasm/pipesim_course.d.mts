@@ -47,6 +47,52 @@ export interface RankMemoryBytes {
   activation_curve: [number, number][];
 }
 
+export interface PlanSearchOptions {
+  pp?: number[];
+  microBatchSize?: number[];
+  virtualStages?: number[];
+  lighterEnds?: number[];
+}
+
+export interface PlanSearchProgress {
+  done: number;
+  total: number;
+}
+
+export interface PlanCosts {
+  F: number;
+  B: number;
+  W: number;
+  FB: number;
+  comm: number;
+}
+
+/** One configuration of the search (planner.h: SearchPoint). */
+export interface PlanSearchPoint {
+  schedule: string;
+  pipeline: boolean; // false at pp 1: no pipeline parallelism
+  pp: number;
+  micro_batches: number;
+  micro_batch_size: number;
+  virtual_stages: number;
+  lighter_ends: number;
+  layers_per_stage: number[];
+  stage_cost_ms: PlanCosts[];
+  makespan_ms: number;
+  bubble_fraction: number;
+  allreduce_ms: number;
+  iteration_ms: number;
+  peak_gb: number;
+  fits: boolean;
+}
+
+export interface PlanSearchResult extends PlanSearchProgress {
+  configurations: number;
+  refused: number;
+  same_layout: number;
+  best: PlanSearchPoint[];
+}
+
 export interface PipesimCourseModule {
   PipesimError: typeof PipesimError;
   // The course's quiz.json as `pipesim quiz --course --lang L` writes it (the order the course's CI demands).
@@ -57,6 +103,11 @@ export interface PipesimCourseModule {
   quizQuestions(request: QuizRequest): QuizQuestion[];
   lesson(request: { exercise: number; lang?: string; cost?: string; bytesPerParam?: number; gpuMemoryGb?: number }): any;
   plan(input: string, lang: string): any; // `pipesim plan --format json --lang L`
+  // The planner's search (`pipesim plan --search`) in steps: begin on a JSON input with optional axes
+  // (absent = the search's default), step it `count` configurations at a time, read the ranked result.
+  planSearchBegin(input: string, options?: PlanSearchOptions): PlanSearchProgress;
+  planSearchStep(count: number): PlanSearchProgress;
+  planSearchResult(keep: number): PlanSearchResult;
   // `pipesim overlap --trace FILE --format json`: a PyTorch profiler trace of one F&B pair, measured.
   overlapTrace(text: string): any;
   // `pipesim simulate --measured FILES --align ALIGN --format json`: one profiler trace per rank.

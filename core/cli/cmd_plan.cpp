@@ -23,11 +23,15 @@ auto print_search(const PlanInput& input, const std::string& format) -> int {
     std::cout << search_json(result).dump(2) << "\n";
     return 0;
   }
-  std::printf("%zu configurations run, %zu refused; the fastest:\n", result.configurations, result.refused);
-  std::printf("%-18s %4s %6s %4s %2s %12s %7s %9s %s\n", "schedule", "pp", "mb", "mbs", "v", "makespan_ms", "bubble", "peak_gb", "fits");
+  std::printf("%zu configurations run, %zu refused, %zu with a layout already run; the fastest:\n", result.configurations,
+              result.refused, result.same_layout);
+  std::printf("%-24s %4s %6s %4s %2s %4s %12s %7s %12s %13s %9s %s\n", "schedule", "pp", "mb", "mbs", "v", "ends",
+              "makespan_ms", "bubble", "allreduce_ms", "iteration_ms", "peak_gb", "fits");
   for (const SearchPoint& p : result.best)
-    std::printf("%-18s %4d %6d %4d %2d %12.1f %6.1f%% %9.1f %s\n", p.schedule.c_str(), p.pp, p.micro_batches, p.micro_batch_size,
-                p.virtual_stages, p.makespan_ms, 100 * p.bubble_fraction, p.peak_gb, p.fits ? "yes" : "no");
+    std::printf("%-24s %4d %6d %4d %2d %4d %12.1f %6.1f%% %12.1f %13.1f %9.1f %s\n",
+                p.pipeline ? p.schedule.c_str() : "(no pipeline parallelism)", p.pp, p.micro_batches, p.micro_batch_size,
+                p.virtual_stages, -p.lighter_ends, p.makespan_ms, 100 * p.bubble_fraction, p.allreduce_ms, p.iteration_ms,
+                p.peak_gb, p.fits ? "yes" : "no");
   return 0;
 }
 

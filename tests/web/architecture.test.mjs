@@ -39,9 +39,7 @@ test('only the engine client weighs a run to decide between the main thread and 
 
 /** The views still asking the engine themselves, each with why; the list shrinks to empty as each
  *  becomes a renderer of what the app hands it (issue 20). */
-const VIEWS_WITH_ENGINE = {
-  'views/planner_panel.ts': "G's: the planner's search in the worker",
-};
+const VIEWS_WITH_ENGINE = {};
 
 /** An import that brings values, not only types (`import type {...}`, or every name marked `type`). */
 const importsValues = (statement) => {

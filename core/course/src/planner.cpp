@@ -6,6 +6,7 @@
 #include <map>
 #include <numeric>
 #include <optional>
+#include <set>
 
 #include "detail/input_size.h"
 #include "detail/json_text.h"
@@ -830,6 +831,27 @@ auto resized(const PlanInput& in, int pp, int micro_batch_size, PlanInput& out) 
   return true;
 }
 
+/// The data-parallel all-reduce after the makespan (planner.h: SearchPoint): the slowest rank's.
+auto data_parallel_allreduce_ms(const ModelDivision& division, const Schedule& shape) -> double {
+  const PlanInput& in = division.input;
+  const int dp = in.cluster.gpus / in.model.pp;
+  const int expert_dp = dp / std::max(1, in.model.ep);
+  // The replicas of a stage are consecutive GPUs: one node's NVLink while they fit in a node.
+  const double gb_s = dp <= in.cluster.gpus_per_node ? in.cluster.nvlink_gb_s : in.cluster.ib_gb_s;
+  std::vector<double> unrouted(static_cast<std::size_t>(shape.ranks())), routed(unrouted.size());
+  const auto& rank_of = shape.layout.rank_of_stage;
+  for (std::size_t k = 0; k < rank_of.size(); ++k) {  // every copy of every stage
+    const ModelStage& st = division.stages[k % static_cast<std::size_t>(shape.layout.stages)];
+    const auto r = static_cast<std::size_t>(rank_of[k]);
+    unrouted[r] += (st.params - st.routed_params) * in.assumptions.grad_bytes;
+    routed[r] += st.routed_params / std::max(1, in.model.ep) * in.assumptions.grad_bytes;
+  }
+  double slowest = 0;
+  for (std::size_t r = 0; r < unrouted.size(); ++r)
+    slowest = std::max(slowest, ring_allreduce_ms(unrouted[r], dp, gb_s) + ring_allreduce_ms(routed[r], expert_dp, gb_s));
+  return slowest;
+}
+
 /// One configuration through the engine's metrics-only path.
 auto search_point(const PlanInput& in, const ScheduleSpec& spec, const Schedule& shape, int virtual_stages,
                   const std::vector<int>& layers) -> SearchPoint {
@@ -848,9 +870,14 @@ auto search_point(const PlanInput& in, const ScheduleSpec& spec, const Schedule&
   p.micro_batches = in.model.micro_batches;
   p.micro_batch_size = in.model.micro_batch_size;
   p.virtual_stages = virtual_stages;
-  for (const ModelStage& st : division.stages) p.layers_per_stage.push_back(st.layers);
+  for (const ModelStage& st : division.stages) {
+    p.layers_per_stage.push_back(st.layers);
+    p.stage_costs.push_back(st.costs);
+  }
   p.makespan_ms = summary.makespan;
   p.bubble_fraction = summary.bubble_fraction;
+  p.allreduce_ms = data_parallel_allreduce_ms(division, shape);
+  p.iteration_ms = p.makespan_ms + p.allreduce_ms;
   double peak = 0;
   for (std::size_t r = 0; r < state.ranks.size(); ++r)
     peak = std::max(peak, state.ranks[r].total() + summary.per_rank[r].peak_weight);
@@ -859,57 +886,120 @@ auto search_point(const PlanInput& in, const ScheduleSpec& spec, const Schedule&
   return p;
 }
 
+/// What makes two configurations the same run: schedule, sizes and the layers of each stage.
+auto layout_key(const SearchPoint& p) -> std::string {
+  std::string key = p.schedule + "/" + std::to_string(p.pp) + "/" + std::to_string(p.micro_batch_size) + "/" +
+                    std::to_string(p.virtual_stages);
+  for (const int l : p.layers_per_stage) key += "," + std::to_string(l);
+  return key;
+}
+
+/// Without a pipeline (pp 1) every schedule runs each micro-batch's forward then its backward on
+/// one GPU, the plain training loop: 1F1B's order at one rank, run once for all of them.
+constexpr std::string_view no_pipeline_schedule = "1f1b";
+
 }  // namespace
 
-auto plan_search(const PlanInput& input, const PlanSearch& search, std::size_t keep, const SearchProgress& progress)
-    -> SearchResult {
+auto ring_allreduce_ms(double bytes, int group, double gb_s) -> double {
+  if (group <= 1 || bytes <= 0) return 0;
+  return 2.0 * (group - 1) / group * bytes / (gb_s * 1e9) * 1000;
+}
+
+/// One combination of the search's axes.
+struct Combination {
+  int pp, micro_batch_size;
+  const ScheduleSpec* spec;
+  int virtual_stages, lighter_ends;
+};
+
+struct SearchRun::State {
+  PlanInput input;
+  std::vector<Combination> combinations;
+  std::size_t next = 0;
+  SearchResult found;
+  std::set<std::string> seen;
+
+  void run(const Combination& c) {
+    try {
+      PlanInput sized;
+      if (!resized(input, c.pp, c.micro_batch_size, sized))
+        throw Error(ErrorCode::bad_value, "the cluster does not divide into this pipeline size");
+      const Schedule shape = build_schedule(c.spec->name, {c.pp, sized.model.micro_batches, c.virtual_stages});
+      const auto layers = lighter_ends_layers(sized.model.layers, shape.layout.stages, c.lighter_ends);
+      if (!layers) throw Error(ErrorCode::bad_value, "no layout with lighter ends");
+      SearchPoint point = search_point(sized, *c.spec, shape, c.virtual_stages, *layers);
+      point.pipeline = c.pp > 1;
+      point.lighter_ends = c.lighter_ends;
+      if (!seen.insert(layout_key(point)).second) {
+        ++found.same_layout;
+        return;
+      }
+      found.best.push_back(std::move(point));
+      ++found.configurations;
+    } catch (const Error&) {
+      ++found.refused;
+    }
+  }
+};
+
+SearchRun::SearchRun(const PlanInput& input, const PlanSearch& search) : state_(std::make_unique<State>()) {
   const SearchAxes axes = search_axes(input, search);
+  state_->input = input;
   std::vector<const ScheduleSpec*> specs;
   for (const ScheduleSpec* spec : schedules())
     if (spec->parse == nullptr) specs.push_back(spec);
-  std::size_t total = 0;
-  for (const ScheduleSpec* spec : specs)
-    total += axes.pp.size() * axes.micro_batch_size.size() * axes.lighter_ends.size() *
-             (spec->uses_virtual_stages ? axes.virtual_stages.size() : 1);
-  SearchResult out;
-  std::size_t done = 0;
+  const ScheduleSpec* alone = &find_schedule(no_pipeline_schedule);
   for (const int pp : axes.pp)
-    for (const int mbs : axes.micro_batch_size) {
-      PlanInput sized;
-      const bool fits_cluster = resized(input, pp, mbs, sized);
-      for (const ScheduleSpec* spec : specs)
-        for (const int v : spec->uses_virtual_stages ? axes.virtual_stages : std::vector<int>{1})
-          for (const int fewer : axes.lighter_ends) {
-            ++done;
-            try {
-              if (!fits_cluster) throw Error(ErrorCode::bad_value, "the cluster does not divide into this pipeline size");
-              const Schedule shape = build_schedule(spec->name, {pp, sized.model.micro_batches, v});
-              const auto layers = lighter_ends_layers(sized.model.layers, shape.layout.stages, fewer);
-              if (!layers) throw Error(ErrorCode::bad_value, "no layout with lighter ends");
-              out.best.push_back(search_point(sized, *spec, shape, v, *layers));
-              ++out.configurations;
-            } catch (const Error&) {
-              ++out.refused;
-            }
-            if (progress && !progress(done, total)) return out;
-          }
-    }
+    for (const int mbs : axes.micro_batch_size)
+      for (const ScheduleSpec* spec : pp == 1 ? std::vector<const ScheduleSpec*>{alone} : specs)
+        for (const int v : pp > 1 && spec->uses_virtual_stages ? axes.virtual_stages : std::vector<int>{1})
+          for (const int fewer : pp == 1 ? std::vector<int>{0} : axes.lighter_ends)
+            state_->combinations.push_back({pp, mbs, spec, v, fewer});
+}
+
+SearchRun::~SearchRun() = default;
+
+auto SearchRun::step(std::size_t count) -> bool {
+  for (; count > 0 && state_->next < state_->combinations.size(); --count) state_->run(state_->combinations[state_->next++]);
+  return state_->next < state_->combinations.size();
+}
+
+auto SearchRun::done() const -> std::size_t { return state_->next; }
+auto SearchRun::total() const -> std::size_t { return state_->combinations.size(); }
+
+auto SearchRun::result(std::size_t keep) const -> SearchResult {
+  SearchResult out = state_->found;
   std::stable_sort(out.best.begin(), out.best.end(), [](const SearchPoint& a, const SearchPoint& b) {
     if (a.fits != b.fits) return a.fits;
-    return a.makespan_ms < b.makespan_ms;
+    return a.iteration_ms < b.iteration_ms;
   });
   if (out.best.size() > keep) out.best.resize(keep);
   return out;
 }
 
+auto plan_search(const PlanInput& input, const PlanSearch& search, std::size_t keep, const SearchProgress& progress)
+    -> SearchResult {
+  SearchRun run(input, search);
+  while (run.step(1))
+    if (progress && !progress(run.done(), run.total())) return run.result(keep);
+  if (progress && run.total() > 0) progress(run.done(), run.total());
+  return run.result(keep);
+}
+
 auto search_json(const SearchResult& result) -> nlohmann::json {
   nlohmann::json best = nlohmann::json::array();
-  for (const SearchPoint& p : result.best)
-    best.push_back({{"schedule", p.schedule}, {"pp", p.pp}, {"micro_batches", p.micro_batches},
+  for (const SearchPoint& p : result.best) {
+    nlohmann::json stage_costs = nlohmann::json::array();
+    for (const Costs& c : p.stage_costs) stage_costs.push_back(costs_json(c));
+    best.push_back({{"schedule", p.schedule}, {"pipeline", p.pipeline}, {"pp", p.pp}, {"micro_batches", p.micro_batches},
                     {"micro_batch_size", p.micro_batch_size}, {"virtual_stages", p.virtual_stages},
-                    {"layers_per_stage", p.layers_per_stage}, {"makespan_ms", p.makespan_ms},
-                    {"bubble_fraction", p.bubble_fraction}, {"peak_gb", p.peak_gb}, {"fits", p.fits}});
-  return {{"configurations", result.configurations}, {"refused", result.refused}, {"best", std::move(best)}};
+                    {"lighter_ends", p.lighter_ends}, {"layers_per_stage", p.layers_per_stage},
+                    {"stage_cost_ms", std::move(stage_costs)}, {"makespan_ms", p.makespan_ms},
+                    {"bubble_fraction", p.bubble_fraction}, {"allreduce_ms", p.allreduce_ms},
+                    {"iteration_ms", p.iteration_ms}, {"peak_gb", p.peak_gb}, {"fits", p.fits}});
+  }
+  return {{"configurations", result.configurations}, {"refused", result.refused}, {"same_layout", result.same_layout},
+          {"best", std::move(best)}};
 }
 
 }  // namespace pipesim

@@ -16,6 +16,7 @@ import { applyTranslations, lang, LANGS, t, type Key, type Lang } from '../i18n'
 import { wordRefusal } from '../i18n/refusals';
 import { ChartsPanel } from '../views/charts_panel';
 import { ChartsSweeps } from './charts_sweeps';
+import { PlannerRuns } from './planner_runs';
 import { ChunkPanel } from '../views/chunk_panel';
 import { chunkSource } from '../model/chunk_source';
 import { ExercisesPanel } from '../views/exercises_panel';
@@ -148,7 +149,7 @@ export class App {
       () => this.primary?.request ?? this.defaultRequest(),
       (view) => this.set({ view: (VIEWS as string[]).includes(view) ? (view as ViewName) : view === 'placement' ? 'memory' : 'timeline' }),
     );
-    this.planner = new PlannerPanel(background, (name) => engine.schedule(name), store.slice('planner'));
+    this.planner = new PlannerPanel(new PlannerRuns(background), (name) => engine.schedule(name), store.slice('planner'));
     this.learn = new LearnPanel(
       this.lessonRuns,
       (step) => this.set({ ...this.stepState(step), view: 'learn' }),

@@ -3,11 +3,11 @@
 // planner needs it, so neither the module's JavaScript nor its .wasm is part of the page's first
 // download (issue 8): the learning layer would make that download 40% larger.
 import createPipesimCourse from './generated/pipesim_course.mjs';
-import type { ModelRunRequest, PipesimCourseModule, QuizQuestion, QuizRequest, RankMemoryBytes } from './generated/pipesim_course.mjs';
+import type { ModelRunRequest, PipesimCourseModule, PlanSearchOptions, PlanSearchPoint, PlanSearchProgress, PlanSearchResult, QuizQuestion, QuizRequest, RankMemoryBytes } from './generated/pipesim_course.mjs';
 import { COURSE_FILES, courseText } from './course_data';
 import { courseWasmOptions } from './course_source';
 
-export type { ModelRunRequest, PipesimCourseModule, QuizQuestion, QuizRequest, RankMemoryBytes };
+export type { ModelRunRequest, PipesimCourseModule, PlanSearchOptions, PlanSearchPoint, PlanSearchProgress, PlanSearchResult, QuizQuestion, QuizRequest, RankMemoryBytes };
 
 /** A new instance of the course module holding the course data. The module refuses bad data by
  *  throwing a PipesimError, which the caller (engine.ts) turns into an EngineError. */

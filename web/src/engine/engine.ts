@@ -4,10 +4,10 @@
 // (the CLI's text) and its short code.
 import createPipesimEngine from './generated/pipesim_engine.mjs';
 import type { CostValuesJs, ExportFormatInfo, LessonSteps, OverlapRequestJs, PipesimModule, PresetEntry, RunRequestJs, ScheduleEntry, SimulateValue, SweepValue } from './generated/pipesim_engine.mjs';
-import type { ModelRunRequest, PipesimCourseModule, QuizQuestion, QuizRequest, RankMemoryBytes } from './course';
+import type { ModelRunRequest, PipesimCourseModule, PlanSearchOptions, PlanSearchProgress, PlanSearchResult, QuizQuestion, QuizRequest, RankMemoryBytes } from './course';
 import { compileWasm, wasmOptions } from './wasm_source';
 
-export type { ModelRunRequest, QuizQuestion, QuizRequest, RankMemoryBytes } from './course';
+export type { ModelRunRequest, PlanSearchOptions, PlanSearchPoint, PlanSearchProgress, PlanSearchResult, QuizQuestion, QuizRequest, RankMemoryBytes } from './course';
 
 /** A run on a model and cluster (`pipesim simulate --model FILE --format summary`): the run's summary
  *  fields, the model's division, and the bytes per rank against one GPU's memory. */
@@ -298,6 +298,20 @@ export class Engine {
    *  courseData()). */
   plan(input: string, lang: string): any {
     return unwrap(() => this.courseModule().plan(input, lang));
+  }
+
+  /** The planner's search (`pipesim plan --search`), in steps (after courseData()): begin it on a JSON
+   *  input, step it `count` configurations at a time, read its ranked configurations. */
+  planSearchBegin(input: string, options?: PlanSearchOptions): PlanSearchProgress {
+    return unwrap(() => this.courseModule().planSearchBegin(input, options));
+  }
+
+  planSearchStep(count: number): PlanSearchProgress {
+    return unwrap(() => this.courseModule().planSearchStep(count));
+  }
+
+  planSearchResult(keep: number): PlanSearchResult {
+    return unwrap(() => this.courseModule().planSearchResult(keep));
   }
 
   /** A PyTorch profiler trace of one F&B pair measured next to the chunk model: the CLI's `pipesim

@@ -1,6 +1,6 @@
 // What the background worker does for the page, as functions of an Engine. The worker runs them on
 // its own instance of the engine; when no worker can start, the page runs the very same functions.
-import { EngineError, type Engine, type ExportFormat, type RunRequest, type Wording } from './engine';
+import { EngineError, type Engine, type ExportFormat, type PlanSearchOptions, type PlanSearchProgress, type PlanSearchResult, type RunRequest, type Wording } from './engine';
 import { outcomeOf } from './outcome';
 
 export type { Outcome } from './outcome';
@@ -9,6 +9,24 @@ export interface SweepPiece {
   request: RunRequest;
   axis: 'micro_batches' | 'ranks';
   values: number[];
+}
+
+/** One piece of the planner's search: `begin` starts a new one (replacing any under way in this
+ *  engine), then `count` configurations run; the ranked result (at most `keep`) comes with the last
+ *  piece. The page cuts the search into pieces to show its progress and to stop it when a newer input
+ *  replaces it. */
+export interface PlanSearchPiece {
+  begin?: { input: string; options?: PlanSearchOptions };
+  count: number;
+  keep: number;
+}
+
+export type PlanSearchPieceResult = PlanSearchProgress & { result?: PlanSearchResult };
+
+function planSearchPiece(engine: Engine, piece: PlanSearchPiece): PlanSearchPieceResult {
+  if (piece.begin) engine.planSearchBegin(piece.begin.input, piece.begin.options);
+  const progress = engine.planSearchStep(piece.count);
+  return progress.done < progress.total ? progress : { ...progress, result: engine.planSearchResult(piece.keep) };
 }
 
 export const TASKS = {
@@ -21,6 +39,8 @@ export const TASKS = {
   sweep: (engine: Engine, piece: SweepPiece) => engine.sweep(piece.request, piece.axis, piece.values),
   /** The planner (every schedule simulated at the planned sizes). */
   plan: (engine: Engine, args: { input: string; lang: string }) => engine.plan(args.input, args.lang),
+  /** One piece of the planner's search (PlanSearchPiece). */
+  planSearch: planSearchPiece,
   /** A profiler trace of one F&B pair, as the bytes of its file (decoded here, off the page's thread):
    *  a 100 MB trace takes seconds to read. */
   overlapTrace: (engine: Engine, bytes: Uint8Array) => engine.overlapTrace(new TextDecoder().decode(bytes)),
@@ -36,7 +56,7 @@ export type TaskArgs<K extends TaskName> = Parameters<(typeof TASKS)[K]>[1];
 export type TaskResult<K extends TaskName> = ReturnType<(typeof TASKS)[K]>;
 
 /** Tasks whose engine calls need the course module and its data, which an engine loads on first need. */
-const COURSE_TASKS: ReadonlySet<TaskName> = new Set<TaskName>(['plan', 'overlapTrace', 'measuredPipeline']);
+const COURSE_TASKS: ReadonlySet<TaskName> = new Set<TaskName>(['plan', 'planSearch', 'overlapTrace', 'measuredPipeline']);
 
 /** Gets `engine` ready for `task` (the worker and the main thread both call it before runTask). */
 export async function prepareTask(engine: Engine, task: TaskName): Promise<void> {

@@ -40,6 +40,7 @@
 // values for attention and norms, and hidden + 3 x width for each FFN the token goes through (the
 // dense FFN, or its top_k + shared experts), times activation_bytes (after Korthikanti et al. 2022, without storing attention scores).
 #include <functional>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -224,15 +225,29 @@ struct PlanSearch {
 
 /// One configuration the search ran, on the planner's one path but with the engine's metrics-only
 /// run (simulate_metrics): per-stage costs and bytes from the model, no timeline kept.
+///
+/// The data-parallel all-reduce (every configuration has gpus / pp replicas of its pipeline): after
+/// the pipeline's makespan, each rank all-reduces the gradients of the stages it holds (every copy;
+/// grad_bytes per parameter) with the replicas of its stages, as a ring: 2 (d - 1) / d x bytes over
+/// the group's link. Routed experts are reduced over their own d / ep replicas. The replicas of a
+/// stage sit on consecutive GPUs (data-parallel inside, pipeline outside, as Megatron orders its
+/// ranks), so a group of at most cluster.gpus_per_node GPUs uses NVLink (cluster.nvlink_gb_s) and a
+/// larger one InfiniBand (cluster.ib_gb_s). The slowest rank's all-reduce ends the iteration; it is
+/// not overlapped with the pipeline (a bound: real frameworks start reducing the last stages early).
 struct SearchPoint {
   std::string schedule;
+  bool pipeline = true;  ///< false at pp 1: no pipeline parallelism, one row whatever the schedule
   int pp = 0;
   int micro_batches = 0;
   int micro_batch_size = 1;
   int virtual_stages = 1;
+  int lighter_ends = 0;  ///< layers fewer on the first and the last stage than balanced
   std::vector<int> layers_per_stage;
+  std::vector<Costs> stage_costs;  ///< per op of each stage, milliseconds: what the engine timed
   double makespan_ms = 0;
   double bubble_fraction = 0;
+  double allreduce_ms = 0;  ///< the data-parallel all-reduce of the slowest rank, after the makespan
+  double iteration_ms = 0;  ///< makespan_ms + allreduce_ms: what the search ranks by
   double peak_gb = 0;  ///< the heaviest rank: its state plus its peak of live activation bytes
   bool fits = false;
 };
@@ -240,21 +255,52 @@ struct SearchPoint {
 struct SearchResult {
   std::size_t configurations = 0;  ///< run through the engine
   std::size_t refused = 0;         ///< of the combinations, those a schedule or the model refused
-  std::vector<SearchPoint> best;   ///< fitting first, then by makespan; at most `keep`
+  std::size_t same_layout = 0;     ///< of the combinations, those giving a layout already run (not run again)
+  std::vector<SearchPoint> best;   ///< fitting first, then by iteration time; at most `keep`
 };
+
+/// The ring all-reduce of `bytes` over `group` GPUs at `gb_s` GB/s each: 2 (group - 1) / group x
+/// bytes / bandwidth, in milliseconds (0 for a group of one).
+[[nodiscard]] auto ring_allreduce_ms(double bytes, int group, double gb_s) -> double;
 
 /// Called after every configuration with (done, total); return false to stop the search early.
 using SearchProgress = std::function<bool(std::size_t done, std::size_t total)>;
 
-/// Runs every combination of PlanSearch with every schedule. Throws Error on a search list with a
-/// value out of range, naming the field; a combination a schedule or the model refuses is counted in
-/// `refused` and skipped.
+/// Runs every combination of PlanSearch with every schedule. At pipeline size 1 there is no pipeline:
+/// one configuration per micro-batch size (each micro-batch's forward then backward on every GPU),
+/// not one per schedule. A combination whose layout equals one already run (the same schedule,
+/// sizes and layers per stage) is counted in `same_layout` and not run twice. Throws Error on a
+/// search list with a value out of range, naming the field; a combination a schedule or the model
+/// refuses is counted in `refused` and skipped.
 [[nodiscard]] auto plan_search(const PlanInput& input, const PlanSearch& search, std::size_t keep,
                                const SearchProgress& progress = {}) -> SearchResult;
 
-/// The search as JSON: {"configurations", "refused", "best": [{"schedule", "pp", "micro_batches",
-/// "micro_batch_size", "virtual_stages", "layers_per_stage", "makespan_ms", "bubble_fraction",
-/// "peak_gb", "fits"}]}.
+/// The search in steps, for a caller that shows its progress and may stop it between steps (the page's
+/// worker): plan_search is `SearchRun` stepped one combination at a time. The combinations are listed
+/// once, at construction, in plan_search's order; construction throws Error on a bad search list.
+class SearchRun {
+ public:
+  SearchRun(const PlanInput& input, const PlanSearch& search);
+  ~SearchRun();
+  SearchRun(const SearchRun&) = delete;
+  auto operator=(const SearchRun&) -> SearchRun& = delete;
+
+  /// Runs up to `count` more combinations; false once none is left.
+  auto step(std::size_t count) -> bool;
+  [[nodiscard]] auto done() const -> std::size_t;
+  [[nodiscard]] auto total() const -> std::size_t;
+  /// What has run so far, ranked (fitting first, then by iteration time), at most `keep` points.
+  [[nodiscard]] auto result(std::size_t keep) const -> SearchResult;
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
+
+/// The search as JSON: {"configurations", "refused", "same_layout", "best": [{"schedule", "pipeline",
+/// "pp", "micro_batches", "micro_batch_size", "virtual_stages", "lighter_ends", "layers_per_stage",
+/// "stage_cost_ms", "makespan_ms", "bubble_fraction", "allreduce_ms", "iteration_ms", "peak_gb",
+/// "fits"}]}.
 [[nodiscard]] auto search_json(const SearchResult& result) -> nlohmann::json;
 
 /// The plan as JSON: its "language", input echo, estimates, ranked candidates, schedules that do not
