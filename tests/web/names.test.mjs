@@ -19,9 +19,6 @@ const FORMATS = [...read('core/io/src/export.cpp').matchAll(/\{ExportFormat::\w+
 
 /** Files still allowed to name them, each with why. */
 const ALLOWED_FILES = {
-  // Not done (issue 20): the store is built before the engine loads, so the default state repeats
-  // core's first preset (presets.cpp: fig5) instead of reading it.
-  'web/src/state/page_state.ts': "the page's default state, core's first preset written again",
   'web/src/i18n/refusals.ts': "H's: translations of the engine's refusals, which name the schedule they refuse",
   'scripts/bench-targets.json': "the bench budgets' notes (prose about the cases)",
 };
