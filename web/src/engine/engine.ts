@@ -3,9 +3,10 @@
 // (course.ts). Every call returns typed results or throws an EngineError carrying the core's message
 // (the CLI's text) and its short code.
 import createPipesimEngine from './generated/pipesim_engine.mjs';
-import type { CostValuesJs, ExportFormatInfo, LessonSteps, OverlapRequestJs, PipesimModule, PresetEntry, RunRequestJs, ScheduleEntry, SimulateValue, SweepValue } from './generated/pipesim_engine.mjs';
+import type { CostValuesJs, ExportFormatInfo, LessonSteps, OverlapRequestJs, PipesimModule, PresetEntry, ScheduleEntry, SimulateValue, SweepValue } from './generated/pipesim_engine.mjs';
 import type { PipesimCourseModule, QuizQuestion, QuizRequest } from './course';
 import { compileWasm, wasmOptions } from './wasm_source';
+import { moduleRequest as toJs } from '../model/module_request';
 
 export type { QuizQuestion, QuizRequest } from './course';
 export type { OpColumns, SimulateValue, SweepValue, ActivationCurve } from './generated/pipesim_engine.mjs';
@@ -177,22 +178,6 @@ function unwrap<T>(call: () => T): T {
   } catch (e) {
     throw asEngineError(e);
   }
-}
-
-function toJs(request: RunRequest): RunRequestJs {
-  return {
-    schedule: request.schedule,
-    ranks: request.ranks,
-    microBatches: request.microBatches,
-    virtualStages: request.virtualStages ?? 1,
-    cost: request.cost,
-    modelStages: request.modelStages,
-    stageCost: request.stageCost,
-    rankSpeed: request.rankSpeed,
-    customSchedule: request.customSchedule,
-    timing: request.timing,
-    sends: request.timing === 'reference' ? request.sends : undefined,
-  };
 }
 
 export class Engine {
