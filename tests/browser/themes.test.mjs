@@ -1,19 +1,18 @@
 // Themes checked by a machine: axe-core in Chromium over every tab, in the light and dark themes and
 // with the colour-blind palette, at a desktop and a phone width, finds no contrast or naming problem.
 // Each theme, palette and width is one page load whose tabs are opened in turn, as a reader would.
-// PIPESIM_THEME_SHOTS=1 also writes a screenshot of every tab in both themes and both widths to
+// PIPESIM_SCREENSHOTS=1 also writes a screenshot of every tab in both themes and both widths to
 // artifacts/themes/ (for a person to look at: no check reads them, so a plain run does not take them).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { ARTIFACTS, openBrowser } from './harness.mjs';
+import { ARTIFACTS, openBrowser, SCREENSHOTS, screenshotForPeople } from './harness.mjs';
 
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const SHOTS = join(ARTIFACTS, 'themes');
-const TAKE_SHOTS = process.env.PIPESIM_THEME_SHOTS === '1';
-if (TAKE_SHOTS) mkdirSync(SHOTS, { recursive: true });
+if (SCREENSHOTS) mkdirSync(SHOTS, { recursive: true });
 
 /** What each tab shows once it has drawn (the course tabs and the sweeps load or run first). */
 export const TAB_READY = {
@@ -107,7 +106,7 @@ for (const theme of ['light', 'dark']) {
           // No tab makes the page scroll sideways, at either width.
           const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
           if (overflow > 1) report.push(`${view}: the page is ${overflow} px wider than the screen`);
-          if (TAKE_SHOTS && palette === 'default') await page.screenshot({ path: join(SHOTS, `${view}-${theme}-${width}.png`), fullPage: true });
+          if (palette === 'default') await screenshotForPeople(page, { path: join(SHOTS, `${view}-${theme}-${width}.png`), fullPage: true });
           assert.deepEqual(problems, [], `${view}: console errors`);
         }
         await page.close();
@@ -156,7 +155,7 @@ test('zh-CN text is drawn with a CJK font (the set-up installs one)', async () =
     return draw('调') !== draw('度');
   });
   assert.equal(differ, true);
-  if (TAKE_SHOTS) await page.screenshot({ path: join(SHOTS, 'timeline-zh-CN.png') });
+  await screenshotForPeople(page, { path: join(SHOTS, 'timeline-zh-CN.png') });
   assert.deepEqual(problems, []);
   await page.close();
 });
