@@ -15,3 +15,5 @@ for module in pipesim_engine pipesim_course; do
   cp "wasm/$module.d.mts" "$out/$module.d.mts"
 done
 # The Node build (CommonJS) is used by tests/wasm; it loads the same .wasm through wasmBinary.
+# Core's presets as data the page bundles (its default state is the first one), from that Node build.
+node scripts/write-presets.mjs

@@ -2,6 +2,7 @@
 // The DualPipe / DualPipeV values are derived by hand from deepseek-ai/DualPipe's dualpipe.py and
 // dualpipev.py (the comments walk through the steps that matter); the 10 x 40 values are the ones
 // issue 15 measured with an independent replay of DeepSeek's step().
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -123,6 +124,26 @@ TEST_CASE("reference timing, issue 15's measurement: DualPipe 10 x 40 at the fig
   CHECK(run_timed("dualpipe", 10, 40, c, Timing::reference, SendMode::rendezvous).metrics.makespan == 156);
   CHECK(run_timed("dualpipe", 10, 40, c, Timing::reference, SendMode::eager).metrics.makespan == 156);
   CHECK(run_timed("dualpipe", 10, 40, c, Timing::reference, SendMode::async).metrics.makespan == 154);
+}
+
+// The cases scripts/check-dualpipe-reference.py runs against DeepSeek's own step() are data, read by
+// both: each makespan in the file is what the replay of DeepSeek's programs took, so pipesim is held to
+// every one of them here without a DualPipe checkout.
+TEST_CASE("reference timing of every DualPipe and DualPipeV case checked against DeepSeek's step() gives its recorded makespan") {
+  std::ifstream in(std::string(PIPESIM_SOURCE_DIR) + "/tests/data/reference/dualpipe_cases.json");
+  REQUIRE(in);
+  const auto data = nlohmann::json::parse(in);
+  REQUIRE(data.at("cases").size() >= 72);
+  for (const auto& c : data.at("cases")) {
+    const auto schedule = c.at("schedule").get<std::string>();
+    const auto cost = c.at("cost").get<std::string>();
+    for (const auto& sends : data.at("sends")) {
+      INFO(schedule << " " << c.at("ranks") << " x " << c.at("micro_batches") << " " << cost << " " << sends);
+      const Run r = run_timed(schedule, c.at("ranks"), c.at("micro_batches"), parse_costs(cost), Timing::reference,
+                              parse_send_mode(sends.get<std::string>()));
+      CHECK(r.metrics.makespan == Approx(c.at("makespan").at(sends.get<std::string>()).get<double>()).margin(1e-9));
+    }
+  }
 }
 
 TEST_CASE("reference timing of DualPipe 4 x 8 with a large W: step 3's W waits for the next forward's input") {

@@ -66,3 +66,12 @@ export async function downloaded(download) {
   for await (const chunk of await download.createReadStream()) chunks.push(chunk);
   return Buffer.concat(chunks);
 }
+
+/** Whether the screenshots that are for a person to look at (no check reads them) are taken:
+ *  PIPESIM_SCREENSHOTS=1. A plain run skips them, which saves the suite their CPU. */
+export const SCREENSHOTS = process.env.PIPESIM_SCREENSHOTS === '1';
+
+/** `page.screenshot(options)` when SCREENSHOTS is on; nothing otherwise. */
+export async function screenshotForPeople(page, options) {
+  if (SCREENSHOTS) await page.screenshot(options);
+}

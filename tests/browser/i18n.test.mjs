@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ARTIFACTS, cellCentre, openBrowser } from './harness.mjs';
+import { ARTIFACTS, cellCentre, openBrowser, screenshotForPeople } from './harness.mjs';
 import { loadEngine } from '../wasm/engine.mjs';
 
 const I18N = fileURLToPath(new URL('../../web/src/i18n/', import.meta.url));
@@ -236,7 +236,7 @@ for (const lang of Object.keys(LANGS)) {
       }
 
       assertNoEnglish(lang, view, texts);
-      await page.screenshot({ path: join(ARTIFACTS, `i18n-${lang}-${view}.png`), fullPage: true });
+      await screenshotForPeople(page, { path: join(ARTIFACTS, `i18n-${lang}-${view}.png`), fullPage: true });
       assert.deepEqual(problems, []);
       await page.close();
     });

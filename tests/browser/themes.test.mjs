@@ -1,16 +1,18 @@
 // Themes checked by a machine: axe-core in Chromium over every tab, in the light and dark themes and
 // with the colour-blind palette, at a desktop and a phone width, finds no contrast or naming problem.
-// Screenshots of every tab in both themes and both widths go to artifacts/themes/.
+// Each theme, palette and width is one page load whose tabs are opened in turn, as a reader would.
+// PIPESIM_SCREENSHOTS=1 also writes a screenshot of every tab in both themes and both widths to
+// artifacts/themes/ (for a person to look at: no check reads them, so a plain run does not take them).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { ARTIFACTS, openBrowser } from './harness.mjs';
+import { ARTIFACTS, openBrowser, SCREENSHOTS, screenshotForPeople } from './harness.mjs';
 
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const SHOTS = join(ARTIFACTS, 'themes');
-mkdirSync(SHOTS, { recursive: true });
+if (SCREENSHOTS) mkdirSync(SHOTS, { recursive: true });
 
 /** What each tab shows once it has drawn (the course tabs and the sweeps load or run first). */
 export const TAB_READY = {
@@ -63,6 +65,7 @@ async function violations(page) {
   return found;
 }
 
+/** The page with `theme` and `palette` stored as a returning reader's choices, opened on `view`. */
 async function openTab(theme, palette, width, view) {
   const { page, problems } = await browser.page('', { ready: null, width, height: width < 600 ? 844 : 900, colorScheme: theme });
   await page.addInitScript(
@@ -73,9 +76,21 @@ async function openTab(theme, palette, width, view) {
     [theme, palette],
   );
   await page.goto(`${browser.url}?view=${view}`);
+  await tabDrawn(page, view);
+  return { page, problems };
+}
+
+/** Waits until `view` is the open tab and has drawn. */
+async function tabDrawn(page, view) {
+  await page.waitForSelector(`#tab-${view}[aria-selected=true]`);
   await page.waitForSelector('#app[data-state=ready]:not([data-busy])');
   await page.waitForSelector(TAB_READY[view]);
-  return { page, problems };
+}
+
+/** Opens tab `view` as a click on its tab does (the click itself: nothing may cover the tab to matter here). */
+async function switchTo(page, view) {
+  await page.evaluate((v) => document.getElementById(`tab-${v}`).click(), view);
+  await tabDrawn(page, view);
 }
 
 for (const theme of ['light', 'dark']) {
@@ -83,17 +98,18 @@ for (const theme of ['light', 'dark']) {
     for (const width of [1400, 390]) {
       test(`axe finds no contrast or name violation on any tab: ${theme} theme, ${palette} palette, ${width} px`, async () => {
         const report = [];
+        const { page, problems } = await openTab(theme, palette, width, TABS[0]);
         for (const view of TABS) {
-          const { page, problems } = await openTab(theme, palette, width, view);
+          if (view !== TABS[0]) await switchTo(page, view);
           assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), theme);
           for (const v of await violations(page)) report.push(`${view}: ${v}`);
           // No tab makes the page scroll sideways, at either width.
           const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
           if (overflow > 1) report.push(`${view}: the page is ${overflow} px wider than the screen`);
-          if (palette === 'default') await page.screenshot({ path: join(SHOTS, `${view}-${theme}-${width}.png`), fullPage: true });
+          if (palette === 'default') await screenshotForPeople(page, { path: join(SHOTS, `${view}-${theme}-${width}.png`), fullPage: true });
           assert.deepEqual(problems, [], `${view}: console errors`);
-          await page.close();
         }
+        await page.close();
         assert.deepEqual(report, []);
       });
     }
@@ -139,7 +155,7 @@ test('zh-CN text is drawn with a CJK font (the set-up installs one)', async () =
     return draw('调') !== draw('度');
   });
   assert.equal(differ, true);
-  await page.screenshot({ path: join(SHOTS, 'timeline-zh-CN.png') });
+  await screenshotForPeople(page, { path: join(SHOTS, 'timeline-zh-CN.png') });
   assert.deepEqual(problems, []);
   await page.close();
 });

@@ -1,6 +1,8 @@
 // The rules that tie the page's state together, and the cost helpers of the controls.
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
 import { loadWebModule } from './load.mjs';
 
 const { completePatch, DEFAULT_STATE, APP_STATE_KEYS, scaledStageCost, formatCost } = await loadWebModule('state/page_state');
@@ -13,6 +15,16 @@ test('choosing a schedule takes it out of the compared ones', () => {
 test('a change that does not choose a schedule is kept as it is', () => {
   const patch = { ranks: '4' };
   assert.equal(completePatch(DEFAULT_STATE, patch), patch);
+});
+
+test('the default state is core\'s first preset, as the CLI lists it: schedule, sizes, costs and compared schedules', () => {
+  const cli = fileURLToPath(new URL('../../build/pipesim', import.meta.url));
+  const [first] = JSON.parse(execFileSync(cli, ['presets', '--format', 'json'], { encoding: 'utf8' }));
+  const { schedule, ranks, microBatches, cost, compare } = DEFAULT_STATE;
+  assert.deepEqual(
+    { schedule, ranks, microBatches, cost, compare },
+    { schedule: first.schedule, ranks: String(first.ranks), microBatches: String(first.micro_batches), cost: first.cost, compare: first.compare },
+  );
 });
 
 test('the URL state has one key per field of the default state', () => {

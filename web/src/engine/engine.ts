@@ -3,9 +3,10 @@
 // (course.ts). Every call returns typed results or throws an EngineError carrying the core's message
 // (the CLI's text) and its short code.
 import createPipesimEngine from './generated/pipesim_engine.mjs';
-import type { CostValuesJs, ExportFormatInfo, LessonSteps, OverlapRequestJs, PipesimModule, PresetEntry, RunRequestJs, ScheduleEntry, SimulateValue, SweepValue } from './generated/pipesim_engine.mjs';
+import type { CostValuesJs, ExportFormatInfo, LessonSteps, OverlapRequestJs, PipesimModule, PresetEntry, ScheduleEntry, SimulateValue, SweepValue } from './generated/pipesim_engine.mjs';
 import type { ModelRunRequest, PipesimCourseModule, PlanSearchOptions, PlanSearchProgress, PlanSearchResult, QuizQuestion, QuizRequest, RankMemoryBytes } from './course';
 import { compileWasm, wasmOptions } from './wasm_source';
+import { moduleRequest as toJs } from '../model/module_request';
 
 export type { ModelRunRequest, PlanSearchOptions, PlanSearchPoint, PlanSearchProgress, PlanSearchResult, QuizQuestion, QuizRequest, RankMemoryBytes } from './course';
 
@@ -191,22 +192,6 @@ function unwrap<T>(call: () => T): T {
   } catch (e) {
     throw asEngineError(e);
   }
-}
-
-function toJs(request: RunRequest): RunRequestJs {
-  return {
-    schedule: request.schedule,
-    ranks: request.ranks,
-    microBatches: request.microBatches,
-    virtualStages: request.virtualStages ?? 1,
-    cost: request.cost,
-    modelStages: request.modelStages,
-    stageCost: request.stageCost,
-    rankSpeed: request.rankSpeed,
-    customSchedule: request.customSchedule,
-    timing: request.timing,
-    sends: request.sends, // requestOf asks for them only with reference timing; the engine refuses them otherwise
-  };
 }
 
 export class Engine {

@@ -2,6 +2,7 @@
 // address), the preferences localStorage keeps, and the inputs of the panels that have their own.
 // It lives in one Store (store.ts); url_adapter.ts and storage_adapter.ts read and write it.
 // Values stay as the user typed them; the engine validates them and explains what it refuses.
+import CORE_PRESETS from '../engine/generated/presets.json';
 
 export type ViewName = 'learn' | 'timeline' | 'compare' | 'charts' | 'memory' | 'chunk' | 'exercises' | 'quiz' | 'planner';
 /** In tab order: the guided lesson first, for a newcomer. */
@@ -38,13 +39,19 @@ export interface AppState {
   memoryModel: string;
 }
 
+/** Core's first preset (core/engine/src/presets.cpp): the run a first visit opens on. Core writes its
+ *  presets into this file at build time (scripts/write-presets.mjs), so that the store, built before
+ *  the engine loads, starts from them without a copy of them here. */
+const FIRST_PRESET = CORE_PRESETS[0];
+
 export const DEFAULT_STATE: AppState = {
-  schedule: 'dualpipe',
-  ranks: '8',
-  microBatches: '20',
+  schedule: FIRST_PRESET.schedule,
+  ranks: String(FIRST_PRESET.ranks),
+  microBatches: String(FIRST_PRESET.micro_batches),
+  // What an interleaved schedule starts with when chosen: the fewest it accepts (the first preset has none).
   virtualStages: '2',
-  cost: 'F=1,B=2,W=1,FB=3',
-  compare: ['1f1b', 'zb-h1'],
+  cost: FIRST_PRESET.cost,
+  compare: [...FIRST_PRESET.compare],
   basis: 'model',
   stageCost: '',
   rankSpeed: '',
