@@ -397,6 +397,32 @@ TEST_CASE("Under each schedule's condition every stated rank's terms add up to i
   }
 }
 
+TEST_CASE("Interleaved 1F1B's three terms add up on every rank for every valid micro-batch count and v = 2..4",
+          "[bubble_terms][grid][interleaved]") {
+  // Wider than the grid above: torch's flex rounds (micro-batches not a multiple of the ranks) up to
+  // 3 x ranks, and more chunks per rank, where the span's split into phases moves the most.
+  int checked = 0;
+  for (int n = 2; n <= 16; ++n)
+    for (int m = n; m <= 3 * n; ++m) {
+      if (m % std::max(1, m / n) != 0) continue;  // torch's rounds
+      for (int v = 2; v <= 4; ++v)
+        for (const Costs& c : {Costs{1, 2, 1, 3, 0}, Costs{2, 1, 0.5, 3, 0}, Costs{1.5, 4, 1.25, 5.5, 0}, Costs{0.7, 0.3, 0.1, 1, 0}}) {
+          RunRequest req = request("interleaved-1f1b", n, m, c);
+          req.params.virtual_stages = v;
+          const Run r = run(req);
+          REQUIRE(r.formula.exact);
+          ++checked;
+          for (const RankBubbleSplit& s : r.bubble_split) {
+            INFO(n << "x" << m << " v=" << v << " " << format_costs(c) << " rank " << s.rank << ": " << gaps_text(s)
+                   << " / " << terms_text(s));
+            REQUIRE(s.stated);
+            CHECK(s.adds_up);
+          }
+        }
+    }
+  CHECK(checked > 2000);
+}
+
 TEST_CASE("Where a schedule's condition fails, its split shows the phase that stops adding up", "[bubble_terms]") {
   SECTION("ZB-H1 with comm > 0: rank 0's warm-up waits two extra hops") {
     // 2 ranks x 2, F=1 B=2 W=1 comm=1: F1 ends at 2 on rank 0; F0 reaches rank 1 at 2, its I0 runs
