@@ -475,6 +475,13 @@ export const en = {
   'bubble.addsUp': 'The terms add up to this rank\'s bubble, phase by phase.',
   'bubble.stopsAddingUp': 'The terms stop adding up in the rows marked “off”: the formula\'s condition does not hold here, or the stages differ.',
   'bubble.noTerms': 'The closed form gives no exact split of this rank\'s bubble at these sizes (too few micro-batches, or a rank whose phases turn on the costs); the simulated idle time per phase is shown alone.',
+  // A term the closed form states only summed over consecutive phases (interleaved 1F1B's span).
+  'bubble.range': '{from} to {to}, summed (the closed form states only their sum)',
+  'bubble.short.fill': 'fill',
+  'bubble.short.warmup': 'warm-up',
+  'bubble.short.steady': 'steady',
+  'bubble.short.cooldown': 'cool-down',
+  'bubble.short.drain': 'drain',
 } as const;
 
 export type Key = keyof typeof en;

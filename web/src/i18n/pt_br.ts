@@ -484,4 +484,11 @@ export const ptBR = {
   'bubble.addsUp': 'Os termos somam a bolha deste rank, fase por fase.',
   'bubble.stopsAddingUp': 'Os termos deixam de somar nas linhas marcadas “difere”: a condição da fórmula não vale aqui, ou os estágios diferem.',
   'bubble.noTerms': 'A forma fechada não dá uma divisão exata da bolha deste rank nestes tamanhos (poucos micro-batches, ou um rank cujas fases dependem dos custos); mostra-se só o tempo ocioso simulado por fase.',
+  // A term the closed form states only summed over consecutive phases (interleaved 1F1B's span).
+  'bubble.range': '{from} até {to}, somados (a forma fechada dá só a soma)',
+  'bubble.short.fill': 'enchimento',
+  'bubble.short.warmup': 'fase de warm-up',
+  'bubble.short.steady': 'regime',
+  'bubble.short.cooldown': 'fase de cool-down',
+  'bubble.short.drain': 'esvaziamento',
 } satisfies Record<Key, string>;
