@@ -45,8 +45,9 @@ test('interleaved 1F1B states every rank: rF, then (PP-1-r)(F+B) over warm-up to
   const { page, problems } = await browser.page('?schedule=interleaved-1f1b&ranks=4&micro-batches=8&virtual-stages=2&cost=F=1,B=2,W=1');
   // Rank 0: its 9 idle units fall 3 + 1 + 5 in warm-up, steady, cool-down; the closed form states only their sum.
   const span = await cells(page, 'bubble-phase-warm-up-to-cool-down');
-  assert.deepEqual(span, ['warm-up to cool-down, summed (the closed form states only their sum)', '(PP-1-r)(F+B)', '3*3 = 9', '9', '9', '✓']);
+  assert.deepEqual(span, ['warm-up to cool-down, summed', '(PP-1-r)(F+B)', '3*3 = 9', '9', '9', '✓']);
   assert.equal(await page.locator('[data-testid=bubble-phase-steady]').count(), 0, 'a phase inside the range has no row of its own');
+  assert.match(await page.textContent('[data-testid=bubble-range-note]'), /states only their sum/);
   assert.equal(await page.textContent('[data-testid=bubble-verdict]'), "The terms add up to this rank's bubble, phase by phase.");
   await page.hover('[data-testid=bubble-phase-warm-up-to-cool-down]');
   assert.deepEqual(await marked(page), ['11-14', '19-20', '34-35', '37-38', '40-41', '43-44', '46-47'], 'the whole range\'s gaps');
@@ -58,6 +59,7 @@ test('interleaved 1F1B states every rank: rF, then (PP-1-r)(F+B) over warm-up to
   await page.selectOption('[data-testid=bubble-rank]', '3');
   assert.deepEqual((await cells(page, 'bubble-phase-fill')).slice(1, 6), ['rF', '3*1 = 3', '3', '3', '✓']);
   assert.deepEqual((await cells(page, 'bubble-phase-drain')).slice(1, 6), ['rB', '3*2 = 6', '6', '6', '✓']);
+  assert.equal(await page.locator('[data-testid=bubble-range-note]').count(), 0, 'no range on the last rank, no note');
   assert.deepEqual(problems, []);
   await page.close();
 });
@@ -72,8 +74,8 @@ test('a rank with no exact split (interleaved 1F1B with fewer micro-batches than
 
 test('in pt-BR and zh-CN the range row is worded in the language', async () => {
   for (const [lang, label] of [
-    ['pt-BR', 'fase de warm-up até fase de cool-down, somados (a forma fechada dá só a soma)'],
-    ['zh-CN', '从预热到冷却合计（闭式只给出它们的总和）'],
+    ['pt-BR', 'fase de warm-up até fase de cool-down, somados'],
+    ['zh-CN', '从预热到冷却合计'],
   ]) {
     const { page, problems } = await browser.page(`?lang=${lang}&schedule=interleaved-1f1b&ranks=4&micro-batches=8&virtual-stages=2&cost=F=1,B=2,W=1`);
     assert.equal((await cells(page, 'bubble-phase-warm-up-to-cool-down'))[0], label);

@@ -148,6 +148,7 @@ export function renderBubbleTerms(host: HTMLElement, model: BubbleTermsModel): v
           ])]),
         ]),
       ]),
+      ...(split.ranges?.length ? [el('p', { class: 'hint', 'data-testid': 'bubble-range-note', text: t('bubble.rangeNote') })] : []),
       el('p', { class: split.adds_up ? 'ok' : 'warn', 'data-testid': 'bubble-verdict', text: verdict }),
     ]),
   );
