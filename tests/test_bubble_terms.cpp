@@ -30,12 +30,13 @@ auto gaps_text(const RankBubbleSplit& s) -> std::string {
   return out;
 }
 
-/// "(PP-1-r)B in warm-up = 6" for each term.
+/// "(PP-1-r)B in warm-up = 6" for each term; a range term "... in warm-up..cool-down = 9".
 auto terms_text(const RankBubbleSplit& s) -> std::string {
   std::string out;
   for (const BubbleTerm& t : s.terms)
     out += (out.empty() ? "" : ", ") + t.text + " in " + std::string(idle_phase_names[static_cast<std::size_t>(t.phase)]) +
-           " = " + format_number(t.value);
+           (t.phase_to ? ".." + std::string(idle_phase_names[static_cast<std::size_t>(*t.phase_to)]) : "") + " = " +
+           format_number(t.value);
   return out;
 }
 
@@ -260,24 +261,78 @@ TEST_CASE("Chimera at F = B: rank r idles hF, then (PP/2-1-h)F for the other pip
   for (const RankBubbleSplit& s : r.bubble_split) CHECK(s.adds_up);
 }
 
-TEST_CASE("Interleaved 1F1B states its last rank whole and leaves the ranks whose phases turn on a max() unstated",
+TEST_CASE("Interleaved 1F1B at 4 ranks x 8, v = 2: rank r waits rF, idles (PP-1-r)(F+B) over its span, rB at the end",
           "[bubble_terms][interleaved]") {
-  // 4 ranks x 8, v = 2, F=1 B=2: rank 3 idles 3F before its first forward and 3B after its last op,
-  // nothing between. Rank 0 idles (PP-1)(F+B) = 9 between its first op and its last, but one F of it
-  // falls in the steady state here (the second round's chunk-1 forward arrives late) and none at 4 x 10:
-  // no closed form places it, so ranks 0-2 are not stated.
+  // F=1 B=2 per chunk. Rank r's first forward (chunk 0 of micro-batch 0) passes r ranks first: rF; its
+  // last backward (chunk 0 of the last micro-batch) passes them back after it: rB. Each rank's bubble
+  // is (PP-1)(F+B) = 9, so its span, first op to last, holds the other (PP-1-r)(F+B) — not divided by
+  // v: F and B are already one chunk's costs. The span is one range term: rank 0's 9 fall 3 in the
+  // warm-up (its 11 forwards end at 11; micro-batch 0's chunk-1 forward ended at 5, goes 3F down to
+  // stage 7 and 3B back: its backward starts at 14), 1 in the steady state (round 2's chunk-1 forward
+  // waits for rank 3's late chunk-0 forward) and 5 in the cool-down (one F each before five backwards
+  // come back), a split that turns on which op each wait meets: no closed form without max() gives it.
   RunRequest req = request("interleaved-1f1b", 4, 8, Costs{1, 2, 0, 3, 0});
   req.params.virtual_stages = 2;
   const Run r = run(req);
+  CHECK(terms_text(r.bubble_split.at(0)) == "(PP-1-r)(F+B) in warm-up..cool-down = 9");
+  CHECK(terms_text(r.bubble_split.at(1)) == "rF in fill = 1, (PP-1-r)(F+B) in warm-up..cool-down = 6, rB in drain = 2");
+  CHECK(terms_text(r.bubble_split.at(2)) == "rF in fill = 2, (PP-1-r)(F+B) in warm-up..cool-down = 3, rB in drain = 4");
   CHECK(terms_text(r.bubble_split.at(3)) == "rF in fill = 3, rB in drain = 6");
-  CHECK(r.bubble_split.at(3).adds_up);
-  for (int rank = 0; rank < 3; ++rank) {
-    const RankBubbleSplit& s = r.bubble_split.at(static_cast<std::size_t>(rank));
-    CHECK_FALSE(s.stated);
-    CHECK(s.terms.empty());
-    CHECK(s.idle == 9);
+  const RankBubbleSplit& rank_0 = r.bubble_split.at(0);
+  CHECK(gaps_text(rank_0) == "warm-up 11-14, steady 19-20, cool-down 34-35, cool-down 37-38, cool-down 40-41, "
+                             "cool-down 43-44, cool-down 46-47");
+  CHECK(phase(rank_0, IdlePhase::warm_up).idle == 3);
+  CHECK(phase(rank_0, IdlePhase::steady).idle == 1);
+  CHECK(phase(rank_0, IdlePhase::cool_down).idle == 5);
+  REQUIRE(rank_0.ranges.size() == 1);
+  CHECK(rank_0.ranges[0].first == IdlePhase::warm_up);
+  CHECK(rank_0.ranges[0].last == IdlePhase::cool_down);
+  CHECK(rank_0.ranges[0].from == phase(rank_0, IdlePhase::warm_up).from);
+  CHECK(rank_0.ranges[0].to == phase(rank_0, IdlePhase::cool_down).to);
+  CHECK(rank_0.ranges[0].idle == 9);
+  CHECK(rank_0.ranges[0].expected == 9);
+  for (IdlePhase p : {IdlePhase::warm_up, IdlePhase::steady, IdlePhase::cool_down}) {
+    CHECK(phase(rank_0, p).in_range);
+    CHECK(phase(rank_0, p).agrees);  // checked with its range
   }
-  CHECK(phase(r.bubble_split.at(0), IdlePhase::steady).idle == 1);
+  CHECK_FALSE(phase(rank_0, IdlePhase::fill).in_range);
+  CHECK(r.bubble_split.at(3).ranges.empty());  // the last rank's span holds no idle time: no range term
+  for (const RankBubbleSplit& s : r.bubble_split) {
+    INFO("rank " << s.rank << ": " << gaps_text(s));
+    CHECK(s.stated);
+    CHECK(s.idle == 9);
+    CHECK(s.expected == 9);
+    CHECK(s.adds_up);
+  }
+}
+
+TEST_CASE("A range term is checked against the idle time summed over its phases, not phase by phase", "[bubble_terms]") {
+  // Made-up terms on 1F1B at 4 x 8 (rank 0 idles 6 in the warm-up, 3 in the cool-down): one range
+  // term of 9 over warm-up..cool-down adds up; 8 does not, and the range and each phase in it say so.
+  const Run r = run_unit("1f1b", 4, 8);
+  const auto split_with = [&](double value) {
+    BubbleTerm span{"span", "", value, IdlePhase::warm_up, IdlePhase::cool_down};
+    return split_bubble(r.schedule, r.timeline, r.metrics.makespan, 0, true, {span});
+  };
+  const RankBubbleSplit exact = split_with(9);
+  CHECK(exact.adds_up);
+  REQUIRE(exact.ranges.size() == 1);
+  CHECK(exact.ranges[0].idle == 9);
+  CHECK(phase(exact, IdlePhase::warm_up).expected == 0);  // a range term's value stays with its range
+  const RankBubbleSplit off = split_with(8);
+  CHECK_FALSE(off.adds_up);
+  CHECK_FALSE(off.ranges[0].agrees);
+  CHECK_FALSE(phase(off, IdlePhase::steady).agrees);
+  CHECK(phase(off, IdlePhase::fill).agrees);  // outside the range, nothing changed
+  // A single-phase term inside a range counts towards the range; overlapping ranges merge into one.
+  const RankBubbleSplit merged = split_bubble(r.schedule, r.timeline, r.metrics.makespan, 0, true,
+      {BubbleTerm{"a", "", 6, IdlePhase::warm_up, IdlePhase::steady}, BubbleTerm{"b", "", 1, IdlePhase::steady, IdlePhase::cool_down},
+       BubbleTerm{"c", "", 2, IdlePhase::cool_down}});
+  REQUIRE(merged.ranges.size() == 1);
+  CHECK(merged.ranges[0].first == IdlePhase::warm_up);
+  CHECK(merged.ranges[0].last == IdlePhase::cool_down);
+  CHECK(merged.ranges[0].expected == 9);
+  CHECK(merged.adds_up);
 }
 
 namespace {
@@ -332,7 +387,7 @@ TEST_CASE("Under each schedule's condition every stated rank's terms add up to i
           for (const RankBubbleSplit& s : r.bubble_split) {
             INFO(g.name << " " << n << "x" << m << " " << format_costs(c) << " rank " << s.rank << ": " << gaps_text(s)
                         << " / " << terms_text(s));
-            if (std::string(g.name) != "interleaved-1f1b" || s.rank == n - 1) REQUIRE(s.stated);
+            REQUIRE(s.stated);
             if (s.stated) CHECK(s.adds_up);
           }
         }
@@ -340,6 +395,32 @@ TEST_CASE("Under each schedule's condition every stated rank's terms add up to i
     INFO(g.name);
     CHECK(checked > 200);  // the condition let enough of the grid through to mean something
   }
+}
+
+TEST_CASE("Interleaved 1F1B's three terms add up on every rank for every valid micro-batch count and v = 2..4",
+          "[bubble_terms][grid][interleaved]") {
+  // Wider than the grid above: torch's flex rounds (micro-batches not a multiple of the ranks) up to
+  // 3 x ranks, and more chunks per rank, where the span's split into phases moves the most.
+  int checked = 0;
+  for (int n = 2; n <= 16; ++n)
+    for (int m = n; m <= 3 * n; ++m) {
+      if (m % std::max(1, m / n) != 0) continue;  // torch's rounds
+      for (int v = 2; v <= 4; ++v)
+        for (const Costs& c : {Costs{1, 2, 1, 3, 0}, Costs{2, 1, 0.5, 3, 0}, Costs{1.5, 4, 1.25, 5.5, 0}, Costs{0.7, 0.3, 0.1, 1, 0}}) {
+          RunRequest req = request("interleaved-1f1b", n, m, c);
+          req.params.virtual_stages = v;
+          const Run r = run(req);
+          REQUIRE(r.formula.exact);
+          ++checked;
+          for (const RankBubbleSplit& s : r.bubble_split) {
+            INFO(n << "x" << m << " v=" << v << " " << format_costs(c) << " rank " << s.rank << ": " << gaps_text(s)
+                   << " / " << terms_text(s));
+            REQUIRE(s.stated);
+            CHECK(s.adds_up);
+          }
+        }
+    }
+  CHECK(checked > 2000);
 }
 
 TEST_CASE("Where a schedule's condition fails, its split shows the phase that stops adding up", "[bubble_terms]") {
@@ -376,6 +457,45 @@ TEST_CASE("Where a schedule's condition fails, its split shows the phase that st
     CHECK(phase(r.bubble_split.at(1), IdlePhase::fill).expected == 1);
     CHECK_FALSE(r.bubble_split.at(1).adds_up);
   }
+  SECTION("Interleaved 1F1B with comm > 0: rank 0's span range holds the hops, 9 against (PP-1-r)(F+B) = 3") {
+    // 2 ranks x 2, v = 2, F=1 B=2 comm=1. Rank 0 idles 2-4 (micro-batch 0 back from stage 1: F and a hop
+    // each way), 6-10 (its chunk-1 round trip: F, B and two hops), then 12-13, 15-16, 18-19 (a hop
+    // before each cool-down backward): six hops the closed form leaves out, across the whole range.
+    RunRequest req = request("interleaved-1f1b", 2, 2, Costs{1, 2, 1, 3, 1});
+    req.params.virtual_stages = 2;
+    const Run r = run(req);
+    CHECK_FALSE(r.formula.exact);
+    const RankBubbleSplit& s = r.bubble_split.at(0);
+    CHECK(gaps_text(s) == "warm-up 2-4, warm-up 6-10, cool-down 12-13, cool-down 15-16, cool-down 18-19");
+    REQUIRE(s.ranges.size() == 1);
+    CHECK(s.ranges[0].first == IdlePhase::warm_up);
+    CHECK(s.ranges[0].last == IdlePhase::cool_down);
+    CHECK(s.ranges[0].idle == 9);
+    CHECK(s.ranges[0].expected == 3);
+    CHECK_FALSE(s.ranges[0].agrees);
+    CHECK(phase(s, IdlePhase::fill).agrees);  // rank 0 starts at once: no hop before it
+    CHECK_FALSE(s.adds_up);
+  }
+  SECTION("Interleaved 1F1B with rank 1 at half speed: rank 0's span idles 51 against 9, rank 1's none against 6") {
+    // The slow rank sets the pace: every other rank waits on it inside its span, and it never waits.
+    RunRequest req = request("interleaved-1f1b", 4, 8, Costs{1, 2, 0, 3, 0});
+    req.params.virtual_stages = 2;
+    req.per_stage.rank_speeds = {{1, 0.5}};
+    const Run r = run(req);
+    const RankBubbleSplit& s = r.bubble_split.at(0);
+    INFO(gaps_text(s) << " / " << terms_text(s));
+    REQUIRE(s.ranges.size() == 1);
+    CHECK(s.ranges[0].idle == 51);
+    CHECK(s.ranges[0].expected == 9);
+    CHECK_FALSE(s.ranges[0].agrees);
+    CHECK_FALSE(s.adds_up);
+    const RankBubbleSplit& slow = r.bubble_split.at(1);
+    REQUIRE(slow.ranges.size() == 1);
+    CHECK(slow.ranges[0].idle == 0);
+    CHECK(slow.ranges[0].expected == 6);
+    CHECK(phase(slow, IdlePhase::fill).agrees);
+    CHECK(phase(slow, IdlePhase::drain).agrees);
+  }
   SECTION("ZB-H2 and ZB-H1 with rank 1 at half speed: rank 0 stops adding up, rank 1 still does") {
     for (const char* name : {"zb-h1", "zb-h2"}) {
       RunRequest req = request(name, 2, 3, Costs{1, 2, 1, 3, 0});
@@ -400,6 +520,27 @@ TEST_CASE("The summary JSON carries each rank's split: phases with their bounds,
         nlohmann::json{{"phase", "warm-up"}, {"from", 0}, {"to", 10}, {"idle", 6}, {"expected", 6}, {"agrees", true}});
   CHECK(split.at("terms").at(0) ==
         nlohmann::json{{"text", "(PP-1-r)B"}, {"worked", "3*2 = 6"}, {"value", 6}, {"phase", "warm-up"}});
+  CHECK_FALSE(split.contains("ranges"));  // no range term: the JSON is as before ranges existed
+}
+
+TEST_CASE("A range term's JSON keeps its first phase and adds phase_to; its range is listed with its bounds",
+          "[bubble_terms][interleaved]") {
+  RunRequest req = request("interleaved-1f1b", 4, 8, Costs{1, 2, 0, 3, 0});
+  req.params.virtual_stages = 2;
+  const nlohmann::json j = to_json(run(req), Detail::summary);
+  const nlohmann::json& split = j.at("per_rank").at(0).at("bubble_split");
+  CHECK(split.at("terms").at(0) == nlohmann::json{{"text", "(PP-1-r)(F+B)"}, {"worked", "3*3 = 9"}, {"value", 9},
+                                                  {"phase", "warm-up"}, {"phase_to", "cool-down"}});
+  const nlohmann::json& range = split.at("ranges").at(0);
+  CHECK(range.at("phase") == "warm-up");
+  CHECK(range.at("phase_to") == "cool-down");
+  CHECK(range.at("idle") == 9);
+  CHECK(range.at("expected") == 9);
+  CHECK(range.at("agrees") == true);
+  CHECK(range.at("from") == split.at("phases").at(1).at("from"));
+  CHECK(range.at("to") == split.at("phases").at(3).at("to"));
+  CHECK(split.at("phases").at(2).at("in_range") == true);
+  CHECK_FALSE(split.at("phases").at(0).contains("in_range"));
 }
 
 TEST_CASE("Every schedule's closed-form caveat is worded in every language, also when the stages differ",

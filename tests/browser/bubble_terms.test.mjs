@@ -41,17 +41,47 @@ test('with comm = 1, 1F1B at 2 x 2: the warm-up row is off by the two hops the c
   await page.close();
 });
 
-test('a rank with no exact split (interleaved 1F1B\'s rank 0) shows the simulated idle per phase alone, and says so', async () => {
+test('interleaved 1F1B states every rank: rF, then (PP-1-r)(F+B) over warm-up to cool-down in one row, then rB', async () => {
   const { page, problems } = await browser.page('?schedule=interleaved-1f1b&ranks=4&micro-batches=8&virtual-stages=2&cost=F=1,B=2,W=1');
-  assert.match(await page.textContent('[data-testid=bubble-verdict]'), /no exact split of this rank/);
-  assert.ok((await page.locator('[data-testid=bubble-terms] tbody tr').count()) > 0);
-  // Its last rank is stated whole: 3F in the fill, 3B in the drain.
+  // Rank 0: its 9 idle units fall 3 + 1 + 5 in warm-up, steady, cool-down; the closed form states only their sum.
+  const span = await cells(page, 'bubble-phase-warm-up-to-cool-down');
+  assert.deepEqual(span, ['warm-up to cool-down, summed', '(PP-1-r)(F+B)', '3*3 = 9', '9', '9', '✓']);
+  assert.equal(await page.locator('[data-testid=bubble-phase-steady]').count(), 0, 'a phase inside the range has no row of its own');
+  assert.match(await page.textContent('[data-testid=bubble-range-note]'), /states only their sum/);
+  assert.equal(await page.textContent('[data-testid=bubble-verdict]'), "The terms add up to this rank's bubble, phase by phase.");
+  await page.hover('[data-testid=bubble-phase-warm-up-to-cool-down]');
+  assert.deepEqual(await marked(page), ['11-14', '19-20', '34-35', '37-38', '40-41', '43-44', '46-47'], 'the whole range\'s gaps');
+  // A middle rank: all three terms; the last rank: fill and drain only.
+  await page.selectOption('[data-testid=bubble-rank]', '1');
+  assert.deepEqual((await cells(page, 'bubble-phase-fill')).slice(1, 6), ['rF', '1*1 = 1', '1', '1', '✓']);
+  assert.deepEqual((await cells(page, 'bubble-phase-warm-up-to-cool-down')).slice(1, 6), ['(PP-1-r)(F+B)', '2*3 = 6', '6', '6', '✓']);
+  assert.deepEqual((await cells(page, 'bubble-phase-drain')).slice(1, 6), ['rB', '1*2 = 2', '2', '2', '✓']);
   await page.selectOption('[data-testid=bubble-rank]', '3');
   assert.deepEqual((await cells(page, 'bubble-phase-fill')).slice(1, 6), ['rF', '3*1 = 3', '3', '3', '✓']);
   assert.deepEqual((await cells(page, 'bubble-phase-drain')).slice(1, 6), ['rB', '3*2 = 6', '6', '6', '✓']);
-  assert.equal(await page.textContent('[data-testid=bubble-verdict]'), "The terms add up to this rank's bubble, phase by phase.");
+  assert.equal(await page.locator('[data-testid=bubble-range-note]').count(), 0, 'no range on the last rank, no note');
   assert.deepEqual(problems, []);
   await page.close();
+});
+
+test('a rank with no exact split (interleaved 1F1B with fewer micro-batches than ranks) shows the simulated idle per phase alone, and says so', async () => {
+  const { page, problems } = await browser.page('?schedule=interleaved-1f1b&ranks=4&micro-batches=2&virtual-stages=2&cost=F=1,B=2,W=1');
+  assert.match(await page.textContent('[data-testid=bubble-verdict]'), /no exact split of this rank/);
+  assert.ok((await page.locator('[data-testid=bubble-terms] tbody tr').count()) > 0);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('in pt-BR and zh-CN the range row is worded in the language', async () => {
+  for (const [lang, label] of [
+    ['pt-BR', 'fase de warm-up até fase de cool-down, somados'],
+    ['zh-CN', '从预热到冷却合计'],
+  ]) {
+    const { page, problems } = await browser.page(`?lang=${lang}&schedule=interleaved-1f1b&ranks=4&micro-batches=8&virtual-stages=2&cost=F=1,B=2,W=1`);
+    assert.equal((await cells(page, 'bubble-phase-warm-up-to-cool-down'))[0], label);
+    assert.deepEqual(problems, []);
+    await page.close();
+  }
 });
 
 test('ZB-H1, ZB-H2, ZB-V and Chimera show their terms on every rank, adding up under their conditions', async () => {

@@ -43,6 +43,40 @@ auto phase_of(const std::array<double, idle_phase_count + 1>& bounds, double sta
   return static_cast<IdlePhase>(p);
 }
 
+// The ranges the range terms cover, overlapping ones merged, with their bounds and idle time summed.
+auto covered_ranges(const std::vector<BubbleTerm>& terms, const std::array<PhaseIdle, idle_phase_count>& phases)
+    -> std::vector<PhaseRange> {
+  std::array<int, idle_phase_count> reach{};  // reach[p]: the last phase a range starting at p covers, or -1
+  reach.fill(-1);
+  for (const BubbleTerm& term : terms) {
+    if (!term.phase_to) continue;
+    const int first = std::min(static_cast<int>(term.phase), static_cast<int>(*term.phase_to));
+    const int last = std::max(static_cast<int>(term.phase), static_cast<int>(*term.phase_to));
+    reach[at(first)] = std::max(reach[at(first)], last);
+  }
+  std::vector<PhaseRange> out;
+  for (int p = 0; p < idle_phase_count; ++p) {
+    if (reach[at(p)] < 0) continue;
+    if (!out.empty() && p <= static_cast<int>(out.back().last)) {  // overlaps the range before: extend it
+      out.back().last = static_cast<IdlePhase>(std::max(static_cast<int>(out.back().last), reach[at(p)]));
+      continue;
+    }
+    out.push_back(PhaseRange{static_cast<IdlePhase>(p), static_cast<IdlePhase>(reach[at(p)]), 0, 0, 0, 0, true});
+  }
+  for (PhaseRange& range : out) {
+    range.from = phases[index(range.first)].from;
+    range.to = phases[index(range.last)].to;
+    for (int p = static_cast<int>(range.first); p <= static_cast<int>(range.last); ++p) range.idle += phases[at(p)].idle;
+  }
+  return out;
+}
+
+auto range_holding(std::vector<PhaseRange>& ranges, IdlePhase phase) -> PhaseRange* {
+  for (PhaseRange& range : ranges)
+    if (range.first <= phase && phase <= range.last) return &range;
+  return nullptr;
+}
+
 }  // namespace
 
 auto split_bubble(const Schedule& schedule, const Timeline& timeline, double makespan, int rank, bool stated,
@@ -52,7 +86,7 @@ auto split_bubble(const Schedule& schedule, const Timeline& timeline, double mak
   out.stated = stated;
   const auto bounds = phase_bounds(schedule, timeline, makespan, rank);
   for (int p = 0; p < idle_phase_count; ++p)
-    out.phases[at(p)] = PhaseIdle{static_cast<IdlePhase>(p), bounds[at(p)], bounds[at(p + 1)], 0, 0, true};
+    out.phases[at(p)] = PhaseIdle{static_cast<IdlePhase>(p), bounds[at(p)], bounds[at(p + 1)], 0, 0, true, false};
   // Ops of one rank run one at a time in list order: the gaps are between one's end and the next start.
   double free_from = 0;
   const auto note_gap = [&](double start, double end) {
@@ -67,13 +101,21 @@ auto split_bubble(const Schedule& schedule, const Timeline& timeline, double mak
     free_from = std::max(free_from, timeline.end[at(i)]);
   }
   note_gap(free_from, makespan);
+  out.ranges = covered_ranges(terms, out.phases);
   for (const BubbleTerm& term : terms) {
-    out.phases[index(term.phase)].expected += term.value;
+    PhaseRange* range = range_holding(out.ranges, term.phase);
+    (range != nullptr ? range->expected : out.phases[index(term.phase)].expected) += term.value;
     out.expected += term.value;
   }
   bool all_agree = true;
+  for (PhaseRange& range : out.ranges) {
+    range.agrees = bubbles_agree(range.expected, range.idle);
+    all_agree = all_agree && range.agrees;
+  }
   for (PhaseIdle& phase : out.phases) {
-    phase.agrees = bubbles_agree(phase.expected, phase.idle);
+    const PhaseRange* range = range_holding(out.ranges, phase.phase);
+    phase.in_range = range != nullptr;
+    phase.agrees = range != nullptr ? range->agrees : bubbles_agree(phase.expected, phase.idle);
     all_agree = all_agree && phase.agrees;
   }
   out.adds_up = stated && all_agree;

@@ -79,17 +79,28 @@ auto formula_json(const Formula& f) -> json {
 /// simulated idle time and what the terms expect there, then the terms. The idle intervals themselves
 /// are the gaps between the rank's ops, which a reader of the ops finds inside each phase's bounds.
 auto bubble_split_json(const RankBubbleSplit& split) -> json {
+  const auto name = [](IdlePhase p) { return idle_phase_names[static_cast<std::size_t>(p)]; };
   json phases = json::array();
-  for (const PhaseIdle& p : split.phases)
-    phases.push_back({{"phase", idle_phase_names[static_cast<std::size_t>(p.phase)]}, {"from", number(p.from)},
-                      {"to", number(p.to)}, {"idle", number(p.idle)}, {"expected", number(p.expected)},
-                      {"agrees", p.agrees}});
+  for (const PhaseIdle& p : split.phases) {
+    phases.push_back({{"phase", name(p.phase)}, {"from", number(p.from)}, {"to", number(p.to)}, {"idle", number(p.idle)},
+                      {"expected", number(p.expected)}, {"agrees", p.agrees}});
+    if (p.in_range) phases.back()["in_range"] = true;  // only where a range term covers it: older readers unchanged
+  }
   json terms = json::array();
-  for (const BubbleTerm& t : split.terms)
-    terms.push_back({{"text", t.text}, {"worked", t.worked}, {"value", number(t.value)},
-                     {"phase", idle_phase_names[static_cast<std::size_t>(t.phase)]}});
-  return {{"phases", std::move(phases)}, {"stated", split.stated}, {"terms", std::move(terms)}, {"idle", number(split.idle)},
-          {"expected", number(split.expected)}, {"adds_up", split.adds_up}, {"gaps", split.gaps.size()}};
+  for (const BubbleTerm& t : split.terms) {
+    terms.push_back({{"text", t.text}, {"worked", t.worked}, {"value", number(t.value)}, {"phase", name(t.phase)}});
+    if (t.phase_to) terms.back()["phase_to"] = name(*t.phase_to);
+  }
+  json out = {{"phases", std::move(phases)}, {"stated", split.stated}, {"terms", std::move(terms)}, {"idle", number(split.idle)},
+              {"expected", number(split.expected)}, {"adds_up", split.adds_up}, {"gaps", split.gaps.size()}};
+  if (!split.ranges.empty()) {
+    json ranges = json::array();
+    for (const PhaseRange& r : split.ranges)
+      ranges.push_back({{"phase", name(r.first)}, {"phase_to", name(r.last)}, {"from", number(r.from)}, {"to", number(r.to)},
+                        {"idle", number(r.idle)}, {"expected", number(r.expected)}, {"agrees", r.agrees}});
+    out["ranges"] = std::move(ranges);
+  }
+  return out;
 }
 
 /// What `phase` means in this schedule, read off its layout: the direction of a two-way schedule, the

@@ -528,6 +528,14 @@ export const en = {
   'bubble.addsUp': 'The terms add up to this rank\'s bubble, phase by phase.',
   'bubble.stopsAddingUp': 'The terms stop adding up in the rows marked “off”: the formula\'s condition does not hold here, or the stages differ.',
   'bubble.noTerms': 'The closed form gives no exact split of this rank\'s bubble at these sizes (too few micro-batches, or a rank whose phases turn on the costs); the simulated idle time per phase is shown alone.',
+  // A term the closed form states only summed over consecutive phases (interleaved 1F1B's span).
+  'bubble.range': '{from} to {to}, summed',
+  'bubble.rangeNote': 'A row over several phases: the closed form states only their sum there, since how it splits between them turns on the costs.',
+  'bubble.short.fill': 'fill',
+  'bubble.short.warmup': 'warm-up',
+  'bubble.short.steady': 'steady',
+  'bubble.short.cooldown': 'cool-down',
+  'bubble.short.drain': 'drain',
   // Compare with both timings, and the waits of an aggregated timeline's pixel column (issue 15).
   'compare.bothTimings': 'Both timings: each makespan under dataflow and under the reference runtime',
   'compare.dataflow': 'Dataflow makespan',

@@ -537,6 +537,14 @@ export const ptBR = {
   'bubble.addsUp': 'Os termos somam a bolha deste rank, fase por fase.',
   'bubble.stopsAddingUp': 'Os termos deixam de somar nas linhas marcadas “difere”: a condição da fórmula não vale aqui, ou os estágios diferem.',
   'bubble.noTerms': 'A forma fechada não dá uma divisão exata da bolha deste rank nestes tamanhos (poucos micro-batches, ou um rank cujas fases dependem dos custos); mostra-se só o tempo ocioso simulado por fase.',
+  // A term the closed form states only summed over consecutive phases (interleaved 1F1B's span).
+  'bubble.range': '{from} até {to}, somados',
+  'bubble.rangeNote': 'Uma linha sobre várias fases: ali a forma fechada dá só a soma, pois como ela se divide entre elas depende dos custos.',
+  'bubble.short.fill': 'enchimento',
+  'bubble.short.warmup': 'fase de warm-up',
+  'bubble.short.steady': 'regime',
+  'bubble.short.cooldown': 'fase de cool-down',
+  'bubble.short.drain': 'esvaziamento',
   // Compare with both timings, and the waits of an aggregated timeline's pixel column (issue 15).
   'compare.bothTimings': 'As duas temporizações: cada makespan no fluxo de dados e no runtime de referência',
   'compare.dataflow': 'Makespan do fluxo de dados',

@@ -531,6 +531,14 @@ export const zhCN = {
   'bubble.addsUp': '各项逐阶段相加，正好等于该 rank 的气泡。',
   'bubble.stopsAddingUp': '在标为“相差”的行中各项不再相加吻合：此处公式的条件不成立，或各阶段代价不同。',
   'bubble.noTerms': '在当前规模下，闭式没有给出该 rank 气泡的精确拆分（微批次太少，或该 rank 的各阶段取决于代价）；这里只显示每个阶段的模拟空闲时间。',
+  // A term the closed form states only summed over consecutive phases (interleaved 1F1B's span).
+  'bubble.range': '从{from}到{to}合计',
+  'bubble.rangeNote': '跨多个阶段的一行：闭式在那里只给出总和，因为它在各阶段之间如何分配取决于代价。',
+  'bubble.short.fill': '填充',
+  'bubble.short.warmup': '预热',
+  'bubble.short.steady': '稳定',
+  'bubble.short.cooldown': '冷却',
+  'bubble.short.drain': '排空',
   // Compare with both timings, and the waits of an aggregated timeline's pixel column (issue 15).
   'compare.bothTimings': '两种计时：每个调度在数据流与参考运行时下的 makespan',
   'compare.dataflow': '数据流 makespan',

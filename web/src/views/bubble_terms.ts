@@ -7,9 +7,14 @@ import { num } from '../base/format';
 import type { SimulateValue } from '../engine/engine';
 import { t, type Key } from '../i18n';
 
-interface PhaseSplit { phase: string; from: number; to: number; idle: number; expected: number; agrees: boolean }
-interface TermSplit { text: string; worked: string; value: number; phase: string }
-interface BubbleSplit { phases: PhaseSplit[]; terms: TermSplit[]; stated: boolean; adds_up: boolean; idle: number; expected: number }
+interface PhaseSplit { phase: string; from: number; to: number; idle: number; expected: number; agrees: boolean; in_range?: boolean }
+/** A term of one phase, or (with phase_to) of the phases phase..phase_to, which the closed form sums. */
+interface TermSplit { text: string; worked: string; value: number; phase: string; phase_to?: string }
+/** Consecutive phases checked as one against the terms in them. */
+interface RangeSplit { phase: string; phase_to: string; from: number; to: number; idle: number; expected: number; agrees: boolean }
+interface BubbleSplit {
+  phases: PhaseSplit[]; ranges?: RangeSplit[]; terms: TermSplit[]; stated: boolean; adds_up: boolean; idle: number; expected: number;
+}
 
 export interface BubbleTermsModel {
   result: SimulateValue;
@@ -25,6 +30,35 @@ const PHASE_KEYS: Record<string, Key> = {
   'cool-down': 'bubble.phase.cooldown',
   drain: 'bubble.phase.drain',
 };
+const SHORT_PHASE_KEYS: Record<string, Key> = {
+  fill: 'bubble.short.fill',
+  'warm-up': 'bubble.short.warmup',
+  steady: 'bubble.short.steady',
+  'cool-down': 'bubble.short.cooldown',
+  drain: 'bubble.short.drain',
+};
+
+/** One row of the table: a single phase, or a range of phases the closed form states only summed. */
+interface SplitRow { id: string; label: string; phases: string[]; from: number; to: number; idle: number; expected: number; agrees: boolean }
+
+/** The rows in phase order: each phase no range covers, and each range once, where its first phase is. */
+function splitRows(split: BubbleSplit): SplitRow[] {
+  const order = split.phases.map((p) => p.phase);
+  const rows: SplitRow[] = [];
+  for (const p of split.phases) {
+    const range = split.ranges?.find((r) => r.phase === p.phase);
+    if (range) {
+      const phases = order.slice(order.indexOf(range.phase), order.indexOf(range.phase_to) + 1);
+      rows.push({
+        ...range, id: `${range.phase}-to-${range.phase_to}`, phases,
+        label: t('bubble.range', { from: t(SHORT_PHASE_KEYS[range.phase]), to: t(SHORT_PHASE_KEYS[range.phase_to]) }),
+      });
+    } else if (!p.in_range) {
+      rows.push({ ...p, id: p.phase, label: t(PHASE_KEYS[p.phase]), phases: [p.phase] });
+    }
+  }
+  return rows;
+}
 
 /** The idle intervals of `rank` inside [from, to): the gaps between its ops, and before the first and
  *  after the last up to the bounds. */
@@ -73,20 +107,20 @@ export function renderBubbleTerms(host: HTMLElement, model: BubbleTermsModel): v
   const picker = el('select', { 'data-testid': 'bubble-rank', 'aria-label': t('bubble.rank') },
     perRank.map((r) => el('option', { value: String(r.rank), text: t('bubble.rankOption', { rank: r.rank }), selected: r.rank === rank })));
   picker.addEventListener('change', () => model.onRank(Number((picker as HTMLSelectElement).value)));
-  const rows = split.phases.filter((p) => p.idle > 0 || p.expected !== 0).map((p) => {
-    const terms = split.terms.filter((term) => term.phase === p.phase);
+  const rows = splitRows(split).filter((p) => p.idle > 0 || p.expected !== 0).map((p) => {
+    const terms = split.terms.filter((term) => p.phases.includes(term.phase));
     const gaps = gapsIn(model.result, rank, p.from, p.to);
     const row = el('tr', {
       tabindex: 0,
       class: p.agrees || !split.stated ? '' : 'is-off',
-      'data-testid': `bubble-phase-${p.phase}`,
+      'data-testid': `bubble-phase-${p.id}`,
       'data-gaps': gaps.map(([a, b]) => `${num(a)}-${num(b)}`).join(' '),
     }, [
-      el('th', { scope: 'row', text: t(PHASE_KEYS[p.phase]) }),
+      el('th', { scope: 'row', text: p.label }),
       el('td', { class: 'mono', text: terms.map((term) => term.text).join(' + ') || '—' }),
       el('td', { class: 'mono', text: terms.map((term) => term.worked).join('; ') || '—' }),
       el('td', { class: 'num', text: split.stated ? num(p.expected) : '—' }),
-      el('td', { class: 'num', 'data-testid': `bubble-idle-${p.phase}`, text: num(p.idle) }),
+      el('td', { class: 'num', 'data-testid': `bubble-idle-${p.id}`, text: num(p.idle) }),
       el('td', { text: !split.stated ? '' : p.agrees ? '✓' : t('bubble.off', { diff: num(p.idle - p.expected) }) }),
     ]);
     const show = () => markGaps(rank, gaps);
@@ -114,6 +148,7 @@ export function renderBubbleTerms(host: HTMLElement, model: BubbleTermsModel): v
           ])]),
         ]),
       ]),
+      ...(split.ranges?.length ? [el('p', { class: 'hint', 'data-testid': 'bubble-range-note', text: t('bubble.rangeNote') })] : []),
       el('p', { class: split.adds_up ? 'ok' : 'warn', 'data-testid': 'bubble-verdict', text: verdict }),
     ]),
   );

@@ -10,6 +10,8 @@
 // A closed form's term states how much idle time one phase of one rank holds; the measurement sums the
 // idle intervals that fall in that phase. Where they differ (the formula's condition fails, the stages
 // differ), the split says so phase by phase, and idle time in a phase no term covers is left over.
+// Where a closed form states only the sum over consecutive phases (interleaved 1F1B's span, whose split
+// turns on max()s it drops), its term covers that range, and the range is checked as one.
 #include <array>
 #include <optional>
 #include <string>
@@ -32,8 +34,12 @@ struct BubbleTerm {
   std::string text;    ///< symbolic, in the formula's letters (PP, r, F, B, W, F&B, comm)
   std::string worked;  ///< the same with this rank's numbers
   double value = 0;
-  IdlePhase phase = IdlePhase::fill;
+  IdlePhase phase = IdlePhase::fill;                ///< the phase it states, or the first of its range
+  std::optional<IdlePhase> phase_to = std::nullopt;  ///< the last phase of its range; none: `phase` alone
 };
+
+/// The last phase a term covers (its `phase` unless it is a range term).
+[[nodiscard]] inline auto last_phase(const BubbleTerm& term) -> IdlePhase { return term.phase_to.value_or(term.phase); }
 
 /// One rank's terms as a schedule states them, or nullopt where it states no exact split for that rank
 /// (a rank whose idle time falls in its phases by a max() that the closed form drops).
@@ -53,8 +59,21 @@ struct PhaseIdle {
   double from = 0;
   double to = 0;
   double idle = 0;      ///< the simulated idle time inside [from, to)
-  double expected = 0;  ///< the sum of the terms in this phase
-  bool agrees = true;   ///< idle and expected agree (bubbles_agree)
+  double expected = 0;  ///< the sum of the terms in this phase (range terms are in their PhaseRange)
+  bool agrees = true;   ///< idle and expected agree (bubbles_agree); inside a range: the range agrees
+  bool in_range = false;  ///< a range term covers this phase: it is checked with its range, not alone
+};
+
+/// Consecutive phases checked together because a term states only their sum: the idle time summed
+/// over them against every term that names a phase in them.
+struct PhaseRange {
+  IdlePhase first = IdlePhase::warm_up;
+  IdlePhase last = IdlePhase::cool_down;
+  double from = 0;      ///< the first phase's start
+  double to = 0;        ///< the last phase's end
+  double idle = 0;
+  double expected = 0;
+  bool agrees = true;
 };
 
 struct RankBubbleSplit {
@@ -62,6 +81,7 @@ struct RankBubbleSplit {
   bool stated = false;                           ///< the schedule states this rank's terms (maybe none: no idle)
   std::vector<BubbleTerm> terms;
   std::array<PhaseIdle, idle_phase_count> phases{};
+  std::vector<PhaseRange> ranges;                ///< the ranges the range terms cover, in phase order
   std::vector<IdleGap> gaps;                     ///< every idle interval, in time order
   double idle = 0;                               ///< the rank's whole bubble (makespan - busy)
   double expected = 0;                           ///< the sum of its terms

@@ -41,6 +41,13 @@ inline void add_term(std::vector<BubbleTerm>& terms, std::string text, int count
   terms.push_back(BubbleTerm{std::move(text), std::to_string(count) + "*" + num(unit) + " = " + num(value), value, phase});
 }
 
+/// add_term() for a term the closed form states only summed over the phases `first`..`last`.
+inline void add_range_term(std::vector<BubbleTerm>& terms, std::string text, int count, double unit, IdlePhase first,
+                           IdlePhase last) {
+  add_term(terms, std::move(text), count, unit, first);
+  if (count > 0) terms.back().phase_to = last;
+}
+
 /// GPipe's (PP-1)(F+B+2comm) on rank r: r forwards (and hops) before its first one arrives, PP-1-r
 /// forward-and-backward round trips before its first backward, r backwards after its last.
 inline auto gpipe_terms(int p, const Costs& c) -> std::vector<RankTerms> {

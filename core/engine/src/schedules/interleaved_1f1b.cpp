@@ -72,20 +72,22 @@ auto generate(const ScheduleParams& p) -> Schedule {
 }
 
 // Interleaved 1F1B's (PP-1)(F+B) on rank r, per chunk, when comm = 0 and micro-batches >= ranks: the
-// fill waits r forwards and the drain r backwards on every rank (checked on grids of sizes and random
-// costs), so the last rank, which holds no other idle time, is stated whole. Every other rank idles
-// (PP-1-r)(F+B) between its first op and its last, but how that falls into warm-up, steady state and
-// cool-down turns on max()s the closed form drops: whether B >= F (else the warm-up has no gap), and,
-// at each round's turn to the next chunk, whether that chunk's forward arrives in time (a gap in the
-// steady state when the round holds few micro-batches beyond the ranks, e.g. 4 ranks x 8, F = 1, B = 2).
-// Those ranks are not stated.
+// fill waits r forwards (the first chunk-0 forward passes r ranks), the drain r backwards (the last
+// chunk-0 backward passes them back), and the rest, (PP-1-r)(F+B), lies between the rank's first op and
+// its last (checked on grids of sizes, v and random costs). Not v-fold: F and B are already per chunk,
+// and the v chunks' round trips overlap. How that span falls into warm-up, steady state and cool-down
+// turns on max()s the closed form drops: whether B >= F (else the warm-up has no gap), and, at each
+// round's turn to the next chunk, whether that chunk's forward arrives in time (a gap in the steady
+// state when the round holds few micro-batches beyond the ranks, e.g. 4 ranks x 8, F = 1, B = 2). So
+// the span is one range term over warm-up..cool-down, checked against those three phases summed.
 auto interleaved_terms(int ranks, const Costs& c) -> std::vector<RankTerms> {
-  std::vector<RankTerms> out(static_cast<std::size_t>(ranks));
-  const int last = ranks - 1;
-  std::vector<BubbleTerm> terms;
-  add_term(terms, "rF", last, c.f, IdlePhase::fill);
-  add_term(terms, "rB", last, c.b, IdlePhase::drain);
-  out[static_cast<std::size_t>(last)] = std::move(terms);
+  std::vector<RankTerms> out(static_cast<std::size_t>(ranks), std::vector<BubbleTerm>{});
+  for (int r = 0; r < ranks; ++r) {
+    auto& terms = *out[static_cast<std::size_t>(r)];
+    add_term(terms, "rF", r, c.f, IdlePhase::fill);
+    add_range_term(terms, "(PP-1-r)(F+B)", ranks - 1 - r, c.f + c.b, IdlePhase::warm_up, IdlePhase::cool_down);
+    add_term(terms, "rB", r, c.b, IdlePhase::drain);
+  }
   return out;
 }
 
