@@ -88,6 +88,8 @@ class ReferenceEngine {
     timeline_.start.resize(n);
     timeline_.end.resize(n);
     timeline_.waited_for.resize(n);
+    // Unwritten (resize_leaves_unwritten<OpWait>): compute() writes op i's wait before the op counts as
+    // run, and run() throws unless every op ran.
     timeline_.waits.resize(n);
     if (with_transfers) timeline_.transfers.reserve(2 * n);  // at most two consumed receives per op
     ranks_.resize(static_cast<std::size_t>(s.ranks()));
