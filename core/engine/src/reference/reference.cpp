@@ -298,7 +298,9 @@ class ReferenceEngine {
     if (step.action == CommAction::send_backward) consumer = grid_.upstream(at);
     const std::size_t key = 2 * consumer + (carries_gradient(step.action) ? 1 : 0);
     Message& m = messages_[key];
-    detail::prefetch_for_writing(&m, 4);
+    // The messages of one stream are 48 bytes apart (a micro-batch's two, then the next one's): 8 lines
+    // is about ten micro-batches ahead, far enough for the 64 ranks' turns in between.
+    detail::prefetch_for_writing(&m, 8);
     const bool send = is_send(step.action);
     if (send) {
       // The payload must have been computed here: a forward's output, or a backward's input gradient.
