@@ -3,7 +3,8 @@
 // holds millions of entries in each, written once and streamed from memory, so two things differ from
 // std::vector's defaults:
 //  - a resize leaves new elements of a plain type unwritten (the engine writes every timeline entry
-//    exactly once; zeroing them first would be a whole extra pass over memory);
+//    exactly once; zeroing them first would be a whole extra pass over memory), and so it does those of
+//    an aggregate with default member initialisers that opts in with resize_leaves_unwritten;
 //  - a block of 2 MiB or more starts on a 2 MiB boundary, with the huge-page hint on Linux, so the
 //    kernel can back all of it with 2 MiB pages: a cold run's system time is mostly page faults,
 //    thousands of them for 4 KiB pages, and std::allocator's large blocks start a few bytes past a
@@ -26,6 +27,13 @@ inline constexpr std::size_t huge_page = std::size_t{1} << 21;
 void release(void* block, std::size_t bytes) noexcept;
 }  // namespace column_memory
 
+/// An entry type whose default member initialisers an OpColumn resize skips, because the one engine
+/// that sizes such a column writes every entry before anything reads it. Opt in by specialising this
+/// to true; only for an aggregate with a trivial destructor, an implicit-lifetime type, which the
+/// column's raw memory then holds from the start (C++20 [intro.object]).
+template <typename T>
+inline constexpr bool resize_leaves_unwritten = false;
+
 template <typename T>
 struct OpColumnAllocator {
   using value_type = T;
@@ -42,7 +50,11 @@ struct OpColumnAllocator {
 
   template <typename U>
   void construct(U* p) noexcept(std::is_nothrow_default_constructible_v<U>) {
-    ::new (static_cast<void*>(p)) U;  // default-initialisation: no value for a double or an int
+    if constexpr (resize_leaves_unwritten<U>) {
+      static_assert(std::is_aggregate_v<U> && std::is_trivially_destructible_v<U> && std::is_trivially_copyable_v<U>);
+    } else {
+      ::new (static_cast<void*>(p)) U;  // default-initialisation: no value for a double or an int
+    }
   }
   template <typename U, typename... Args>
   void construct(U* p, Args&&... args) {
