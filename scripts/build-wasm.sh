@@ -14,4 +14,5 @@ for module in pipesim_engine pipesim_course; do
   cp "build-wasm/wasm/$module.mjs" "build-wasm/wasm/$module.wasm" "$out/"
   cp "wasm/$module.d.mts" "$out/$module.d.mts"
 done
-# The Node build (CommonJS) is used by tests/wasm; it loads the same .wasm through wasmBinary.
+# The Node build (CommonJS) is used by tests/wasm; it loads its own .wasm through wasmBinary (the
+# engine's Node build also has the calls the page leaves to the course module: wasm/bindings_later.cpp).

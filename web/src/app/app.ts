@@ -149,7 +149,8 @@ export class App {
     });
     // "Derive F&B from the chunk model": its costs become the pipeline's, shown on the timeline.
     this.chunk = lazy('chunk', async () => {
-      const [{ ChunkPanel }, { chunkSource }] = await Promise.all([import('../views/chunk_panel'), import('../model/chunk_source')]);
+      // The chunk model comes with the module loaded on first need (engine.ts courseData()).
+      const [{ ChunkPanel }, { chunkSource }] = await Promise.all([import('../views/chunk_panel'), import('../model/chunk_source'), engine.courseData()]);
       return new ChunkPanel(chunkSource(engine, background), (cost) => this.set({ cost, view: 'timeline' }), store.slice('chunk'));
     });
     this.exercises = lazy('exercises', async () => {
