@@ -125,7 +125,10 @@ auto simulate(val request) -> val {
   });
 }
 
-/// The CLI's JSON text for the same request (`detail` "json" or "summary"), for parity checks.
+/// The CLI's JSON text for the same request (`detail` "json" or "summary"). The page asks for the
+/// summary only; the full report ("json", the CLI parity checks of tests/wasm) is the Node build's:
+/// it is the json export, whose writer would bring every export format back into the page's module
+/// (PIPESIM_WASM_PAGE_MODULE, wasm/CMakeLists.txt).
 auto simulate_json(val request, val detail_arg) -> val {
   return guarded([&] {
     const std::string detail = text_arg(detail_arg, "detail");
@@ -135,6 +138,9 @@ auto simulate_json(val request, val detail_arg) -> val {
       out.set("json", pipesim::to_json(run, pipesim::Detail::summary).dump(2));
       return out;
     }
+#ifdef PIPESIM_WASM_PAGE_MODULE
+    throw Error(ErrorCode::usage, "simulateJson's full report (detail 'json') is in the Node build; in the browser ask exportText(request, 'json') of the course module");
+#endif
     // The full report is the json export without its final newline, held within the same budget.
     std::string text = pipesim::export_text(run, pipesim::ExportFormat::json, pipesim::limits::max_export_bytes);
     text.pop_back();
