@@ -430,10 +430,11 @@ export class App {
 
   private renderActive(): void {
     const view = this.state.view;
-    if (!this.primary || !this.dirty.has(view)) return;
-    // A tab whose code has not arrived is drawn when it does (arrived()), still dirty until then.
+    // A tab's code is fetched as soon as the tab is shown, even on a refused configuration (its
+    // section is then there, empty, as when it was built up front); its drawing waits for arrived().
     const panel = this.panels[view];
     if (panel instanceof LazyView && !panel.ensure()) return;
+    if (!this.primary || !this.dirty.has(view)) return;
     this.dirty.delete(view);
     if (view === 'timeline') this.timeline.update(this.primary);
     const memory = this.memory.loaded;
