@@ -14,6 +14,7 @@ for module in pipesim_engine pipesim_course; do
   cp "build-wasm/wasm/$module.mjs" "build-wasm/wasm/$module.wasm" "$out/"
   cp "wasm/$module.d.mts" "$out/$module.d.mts"
 done
-# The Node build (CommonJS) is used by tests/wasm; it loads the same .wasm through wasmBinary.
+# The Node build (CommonJS) is used by tests/wasm; it loads its own .wasm through wasmBinary (the
+# engine's Node build also has the calls the page leaves to the course module: wasm/bindings_later.cpp).
 # Core's presets as data the page bundles (its default state is the first one), from that Node build.
 node scripts/write-presets.mjs

@@ -3,11 +3,14 @@
 // typed arrays copied once out of the heap (typed_memory_view + slice), never as one JavaScript object
 // per op. The course's calls (quiz, lesson, planner) are in the course module (bindings_course.cpp):
 // they pull in the learning layer, which would make this module, the page's first download, 40% larger.
+// The calls the first drawing does not need (exports, the chunk model) are in bindings_later.cpp:
+// linked into the course module, which the page loads on first need, and into the Node build.
 #include <cstdint>
 #include <cstdlib>
 #include <string>
 
 #include "bindings_common.h"
+#include "run_request.h"
 #include "pipesim/cost_text.h"
 #include "pipesim/custom.h"
 #include "pipesim/export.h"
@@ -27,72 +30,6 @@
 namespace {
 
 using namespace pipesim_wasm;
-
-// Cold code, read once per request: compiled for size (at -O3 these few calls grew the page's
-// first download by 15 KiB).
-#define PIPESIM_WASM_COLD [[clang::minsize, gnu::noinline]]
-
-/// An optional array of strings, as the CLI takes one repeated option.
-PIPESIM_WASM_COLD auto texts_field(const val& js, const char* key) -> std::vector<std::string> {
-  std::vector<std::string> out;
-  const val v = js[key];
-  if (v.isUndefined() || v.isNull()) return out;
-  if (!val::global("Array").call<bool>("isArray", v))
-    throw Error(ErrorCode::bad_value, std::string(key) + " must be an array of strings, got " + js_kind(v));
-  const auto n = static_cast<std::size_t>(v["length"].as<double>());
-  if (n > static_cast<std::size_t>(pipesim::limits::max_ranks) * pipesim::limits::max_virtual_stages * 2)
-    throw Error(ErrorCode::limit_exceeded, std::string(key) + " lists more entries than a run has stages or ranks");
-  for (std::size_t i = 0; i < n; ++i) out.push_back(text_field(v, std::to_string(i).c_str()));
-  return out;
-}
-
-/// The costs beyond `cost`, as the CLI's options: modelStages (--model-stages, the page's "same model"
-/// basis; --model-cost X is cost X with modelStages 1), stageCost (--stage-cost, a list) and rankSpeed
-/// (--rank-speed, a list). A whole --stage-costs table is the CLI's only: stageCost entries say the same
-/// ("0:F=1,B=2", "1:F=2,B=4", ...), and leaving its JSON reader out keeps the page's first download
-/// under its size target.
-PIPESIM_WASM_COLD void read_stage_costs(const val& js, pipesim::RunRequest& r) {
-  r.per_stage.model_stages = reading("model_stages", [&] { return int_field(js, "modelStages", "modelStages", 0); });
-  r.per_stage.overrides = reading("stage_cost", [&] {
-    std::vector<pipesim::StageCostOverride> out;
-    for (const std::string& t : texts_field(js, "stageCost")) out.push_back(pipesim::parse_stage_cost(t));
-    return out;
-  });
-  r.per_stage.rank_speeds = reading("rank_speed", [&] {
-    std::vector<pipesim::RankSpeed> out;
-    for (const std::string& t : texts_field(js, "rankSpeed")) out.push_back(pipesim::parse_rank_speed(t));
-    return out;
-  });
-}
-
-/// The refusal of a request that is not an object, with the first preset (the page's default) as
-/// its example.
-[[noreturn]] void refuse_request_shape() {
-  const pipesim::Preset& example = pipesim::presets().front();
-  throw Error(ErrorCode::usage, "a request must be an object like {schedule: '" + std::string(example.schedule) +
-                                    "', ranks: " + std::to_string(example.ranks) +
-                                    ", microBatches: " + std::to_string(example.micro_batches) + "}");
-}
-
-auto request_from(const val& js) -> pipesim::RunRequest {
-  if (js.isUndefined() || js.isNull() || js.typeOf().as<std::string>() != "object") refuse_request_shape();
-  pipesim::RunRequest r;
-  if (const std::string name = reading("schedule", [&] { return text_field(js, "schedule"); }); !name.empty()) r.schedule = name;
-  r.params.ranks = reading("ranks", [&] { return int_field(js, "ranks", "ranks", r.params.ranks); });
-  r.params.micro_batches = reading("micro_batches", [&] { return int_field(js, "microBatches", "micro-batches", r.params.micro_batches); });
-  r.params.virtual_stages =
-      reading("virtual_stages", [&] { return int_field(js, "virtualStages", "virtual stages", r.params.virtual_stages); });
-  reading("cost", [&] {
-    if (const std::string cost = text_field(js, "cost"); !cost.empty()) r.costs = pipesim::parse_costs(cost);
-  });
-  read_stage_costs(js, r);
-  r.custom_schedule = reading("custom_schedule", [&] { return text_field(js, "customSchedule", pipesim::limits::max_schedule_text_bytes); });
-  if (const std::string timing = text_field(js, "timing"); !timing.empty()) r.timing = pipesim::parse_timing(timing);
-  const std::string sends = text_field(js, "sends");
-  pipesim::check_sends_apply(r.timing, !sends.empty(), "sends", "timing: 'reference'");
-  if (!sends.empty()) r.sends = pipesim::parse_send_mode(sends);
-  return r;
-}
 
 // Reference timing only: each op's wait in its three layers and the request that ended it (its
 // CommAction, stage, micro-batch and the rank at the other end; action 0 = no wait).
@@ -188,7 +125,10 @@ auto simulate(val request) -> val {
   });
 }
 
-/// The CLI's JSON text for the same request (`detail` "json" or "summary"), for parity checks.
+/// The CLI's JSON text for the same request (`detail` "json" or "summary"). The page asks for the
+/// summary only; the full report ("json", the CLI parity checks of tests/wasm) is the Node build's:
+/// it is the json export, whose writer would bring every export format back into the page's module
+/// (PIPESIM_WASM_PAGE_MODULE, wasm/CMakeLists.txt).
 auto simulate_json(val request, val detail_arg) -> val {
   return guarded([&] {
     const std::string detail = text_arg(detail_arg, "detail");
@@ -198,6 +138,9 @@ auto simulate_json(val request, val detail_arg) -> val {
       out.set("json", pipesim::to_json(run, pipesim::Detail::summary).dump(2));
       return out;
     }
+#ifdef PIPESIM_WASM_PAGE_MODULE
+    throw Error(ErrorCode::usage, "simulateJson's full report (detail 'json') is in the Node build; in the browser ask exportText(request, 'json') of the course module");
+#endif
     // The full report is the json export without its final newline, held within the same budget.
     std::string text = pipesim::export_text(run, pipesim::ExportFormat::json, pipesim::limits::max_export_bytes);
     text.pop_back();
@@ -262,26 +205,6 @@ auto sweep(val request, val axis_arg, val values) -> val {
   });
 }
 
-/// The chunk model (DeepSeek-V3 Fig. 4) for {forward, backward, ppComm} or {workload} (JSON text),
-/// with optional {commSms, totalSms, saturationSms, ratio}: the CLI's `overlap --format json`.
-auto overlap(val request) -> val {
-  return guarded([&] {
-    if (request.isUndefined() || request.isNull() || request.typeOf().as<std::string>() != "object")
-      throw Error(ErrorCode::usage, "an overlap request must be an object like {ratio: '1:1', commSms: 20}");
-    pipesim::OverlapRequest r;
-    r.forward = optional_text(request, "forward");
-    r.backward = optional_text(request, "backward");
-    r.pp_comm = optional_number(request, "ppComm");
-    r.workload = optional_text(request, "workload");
-    r.comm_sms = optional_int(request, "commSms");
-    r.total_sms = optional_int(request, "totalSms");
-    r.saturation_sms = optional_int(request, "saturationSms");
-    r.ratio = optional_text(request, "ratio");
-    r.language = optional_text(request, "language");
-    return from_json(pipesim::overlap_json(pipesim::run_overlap(pipesim::make_overlap_input(r, pipesim::FieldNames::js_keys))));
-  });
-}
-
 /// The values of one size ("ranks", "microBatches" or "virtualStages") from 1 to `to` that the
 /// request's schedule accepts with its other sizes: what the page's sliders step through.
 auto accepted_values(val request, val field_arg, val to_arg) -> val {
@@ -300,8 +223,6 @@ auto accepted_values(val request, val field_arg, val to_arg) -> val {
     return out;
   });
 }
-
-auto default_workload() -> val { return from_json(pipesim::workload_json(pipesim::deepseek_v3_workload())); }
 
 auto schedules() -> val { return from_json(pipesim::schedules_json()); }
 
@@ -388,46 +309,6 @@ auto actions(val request) -> val {
   });
 }
 
-/// Microseconds per cost unit for a trace: 0 (or undefined) is the CLI's default, anything else must
-/// lie where --us-per-unit does and is refused in its words, whatever the format, so a caller's bad
-/// value shows at once rather than on its first trace.
-auto trace_options(const val& us_per_unit) -> pipesim::TraceOptions {
-  pipesim::TraceOptions options;
-  if (us_per_unit.isUndefined()) return options;
-  const std::string text = js_text(us_per_unit);
-  if (pipesim::parse_finite(text) == 0.0) return options;
-  options.us_per_unit = pipesim::parse_number_in("us-per-unit", text, pipesim::TraceOptions::min_us_per_unit,
-                                                 pipesim::TraceOptions::max_us_per_unit);
-  return options;
-}
-
-/// A large export's progress for whoever created the module: the background worker gives its options
-/// an `onExportProgress(written, expected)` (records of the export, see ExportProgress) and posts each
-/// call to the page. It is the module's own option, never a caller's argument, so no caller's code runs
-/// here (see errors.pre.js); the worker's function catches whatever it throws.
-auto export_progress() -> pipesim::ExportProgress {
-  val hook = val::module_property("onExportProgress");
-  if (hook.typeOf().as<std::string>() != "function") return {};
-  return [hook](std::uint64_t written, std::uint64_t expected) {
-    hook(static_cast<double>(written), static_cast<double>(expected));
-  };
-}
-
-/// The run in one of the export formats of the core's table (export_formats()). The text crosses
-/// to JavaScript as one string, so it must stay within limits::max_export_bytes: a larger one is refused
-/// with its size before anything of it reaches JavaScript (a string V8 cannot hold would throw inside
-/// this call, through C++ frames, and leave the module broken).
-auto export_text(val request, val format_arg, val us_per_unit) -> val {
-  return guarded([&] {
-    const pipesim::ExportFormat format = pipesim::parse_export_format(text_arg(format_arg, "export format"));
-    const pipesim::TraceOptions options = trace_options(us_per_unit);
-    const pipesim::Run run = pipesim::run(request_from(request));
-    val out = val::object();
-    out.set("text", pipesim::export_text(run, format, pipesim::limits::max_export_bytes, options, export_progress()));
-    return out;
-  });
-}
-
 /// Fails inside WebAssembly the way a bug would (std::abort: Emscripten's abort throws out of the
 /// module's frames), so that the page's recovery from a broken engine is tested for real: only the
 /// background worker calls it, when a browser test asks (web/src/engine/worker.ts). errors.pre.js
@@ -444,15 +325,12 @@ EMSCRIPTEN_BINDINGS(pipesim_engine) {
   emscripten::function("presets", &presets);
   emscripten::function("lessonSteps", &lesson_steps);
   emscripten::function("limits", &limits);
-  emscripten::function("overlap", &overlap);
   emscripten::function("actions", &actions);
-  emscripten::function("exportText", &export_text);
   emscripten::function("exportFormats", &export_formats);
   emscripten::function("parseCosts", &parse_costs);
   emscripten::function("readCosts", &read_costs);
   emscripten::function("costBounds", &cost_bounds);
   emscripten::function("abortForTest", &abort_for_test);
-  emscripten::function("defaultWorkload", &default_workload);
   emscripten::function("acceptedValues", &accepted_values);
   emscripten::function("version", &version);
 }

@@ -1,6 +1,6 @@
 // Hand-written types for the course's Embind module: the quiz, the lesson exercises and the planner
 // (Emscripten 3.1.6 has no --emit-tsd). Keep in step with wasm/bindings_course.cpp.
-import type { ModuleOptions, PipesimError } from './pipesim_engine.mjs';
+import type { ModuleOptions, OverlapRequestJs, PipesimError, RunRequestJs } from './pipesim_engine.mjs';
 
 export type { ModuleOptions, PipesimError } from './pipesim_engine.mjs';
 
@@ -119,6 +119,11 @@ export interface PipesimCourseModule {
   // before the first courseQuiz, lesson or plan call, which otherwise throws a PipesimError (code
   // 'usage') naming the missing file.
   provideCourseData(name: 'quiz_bank' | 'lesson_text' | 'planner_text', text: string): void;
+  // The engine's calls the page's first drawing does not need (wasm/bindings_later.cpp), as the
+  // engine's Node build has them: the chunk model, its default workload, a run in an export format.
+  overlap(request: OverlapRequestJs): any;
+  defaultWorkload(): Record<string, number>;
+  exportText(request: RunRequestJs, format: string, usPerUnit: number): { text: string };
   version(): string;
 }
 

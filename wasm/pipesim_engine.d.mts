@@ -204,12 +204,14 @@ export interface PipesimModule {
   presets(): PresetEntry[];
   /** The guided lesson's steps: the run each shows and the runs it compares with. */
   lessonSteps(): LessonSteps;
-  overlap(request: OverlapRequestJs): any;
+  // overlap, exportText and defaultWorkload (wasm/bindings_later.cpp) are in the Node build
+  // (engine.node.mjs); the browser's build leaves them to the course module, loaded on first need.
+  overlap?(request: OverlapRequestJs): any;
   actions(request: RunRequestJs): { actions: string }; // PyTorch action notation
   // usPerUnit: microseconds per cost unit in a chrome-trace; 0 means the CLI's default, 1000; anything
   // else must lie in [0.001, 1e9] as --us-per-unit does, else a PipesimError (checked for every format).
   // A large export tells the module's onExportProgress option (if any) how far it has got.
-  exportText(request: RunRequestJs, format: string, usPerUnit: number): { text: string }; // format: a name of exportFormats()
+  exportText?(request: RunRequestJs, format: string, usPerUnit: number): { text: string }; // format: a name of exportFormats()
   // The table of export formats, in the order the page offers them.
   exportFormats(): ExportFormatInfo[];
   // The CLI's --cost parser: the costs (FB defaults to F + B), or a PipesimError whose field names the cost.
@@ -221,7 +223,7 @@ export interface PipesimModule {
   // Aborts inside WebAssembly, as a bug would, leaving the module broken: only for the test of the
   // page's recovery (web/src/engine/worker.ts); throws a PipesimError with broken: true.
   abortForTest(): void;
-  defaultWorkload(): Record<string, number>;
+  defaultWorkload?(): Record<string, number>;
   // The values 1..to of one size that the request's schedule accepts with its other sizes.
   acceptedValues(request: RunRequestJs, field: 'ranks' | 'microBatches' | 'virtualStages', to: number): { values: Int32Array };
   // The bounds of core/engine/include/pipesim/limits.h, in bytes, ops and counts.

@@ -14,24 +14,21 @@ import type { Outcome } from '../engine/tasks';
 import { load, store as save } from '../base/storage';
 import { applyTranslations, lang, LANGS, t, type Key, type Lang } from '../i18n';
 import { wordRefusal } from '../i18n/refusals';
-import { ChartsPanel } from '../views/charts_panel';
-import { ChartsSweeps } from './charts_sweeps';
-import { PlannerRuns } from './planner_runs';
-import { ChunkPanel } from '../views/chunk_panel';
-import { chunkSource } from '../model/chunk_source';
-import { ExercisesPanel } from '../views/exercises_panel';
+import type { ChartsPanel } from '../views/charts_panel';
+import type { ChartsSweeps } from './charts_sweeps';
+import type { ChunkPanel } from '../views/chunk_panel';
+import type { ExercisesPanel } from '../views/exercises_panel';
 import { MeasuredPipelinePanel } from '../views/measured_pipeline_panel';
 import { MeasuredPipeline } from './measured_pipeline';
-import { LearnPanel, stepFromUrl } from '../views/learn_panel';
-import { PlannerPanel } from '../views/planner_panel';
-import { QuizPanel } from '../views/quiz_panel';
-import { engineQuizSource } from '../model/quiz_source';
-import { engineExerciseSource } from '../model/exercise_source';
+import type { LearnPanel } from '../views/learn_panel';
+import { lessonStarted, stepFromUrl } from '../views/learn_progress';
+import type { PlannerPanel } from '../views/planner_panel';
+import type { QuizPanel } from '../views/quiz_panel';
 import { engineLearnSource, type LearnSource } from '../model/learn_source';
-import { ComparePanel, type CompareEntry } from '../views/compare_panel';
-import { MemoryPanel } from '../views/memory_panel';
-import { MemoryBytes } from './memory_bytes';
-import { PLAN_EXAMPLES } from '../model/plan_examples';
+import type { ComparePanel, CompareEntry } from '../views/compare_panel';
+import type { MemoryPanel } from '../views/memory_panel';
+import type { MemoryBytes } from './memory_bytes';
+import { LazyView } from './lazy_view';
 import { TimelinePanel } from '../views/timeline_panel';
 import { Controls } from './controls';
 import { scheduleTitle } from '../model/describe';
@@ -70,18 +67,17 @@ export class App {
   private controls!: Controls;
   private readonly panels: Record<ViewName, { element: HTMLElement }>;
   private readonly timeline: TimelinePanel;
-  private readonly compare: ComparePanel;
-  private readonly charts: ChartsPanel;
-  /** The Charts tab's sweeps, computed for the panel. */
-  private readonly chartSweeps: ChartsSweeps;
-  private readonly memory = new MemoryPanel(PLAN_EXAMPLES, (memoryModel) => this.set({ memoryModel }));
-  /** The Memory tab's runs on a model and cluster, in bytes. */
-  private readonly memoryBytes: MemoryBytes;
-  private readonly chunk: ChunkPanel;
-  private readonly exercises: ExercisesPanel;
-  private readonly quiz: QuizPanel;
-  private readonly planner: PlannerPanel;
-  private readonly learn: LearnPanel;
+  // Every tab but the timeline is downloaded when first opened (lazy_view.ts).
+  private readonly compare: LazyView<ComparePanel>;
+  /** The Charts tab, with its sweeps computed for the panel. */
+  private readonly charts: LazyView<{ element: HTMLElement; panel: ChartsPanel; sweeps: ChartsSweeps }>;
+  /** The Memory tab, with its runs on a model and cluster, in bytes. */
+  private readonly memory: LazyView<{ element: HTMLElement; panel: MemoryPanel; bytes: MemoryBytes }>;
+  private readonly chunk: LazyView<ChunkPanel>;
+  private readonly exercises: LazyView<ExercisesPanel>;
+  private readonly quiz: LazyView<QuizPanel>;
+  private readonly planner: LazyView<PlannerPanel>;
+  private readonly learn: LazyView<LearnPanel>;
   /** The guided lesson's runs, core data the page needs at start-up (a step is a URL). */
   private readonly lessonRuns: LearnSource;
   private primary: RunView | null = null;
@@ -112,7 +108,6 @@ export class App {
       (name) => !!engine.schedule(name)?.takes_text,
     );
     this.lessonRuns = engineLearnSource(engine);
-    this.memoryBytes = new MemoryBytes(engine, this.memory, (name) => scheduleTitle(engine.schedule(name), name));
     const opened = this.address.read();
     // A lesson step is a URL: it opens with the step's settings.
     store.set(opened.view === 'learn' ? { ...opened, ...this.stepState(this.stepFromUrl(opened.step)) } : opened);
@@ -133,28 +128,56 @@ export class App {
     const measuredPanel: MeasuredPipelinePanel = new MeasuredPipelinePanel((files, align) => void measured.measure(files, align, measuredPanel));
     this.timeline.element.append(measuredPanel.element);
     const onBasis = (basis: AppState['basis']) => this.set({ basis });
-    this.compare = new ComparePanel(engine.schedules, (names) => this.set({ compare: names }), onBasis, (both) => {
-      this.compareBothTimings = both;
-      this.dirty.add('compare');
-      this.refresh();
+    const lazy = <P extends { element: HTMLElement }>(view: ViewName, build: () => Promise<P>) => new LazyView(view, build, () => this.arrived(view));
+    this.compare = lazy('compare', async () => {
+      const { ComparePanel } = await import('../views/compare_panel');
+      return new ComparePanel(engine.schedules, (names) => this.set({ compare: names }), onBasis, (both) => {
+        this.compareBothTimings = both;
+        this.dirty.add('compare');
+        this.refresh();
+      });
     });
-    this.charts = new ChartsPanel(onBasis);
-    this.chartSweeps = new ChartsSweeps(engine, background, this.charts);
+    this.charts = lazy('charts', async () => {
+      const [{ ChartsPanel }, { ChartsSweeps }] = await Promise.all([import('../views/charts_panel'), import('./charts_sweeps')]);
+      const panel = new ChartsPanel(onBasis);
+      return { element: panel.element, panel, sweeps: new ChartsSweeps(engine, background, panel) };
+    });
+    this.memory = lazy('memory', async () => {
+      const [{ MemoryPanel }, { MemoryBytes }, { PLAN_EXAMPLES }] = await Promise.all([import('../views/memory_panel'), import('./memory_bytes'), import('../model/plan_examples')]);
+      const panel = new MemoryPanel(PLAN_EXAMPLES, (memoryModel) => this.set({ memoryModel }));
+      return { element: panel.element, panel, bytes: new MemoryBytes(engine, panel, (name) => scheduleTitle(engine.schedule(name), name)) };
+    });
     // "Derive F&B from the chunk model": its costs become the pipeline's, shown on the timeline.
-    this.chunk = new ChunkPanel(chunkSource(engine, background), (cost) => this.set({ cost, view: 'timeline' }), store.slice('chunk'));
-    this.exercises = new ExercisesPanel(engineExerciseSource(engine), store.slice('exercises'));
+    this.chunk = lazy('chunk', async () => {
+      // The chunk model comes with the module loaded on first need (engine.ts courseData()).
+      const [{ ChunkPanel }, { chunkSource }] = await Promise.all([import('../views/chunk_panel'), import('../model/chunk_source'), engine.courseData()]);
+      return new ChunkPanel(chunkSource(engine, background), (cost) => this.set({ cost, view: 'timeline' }), store.slice('chunk'));
+    });
+    this.exercises = lazy('exercises', async () => {
+      const [{ ExercisesPanel }, { engineExerciseSource }] = await Promise.all([import('../views/exercises_panel'), import('../model/exercise_source')]);
+      return new ExercisesPanel(engineExerciseSource(engine), store.slice('exercises'));
+    });
     // Live quiz questions use the settings on screen; "show me" opens the view that answers one.
-    this.quiz = new QuizPanel(
-      engineQuizSource(engine),
-      () => this.primary?.request ?? this.defaultRequest(),
-      (view) => this.set({ view: (VIEWS as string[]).includes(view) ? (view as ViewName) : view === 'placement' ? 'memory' : 'timeline' }),
-    );
-    this.planner = new PlannerPanel(new PlannerRuns(background), (name) => engine.schedule(name), store.slice('planner'));
-    this.learn = new LearnPanel(
-      this.lessonRuns,
-      (step) => this.set({ ...this.stepState(step), view: 'learn' }),
-      () => this.set({ view: 'timeline' }),
-    );
+    this.quiz = lazy('quiz', async () => {
+      const [{ QuizPanel }, { engineQuizSource }] = await Promise.all([import('../views/quiz_panel'), import('../model/quiz_source')]);
+      return new QuizPanel(
+        engineQuizSource(engine),
+        () => this.primary?.request ?? this.defaultRequest(),
+        (view) => this.set({ view: (VIEWS as string[]).includes(view) ? (view as ViewName) : view === 'placement' ? 'memory' : 'timeline' }),
+      );
+    });
+    this.planner = lazy('planner', async () => {
+      const [{ PlannerPanel }, { PlannerRuns }] = await Promise.all([import('../views/planner_panel'), import('./planner_runs')]);
+      return new PlannerPanel(new PlannerRuns(background), (name) => engine.schedule(name), store.slice('planner'));
+    });
+    this.learn = lazy('learn', async () => {
+      const { LearnPanel } = await import('../views/learn_panel');
+      return new LearnPanel(
+        this.lessonRuns,
+        (step) => this.set({ ...this.stepState(step), view: 'learn' }),
+        () => this.set({ view: 'timeline' }),
+      );
+    });
     this.panels = {
       learn: this.learn,
       timeline: this.timeline,
@@ -215,7 +238,7 @@ export class App {
     if (settings) {
       this.runs.clear();
       clearTimeout(this.chartTimer);
-      this.chartSweeps.stop(); // its sweep is of the old settings
+      this.charts.loaded?.sweeps.stop(); // its sweep is of the old settings
     }
     this.update();
   }
@@ -407,26 +430,38 @@ export class App {
 
   private renderActive(): void {
     const view = this.state.view;
+    // A tab's code is fetched as soon as the tab is shown, even on a refused configuration (its
+    // section is then there, empty, as when it was built up front); its drawing waits for arrived().
+    const panel = this.panels[view];
+    if (panel instanceof LazyView && !panel.ensure()) return;
     if (!this.primary || !this.dirty.has(view)) return;
     this.dirty.delete(view);
     if (view === 'timeline') this.timeline.update(this.primary);
-    if (view === 'memory') {
-      this.memory.update(this.primary);
-      void this.memoryBytes.update(this.state);
+    const memory = this.memory.loaded;
+    if (view === 'memory' && memory) {
+      memory.panel.update(this.primary);
+      void memory.bytes.update(this.state);
     }
-    if (view === 'chunk') this.chunk.update();
-    if (view === 'exercises') this.exercises.update(this.state.cost);
-    if (view === 'quiz') this.quiz.update();
-    if (view === 'planner') this.planner.update();
-    if (view === 'learn') this.learn.update(this.stepFromUrl(this.state.step));
-    if (view === 'compare') this.compare.update(this.state.schedule, this.state.compare, this.compareEntries(), this.basisShown(), this.compareBothTimings);
-    if (view === 'charts') {
+    if (view === 'chunk') this.chunk.loaded?.update();
+    if (view === 'exercises') this.exercises.loaded?.update(this.state.cost);
+    if (view === 'quiz') this.quiz.loaded?.update();
+    if (view === 'planner') this.planner.loaded?.update();
+    if (view === 'learn') this.learn.loaded?.update(this.stepFromUrl(this.state.step));
+    if (view === 'compare') this.compare.loaded?.update(this.state.schedule, this.state.compare, this.compareEntries(), this.basisShown(), this.compareBothTimings);
+    const charts = this.charts.loaded;
+    if (view === 'charts' && charts) {
       // Sweeps run hundreds of simulations: coalesce a burst of slider moves into one.
       clearTimeout(this.chartTimer);
       const runs = this.chartRuns();
       const basis = this.basisShown();
-      this.chartTimer = window.setTimeout(() => this.chartSweeps.update(runs, basis), 60);
+      this.chartTimer = window.setTimeout(() => charts.sweeps.update(runs, basis), 60);
     }
+  }
+
+  /** A lazily loaded tab's code is in place: drawn now if its tab is the one shown (and the page
+   *  has a run to show). */
+  private arrived(view: ViewName): void {
+    if (this.state.view === view) this.renderActive();
   }
 
   private compareEntries(): CompareEntry[] {
@@ -543,7 +578,7 @@ export class App {
    *  the offer does not come back. */
   private offerLesson(): void {
     const embedded = document.documentElement.classList.contains('embed');
-    if (embedded || this.state.view === 'learn' || LearnPanel.started() || load('pipesim:learn:offer') === 'dismissed') return;
+    if (embedded || this.state.view === 'learn' || lessonStarted() || load('pipesim:learn:offer') === 'dismissed') return;
     const start = el('button', { type: 'button', 'data-testid': 'learn-offer-start', text: t('learn.offerStart') });
     const dismiss = el('button', { type: 'button', class: 'ghost', 'data-testid': 'learn-offer-dismiss', text: t('learn.offerDismiss') });
     const offer = el('div', { class: 'learn-offer', 'data-testid': 'learn-offer', role: 'region', 'aria-label': t('tab.learn') }, [el('span', { text: t('learn.offer') }), start, dismiss]);
@@ -583,7 +618,7 @@ export class App {
       this.panels[v].element.hidden = !selected;
       if (selected && tab.scrollIntoView && tab.parentElement!.scrollWidth > tab.parentElement!.clientWidth) tab.scrollIntoView({ block: 'nearest', inline: 'nearest' });
     }
-    if (view !== 'chunk') this.chunk.hide();
+    if (view !== 'chunk') this.chunk.loaded?.hide();
     if (render) this.refresh();
   }
 

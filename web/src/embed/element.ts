@@ -101,6 +101,8 @@ export class PipesimTimelineElement extends HTMLElement {
   #language: Lang = 'en';
   #timeline: TimelineView | null = null;
   #chunk: ChunkPanel | null = null;
+  /** The chunk model's module is loaded (courseData()), so the chunk view can be built. */
+  #chunkModelReady = false;
   #quiz: QuizCard | null = null;
   #summary: unknown = null;
   /** Redraws the canvas when the page's theme changes (a data-theme or class toggle, the OS scheme). */
@@ -342,6 +344,18 @@ export class PipesimTimelineElement extends HTMLElement {
   }
 
   #renderChunk(): void {
+    // The chunk model is in the module the engine loads on first need (engine.ts courseData()): the
+    // view is drawn once it is there, if this element still shows the chunk.
+    if (!this.#chunk && !this.#chunkModelReady) {
+      this.#engine!.courseData().then(
+        () => {
+          this.#chunkModelReady = true;
+          if (this.view === 'chunk') this.#renderChunk();
+        },
+        (e: Error) => this.#showError('error', e.message, 'error.engineStart'),
+      );
+      return;
+    }
     // "Use these costs" hands the chunk's F, B, W, F&B to this element's timeline, as on the page.
     this.#chunk ??= new ChunkPanel(
       chunkSource(this.#engine!, sharedBackground(this.#engine!)),

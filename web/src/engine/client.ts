@@ -38,7 +38,7 @@ export function requestKey(request: RunRequest): string {
 }
 
 /** What the client needs of the engine (tests give a stand-in). */
-export type EngineCalls = Pick<Engine, 'simulate' | 'exportText'>;
+export type EngineCalls = Pick<Engine, 'simulate' | 'exportText' | 'courseData'>;
 /** What the client needs of the worker's queue. */
 export type BackgroundCalls = Pick<Background, 'lastPlace'>;
 
@@ -106,7 +106,11 @@ export class EngineClient {
     away: () => void = () => {},
     progress?: (percent: number) => void,
   ): Promise<string | Superseded> {
-    if (estimatedOps(request) <= BACKGROUND_ABOVE_OPS) return this.engine.exportText(request, format);
+    if (estimatedOps(request) <= BACKGROUND_ABOVE_OPS) {
+      // The exporters come with the module loaded on first need (engine.ts courseData()).
+      await this.engine.courseData();
+      return this.engine.exportText(request, format);
+    }
     away();
     return update.run('exportText', { request, format }, progress);
   }

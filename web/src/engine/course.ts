@@ -11,9 +11,10 @@ export type { ModelRunRequest, PipesimCourseModule, PlanSearchOptions, PlanSearc
 
 /** A new instance of the course module holding the course data. The module refuses bad data by
  *  throwing a PipesimError, which the caller (engine.ts) turns into an EngineError. */
-export async function loadCourseModule(): Promise<PipesimCourseModule> {
+export async function loadCourseModule(hooks: { onExportProgress?: (written: number, expected: number) => void } = {}): Promise<PipesimCourseModule> {
   const [module, texts] = await Promise.all([
-    createPipesimCourse(courseWasmOptions() as Parameters<typeof createPipesimCourse>[0]),
+    // onExportProgress: the module writes the exports (wasm/bindings_later.cpp) and tells it how far it has got.
+    createPipesimCourse({ ...courseWasmOptions(), ...hooks } as Parameters<typeof createPipesimCourse>[0]),
     Promise.all(COURSE_FILES.map(courseText)),
   ]);
   COURSE_FILES.forEach((name, i) => module.provideCourseData(name, texts[i]));

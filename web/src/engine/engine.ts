@@ -204,7 +204,11 @@ export class Engine {
   private course: PipesimCourseModule | null = null;
   private courseLoading: Promise<void> | null = null;
 
-  constructor(private readonly module: PipesimModule) {
+  constructor(
+    private readonly module: PipesimModule,
+    /** Given to the course module, which writes the exports: where a large export's progress goes. */
+    private readonly courseHooks: { onExportProgress?: (written: number, expected: number) => void } = {},
+  ) {
     this.schedules = unwrap(() => module.schedules()) as ScheduleInfo[];
     this.presets = unwrap(() => module.presets()) as PresetInfo[];
     this.lessonSteps = unwrap(() => module.lessonSteps());
@@ -215,7 +219,7 @@ export class Engine {
    *  courseQuiz(), lesson() and plan() need: loaded on first use, apart from the engine (course.ts). */
   courseData(): Promise<void> {
     this.courseLoading ??= import('./course')
-      .then(({ loadCourseModule }) => loadCourseModule())
+      .then(({ loadCourseModule }) => loadCourseModule(this.courseHooks))
       .then(
         (course) => {
           this.course = course;
@@ -247,9 +251,10 @@ export class Engine {
     return unwrap(() => this.module.sweep(toJs(request), axis, values));
   }
 
-  /** The chunk model of DeepSeek-V3 Fig. 4: the CLI's `pipesim overlap --format json`. */
+  /** The chunk model of DeepSeek-V3 Fig. 4: the CLI's `pipesim overlap --format json` (after
+   *  courseData(): the chunk model is in the module loaded on first need, wasm/bindings_later.cpp). */
   overlap(request: OverlapRequestJs): OverlapResult {
-    return unwrap(() => this.module.overlap(request)) as OverlapResult;
+    return unwrap(() => this.courseModule().overlap(request)) as OverlapResult;
   }
 
   /** The schedule of `request` as text a custom schedule accepts, to start editing from: PyTorch
@@ -258,9 +263,10 @@ export class Engine {
     return unwrap(() => this.module.actions(toJs(request))).actions;
   }
 
-  /** The run in one of the CLI's export formats. */
+  /** The run in one of the CLI's export formats (after courseData(): the exporters are in the module
+   *  loaded on first need, wasm/bindings_later.cpp, not in the page's first download). */
   exportText(request: RunRequest, format: ExportFormat, usPerUnit = 0): string {
-    return unwrap(() => this.module.exportText(toJs(request), format, usPerUnit)).text;
+    return unwrap(() => this.courseModule().exportText(toJs(request), format, usPerUnit)).text;
   }
 
   /** The course's quiz.json, as `pipesim quiz --course --lang L` writes it (after courseData()): each
@@ -345,8 +351,9 @@ export class Engine {
     return unwrap(() => this.module.costBounds(F, B));
   }
 
+  /** The chunk model's default workload (after courseData(), as overlap()). */
   defaultWorkload(): Record<string, number> {
-    return this.module.defaultWorkload();
+    return this.courseModule().defaultWorkload();
   }
 
   schedule(name: string): ScheduleInfo | undefined {
@@ -385,7 +392,7 @@ export async function instantiateEngine(
       return {};
     },
   };
-  return new Engine(await createPipesimEngine(options as Parameters<typeof createPipesimEngine>[0]));
+  return new Engine(await createPipesimEngine(options as Parameters<typeof createPipesimEngine>[0]), { onExportProgress: fallback.onExportProgress });
 }
 
 let compiled: Promise<WebAssembly.Module> | null = null;

@@ -56,7 +56,7 @@ export type TaskArgs<K extends TaskName> = Parameters<(typeof TASKS)[K]>[1];
 export type TaskResult<K extends TaskName> = ReturnType<(typeof TASKS)[K]>;
 
 /** Tasks whose engine calls need the course module and its data, which an engine loads on first need. */
-const COURSE_TASKS: ReadonlySet<TaskName> = new Set<TaskName>(['plan', 'planSearch', 'overlapTrace', 'measuredPipeline']);
+const COURSE_TASKS: ReadonlySet<TaskName> = new Set<TaskName>(['plan', 'planSearch', 'overlapTrace', 'measuredPipeline', 'exportText']);
 
 /** Gets `engine` ready for `task` (the worker and the main thread both call it before runTask). */
 export async function prepareTask(engine: Engine, task: TaskName): Promise<void> {

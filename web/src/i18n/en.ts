@@ -4,6 +4,8 @@ export const en = {
   'app.engineVersion': 'engine {version}',
   'app.computing': 'Simulating about {ops} ops in the background…',
   'app.engineRestarted': 'The engine in the background failed and was started again; the last task was not done.',
+  'app.viewLoading': 'Loading this tab…',
+  'app.viewLoadFailed': 'This tab could not be loaded: {reason}',
   'app.title': 'pipesim · DualPipe and pipeline schedules, simulated',
   'app.footer':
     "Numbers computed by the pipesim engine (C++ compiled to WebAssembly). DualPipe and DualPipeV match DeepSeek's reference step() op for op.",

@@ -10,6 +10,8 @@ export const ptBR = {
   'app.engineVersion': 'motor {version}',
   'app.computing': 'Simulando cerca de {ops} operações em segundo plano…',
   'app.engineRestarted': 'O motor em segundo plano falhou e foi reiniciado; a última tarefa não foi feita.',
+  'app.viewLoading': 'Carregando esta aba…',
+  'app.viewLoadFailed': 'Não foi possível carregar esta aba: {reason}',
   'app.title': 'pipesim · DualPipe e escalonamentos de pipeline, simulados',
   'app.footer':
     'Números calculados pelo motor do pipesim (C++ compilado para WebAssembly). O DualPipe e o DualPipeV reproduzem, operação por operação, o step() de referência da DeepSeek.',

@@ -11,6 +11,8 @@ export const zhCN = {
   'app.engineVersion': '引擎 {version}',
   'app.computing': '正在后台模拟约 {ops} 个操作…',
   'app.engineRestarted': '后台引擎出错，已重新启动；上一个任务未完成。',
+  'app.viewLoading': '正在加载此标签页…',
+  'app.viewLoadFailed': '无法加载此标签页：{reason}',
   'app.title': 'pipesim · DualPipe 与流水线调度，逐操作模拟',
   'app.footer': '数值由 pipesim 引擎计算（C++ 编译为 WebAssembly）。DualPipe 和 DualPipeV 与 DeepSeek 参考实现的 step() 逐个操作一致。',
   'ui.language': '语言',

@@ -7,15 +7,17 @@
 // localStorage so a returning student sees what they answered.
 import { clear, el } from '../base/dom';
 import { num, percent } from '../base/format';
-import { load, store } from '../base/storage';
+import { store } from '../base/storage';
 import type { RunRequest, SimulateValue } from '../engine/engine';
 import { t, type Key } from '../i18n';
 import { describeIdle, describeOp } from '../model/describe';
 import type { LearnSource, LessonStep } from '../model/learn_source';
 import { forwardShareOf } from '../model/run';
 import { TimelineView } from '../timeline/timeline_view';
+import { LEARN_STORAGE_KEY as STORAGE_KEY, lessonStarted, loadSaved } from './learn_progress';
 
-const STORAGE_KEY = 'pipesim:learn:v1';
+export { stepFromUrl } from './learn_progress';
+
 
 /** What a step needs from the engine: its own run, and the runs it compares with. */
 interface StepContext {
@@ -120,27 +122,6 @@ function stepsOf(lesson: readonly LessonStep[]): Step[] {
 
 /** The costs as a person reads them: "F=1, B=2, W=1, F&B=3". */
 const costWords = (cost: string | undefined): string => (cost ?? '').split(',').join(', ').replace('FB=', 'F&B=');
-
-interface Saved {
-  /** Per step id: the prediction committed (a number, or an option's index). */
-  predictions: Record<string, number>;
-}
-
-function loadSaved(): Saved {
-  try {
-    const saved = JSON.parse(load(STORAGE_KEY) ?? 'null');
-    if (saved && typeof saved.predictions === 'object' && saved.predictions) return saved;
-  } catch {
-    // replaced below
-  }
-  return { predictions: {} };
-}
-
-/** The step number (1-based) that `text` names among `count` steps, or 1. */
-export function stepFromUrl(text: string | null, count: number): number {
-  const n = Number(text);
-  return Number.isInteger(n) && n >= 1 && n <= count ? n : 1;
-}
 
 export class LearnPanel {
   readonly element: HTMLElement;
@@ -304,6 +285,6 @@ export class LearnPanel {
 
   /** Whether the student has started the lesson (the newcomer's offer is for those who have not). */
   static started(): boolean {
-    return Object.keys(loadSaved().predictions).length > 0;
+    return lessonStarted();
   }
 }
