@@ -44,7 +44,7 @@ const SAME_EVERYWHERE = new Set([
 ]);
 /** Words the translations keep from English on purpose (web/src/i18n/same_as_english.ts gives why). */
 const KEPT = {
-  'pt-BR': new Set(['rank', 'ranks', 'micro', 'batch', 'batches', 'forward', 'backward', 'quiz', 'makespan']),
+  'pt-BR': new Set(['rank', 'ranks', 'micro', 'batch', 'batches', 'forward', 'backward', 'quiz', 'makespan', 'cluster']),
   'zh-CN': new Set(['rank', 'ranks', 'makespan']),
 };
 

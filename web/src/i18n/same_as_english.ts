@@ -30,6 +30,8 @@ export const SAME_AS_ENGLISH = {
     'compare.groupTitle': 'a schedule name and “makespan”, which the lesson text keeps in English',
     'element.title': 'schedule names, “ranks” and “micro-batches”, all kept in pt-BR',
     'memory.total': '“Total” is the same word in Portuguese (column header)',
+    'planner.form.cluster': '“Cluster” is the word pt-BR engineers use for a group of GPU nodes',
+    'planner.form.gpus': '“GPUs”, the hardware’s name, written as in English',
   },
   'zh-CN': {
     'op.rank': '“rank” stays “rank” in the Chinese lesson text; only a placeholder follows',

@@ -409,7 +409,7 @@ export const zhCN = {
   'planner.search.pp': '流水线规模',
   'planner.search.microBatches': '微批次 × 大小',
   'planner.search.layers': '每阶段层数',
-  'planner.search.allreduce': 'DP all-reduce',
+  'planner.search.allreduce': '数据并行 all-reduce',
   'planner.search.open': '打开于',
   'planner.form.cluster': '集群',
   'planner.form.model': '模型',
