@@ -28,6 +28,7 @@ export const SAME_AS_ENGLISH = {
     'table.order': 'the “#” column header',
     'planner.rank': 'the “#” column header',
     'compare.groupTitle': 'a schedule name and “makespan”, which the lesson text keeps in English',
+    'planner.form.cluster': '“cluster” is the word Portuguese uses for a group of machines',
     'element.title': 'schedule names, “ranks” and “micro-batches”, all kept in pt-BR',
     'memory.total': '“Total” is the same word in Portuguese (column header)',
   },
