@@ -263,6 +263,35 @@ TEST_CASE("workload: the SM split is applied after derivation and shows in the d
   CHECK(o.fb <= o.sequential);
 }
 
+TEST_CASE("workload: a refusal carries its rule and values so the page can word it in any language") {
+  const auto wording_of = [](const std::string& input) -> pipesim::Wording {
+    try {
+      (void)parse_workload(input);
+    } catch (const pipesim::Error& e) {
+      return e.wording();
+    }
+    FAIL("accepted: " << input);
+    return {};
+  };
+  using Params = std::vector<std::pair<std::string, std::string>>;
+  const std::string base = R"("tokens": 4096, "hidden": 7168, "experts": 256, "top_k": 8, "expert_hidden": 2048,
+      "nodes_per_token": 4, "bytes_per_element": 1, "gpu_tflops": 400, "nvlink_gbps": 160, "ib_gbps": 50)";
+  CHECK(wording_of(R"({"tokens": 4096})").key == "workload.missing");
+  CHECK(wording_of(R"({"tokens": 4096})").params.front() == std::pair<std::string, std::string>{"name", "hidden"});
+  CHECK(wording_of("{" + base + R"(, "hiden": 1})").key == "workload.unknown_field");
+  CHECK(wording_of(R"({"tokens": true})").params == Params{{"name", "tokens"}, {"value", "true"}});
+  CHECK(wording_of(R"({"tokens": -1})").params == Params{{"name", "tokens"}, {"min", "1"}, {"value", "-1"}});
+  CHECK(wording_of(R"({"tokens": -1})").key == "workload.whole");
+  CHECK(wording_of(R"({"gpu_tflops": 0})").key == "workload.positive");
+  CHECK(wording_of(R"({"sequence": -2})").key == "workload.non_negative");
+  CHECK(wording_of("[1, 2]").key == "workload.not_object");
+  CHECK(wording_of(R"({"tokens": 4096,)").key == "workload.not_json");
+  CHECK(wording_of("{" + base + R"(, "total_sms": 100})").key == "workload.sms_need_comm");
+  CHECK(wording_of("{" + base + R"(, "comm_sms": 132, "total_sms": 132})").params == Params{{"total", "132"}, {"value", "132"}});
+  CHECK(wording_of("{" + base + R"(, "top_k": 300})").key == "workload.top_k");
+  CHECK(wording_of("{" + base + R"(, "nodes_per_token": 9})").params == Params{{"nodes", "9"}, {"top_k", "8"}});
+}
+
 TEST_CASE("workload: JSON input is strict and every mistake is one clear line") {
   const std::string base = R"("tokens": 4096, "hidden": 7168, "experts": 256, "top_k": 8, "expert_hidden": 2048,
       "nodes_per_token": 4, "bytes_per_element": 1, "gpu_tflops": 400, "nvlink_gbps": 160, "ib_gbps": 50)";

@@ -255,6 +255,35 @@ TEST_CASE("bad plan input is one Error line naming the field and what is allowed
   CHECK_THROWS_AS(pipesim::parse_plan_input("[]"), pipesim::Error);
 }
 
+TEST_CASE("a plan input refusal carries its rule and values so the page can word it in any language") {
+  const std::string ok = example("small-dense.json");
+  const auto wording_of = [](const std::string& input) -> pipesim::Wording {
+    try {
+      (void)pipesim::parse_plan_input(input);
+    } catch (const pipesim::Error& e) {
+      return e.wording();
+    }
+    FAIL("accepted: " << input);
+    return {};
+  };
+  using Params = std::vector<std::pair<std::string, std::string>>;
+  json no_layers = json::parse(ok);
+  no_layers["model"].erase("layers");
+  CHECK(wording_of("{").key == "plan.not_json");
+  CHECK(wording_of("[]").key == "plan.input_not_object");
+  CHECK(wording_of(with(ok, "/model", 3)).key == "plan.not_object");
+  CHECK(wording_of(with(ok, "/model", 3)).params == Params{{"name", "model"}});
+  CHECK(wording_of(no_layers.dump()).key == "plan.missing_whole");
+  CHECK(wording_of(no_layers.dump()).params == Params{{"name", "model.layers"}, {"min", "1"}, {"max", "100000"}});
+  CHECK(wording_of(with(ok, "/model/layer", 3)).key == "plan.unknown_key");
+  CHECK(wording_of(with(ok, "/model/pp", "four")).params ==
+        Params{{"name", "model.pp"}, {"min", "1"}, {"max", "256"}, {"value", "\"four\""}});
+  CHECK(wording_of(with(ok, "/model/pp", "four")).key == "plan.range_whole");
+  CHECK(wording_of(with(ok, "/cluster/gpu/tflops", -1)).key == "plan.range_number");
+  CHECK(wording_of(with(ok, "/model/pp", 3)).params == Params{{"gpus", "8"}, {"pp", "3"}});
+  CHECK(wording_of(with(ok, "/model/ep", 2)).key == "plan.ep_needs_experts");
+}
+
 TEST_CASE("pipesim plan prints the plan and exits 2 with one line on bad input") {
   const std::string path = std::string(PIPESIM_DATA_DIR) + "/plan_examples/deepseek-v3.json";
   const auto ok = pipesim::test::run_cli("plan --input " + path + " --format json");

@@ -6,6 +6,7 @@
 // process, and events of kinds pipesim does not read. Its times are chosen so every measure is exact.
 #include <catch2/catch.hpp>
 #include <fstream>
+#include <set>
 #include <sstream>
 #include <string>
 
@@ -138,6 +139,28 @@ TEST_CASE("a measured pair hands its component times to the chunk model, PP as t
   CHECK(j["span_us"] == 44);
   CHECK(j["model_fb_us"] == model.fb);
   CHECK(j["unattributed"]["kernels"] == 1);
+}
+
+TEST_CASE("a measured pair's model words its derivation in the language asked, English by default") {
+  const std::string trace = fixture("chunk_pair.json");
+  const auto formulas = [](const MeasuredOverlap& m) {
+    std::set<std::string> out;
+    for (const Derivation& d : m.model.derivation) out.insert(d.formula);
+    return out;
+  };
+  CHECK(formulas(run_measured_overlap(trace)) == std::set<std::string>{"measured: the union of its kernels in the trace"});
+  CHECK(formulas(run_measured_overlap(trace, "pt-BR")) == std::set<std::string>{"medido: a união dos seus kernels no trace"});
+  CHECK(formulas(run_measured_overlap(trace, "zh-CN")) == std::set<std::string>{"实测：trace 中其各 kernel 的并集"});
+  const Derivation pp = run_measured_overlap(trace, "pt-BR").model.derivation.back();
+  CHECK(pp.worked.find("ocupado") != std::string::npos);
+  CHECK(run_measured_overlap(trace, "zh-CN").model.f == run_measured_overlap(trace).model.f);  // words only
+  try {
+    (void)run_measured_overlap(trace, "fr");
+    FAIL("fr accepted");
+  } catch (const Error& e) {
+    CHECK(e.code() == ErrorCode::unknown_name);
+    CHECK(e.field() == "language");
+  }
 }
 
 TEST_CASE("a measured pair's timeline is its lanes' busy stretches by component, from the first kernel") {

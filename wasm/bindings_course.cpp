@@ -182,8 +182,12 @@ auto plan_search_result(val keep) -> val {
 /// A PyTorch profiler trace of one F&B pair (its JSON text) measured next to the chunk model: the CLI's
 /// `overlap --trace FILE --format json`. Here rather than in the engine module because the page needs
 /// it only when a user loads a profile, and the trace reader is too large for the first download.
-auto overlap_trace(val text) -> val {
-  return guarded([&] { return from_json(pipesim::measured_overlap_json(pipesim::run_measured_overlap(text_arg(text, "profiler trace")))); });
+/// `language` words the derivation, as overlap's request.language does.
+auto overlap_trace(val text, val language) -> val {
+  return guarded([&] {
+    const std::string words = language.isUndefined() ? "en" : text_arg(language, "language");
+    return from_json(pipesim::measured_overlap_json(pipesim::run_measured_overlap(text_arg(text, "profiler trace"), words)));
+  });
 }
 
 /// One profiler trace per rank (their JSON texts) measured next to the model with fitted costs: the

@@ -109,7 +109,7 @@ export interface PipesimCourseModule {
   planSearchStep(count: number): PlanSearchProgress;
   planSearchResult(keep: number): PlanSearchResult;
   // `pipesim overlap --trace FILE --format json`: a PyTorch profiler trace of one F&B pair, measured.
-  overlapTrace(text: string): any;
+  overlapTrace(text: string, language: string): any;
   // `pipesim simulate --measured FILES --align ALIGN --format json`: one profiler trace per rank.
   measuredPipeline(texts: string[], align?: 'profiler' | 'first-ops'): any;
   // `pipesim simulate --model FILE --format summary`, each per_rank[].memory_bytes with its curve;

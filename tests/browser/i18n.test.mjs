@@ -67,9 +67,10 @@ const HEADING = {
 const EVERYWHERE = ['app.tagline', 'ui.language', 'control.setup', 'control.costs', 'readout.bubbleFraction', 'readout.peak', 'tab.timeline', 'tab.planner'];
 
 // Left out of the check, exactly:
-// - text the engine writes, which is the CLI's English contract and may stay English: schedule
-//   refusals (error boxes, the Chimera reason inside exercise 4's engine lines), and the closed
-//   form's formula, worked numbers and condition text under "Closed form". The planner's reasons
+// - text the engine writes, which is the CLI's English contract and may stay English: the Chimera
+//   reason inside exercise 4's engine lines, a compare table's refused cell, and the closed form's
+//   formula, worked numbers and condition text under "Closed form". Error boxes are checked: every
+//   refusal they show is worded by the page from its rule (web/src/i18n/refusals.ts). The planner's reasons
 //   are translated by the engine (core/data/planner_text.json) and its not-applicable list is worded
 //   by the page from each refusal's rule (web/src/i18n/refusals.ts): both are checked like the rest;
 // - code elements: formulas and CLI commands ("pipesim simulate --schedule dualpipe --ranks 8");
@@ -78,8 +79,6 @@ const EVERYWHERE = ['app.tagline', 'ui.language', 'control.setup', 'control.cost
 const ENGINE_TEXT = [
   '.readout.formula .value',
   '.readout.formula .meta',
-  '.error',
-  '[role=alert]',
   '.error-cell',
   '.engine-lines',
   'code',

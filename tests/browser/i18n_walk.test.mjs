@@ -2,8 +2,8 @@
 // very text the English page shows there, and that holds an English word, is English left in view.
 // The walk: each of the nine tabs, each step of the guided lesson, the chunk derivation opened, the
 // planner's not-applicable list (DeepSeek-V3's example: Interleaved 1F1B and Chimera do not apply),
-// and a refused input (DualPipe at 7 ranks). What may read the same in every language is listed
-// below with its reason; nothing else is exempt.
+// a refused input (DualPipe at 7 ranks), a refused planner JSON and a refused workload field. What
+// may read the same in every language is listed below with its reason; nothing else is exempt.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { openBrowser } from './harness.mjs';
@@ -39,8 +39,9 @@ const SAME_EVERYWHERE = new Set([
   'deepseek', 'pytorch', 'torch', 'json', 'csv', 'svg', 'perfetto', 'chrome', 'trace', 'moe', 'github',
   // the page's own name, and the image format of the PNG export
   'pipesim', 'png',
-  // the per-stage cost syntax a field's placeholder shows ("last:F=2,B=4"): a keyword typed as it is
-  'last',
+  // the per-stage cost syntax a field's placeholder shows ("last:F=2,B=4"): a keyword typed as it is;
+  // the cost keys as the stage table heads them (F, B, W, FB, comm), the names the URL's cost= takes
+  'last', 'comm',
 ]);
 /** Words the translations keep from English on purpose (web/src/i18n/same_as_english.ts gives why). */
 const KEPT = {
@@ -132,6 +133,25 @@ const WALK = [
       await page.waitForSelector('[data-testid=ranks-refusal]', { state: 'visible' });
     },
   },
+  {
+    name: 'a refused planner input (model.layers 0 in its JSON)',
+    async reach(page) {
+      await page.click('[data-testid=tab-planner]');
+      const input = JSON.parse(await page.inputValue('[data-testid=planner-input]'));
+      input.model.layers = 0;
+      await page.fill('[data-testid=planner-input]', JSON.stringify(input));
+      await page.waitForSelector('[data-testid=planner-error]', { state: 'visible' });
+    },
+  },
+  {
+    name: 'a refused workload field (gpu_tflops 0 in the Chunk tab)',
+    async reach(page) {
+      await page.click('[data-testid=tab-chunk]');
+      await page.click('#panel-chunk details.chunk-workload > summary');
+      await page.fill('[data-testid=chunk-gpu_tflops]', '0');
+      await page.waitForSelector('[data-testid=chunk-error]', { state: 'visible' });
+    },
+  },
 ];
 
 /** The walk in `lang`: per state, its visible texts. A fresh lesson (no progress kept) each time. */
@@ -173,4 +193,7 @@ test('the walk reaches what it claims: the planner lists its not-applicable sche
   assert.ok(at('planner').filter((w) => w === 'planner-not-applicable').length === 2, 'Interleaved 1F1B and Chimera');
   assert.ok(english.seen.find((s) => s.name.startsWith('a refused')).texts.some((t) => /dualpipe needs an even number of ranks/.test(t.text)));
   assert.ok(english.seen.find((s) => s.name === 'chunk').texts.some((t) => /^given × total\/\(total-comm\)$|^L·T·/.test(t.text)), 'the derivation is open');
+  const refusalOf = (name) => english.seen.find((s) => s.name.startsWith(name)).texts.map((t) => t.text).join('\n');
+  assert.match(refusalOf('a refused planner input'), /plan input: model\.layers must be a whole number from 1 to 100000, got 0/);
+  assert.match(refusalOf('a refused workload field'), /workload field 'gpu_tflops' must be a number > 0, got 0/);
 });

@@ -13,7 +13,7 @@ const fixture = fileURLToPath(new URL('../data/profiler/chunk_pair.json', import
 test('overlapTrace gives the JSON of overlap --trace', () => {
   const r = spawnSync(CLI, ['overlap', '--trace', fixture, '--format', 'json'], { encoding: 'utf8' });
   assert.equal(r.status, 0);
-  const result = course.overlapTrace(readFileSync(fixture, 'utf8'));
+  const result = course.overlapTrace(readFileSync(fixture, 'utf8'), 'en');
   assert.deepEqual(result, JSON.parse(r.stdout));
   assert.equal(result.measured.span_us, 44);
   assert.equal(result.measured.communication_busy_us, 28.25);
@@ -21,12 +21,25 @@ test('overlapTrace gives the JSON of overlap --trace', () => {
 
 test('overlapTrace refuses a truncated trace as the CLI does, then reads a good one', () => {
   const text = readFileSync(fixture, 'utf8');
-  const e = refusal(() => course.overlapTrace(text.slice(0, 1000)));
+  const e = refusal(() => course.overlapTrace(text.slice(0, 1000), 'en'));
   assert.equal(e.code, 'bad_import');
   const r = spawnSync(CLI, ['overlap', '--trace', '-', '--format', 'json'], { input: text.slice(0, 1000), encoding: 'utf8' });
   assert.equal(r.stderr, cliLine(e));
-  assert.equal(refusal(() => course.overlapTrace('[]')).code, 'bad_import');
-  assert.equal(course.overlapTrace(text).measured.kernels, 15);
+  assert.equal(refusal(() => course.overlapTrace('[]', 'en')).code, 'bad_import');
+  assert.equal(course.overlapTrace(text, 'en').measured.kernels, 15);
+});
+
+test('overlapTrace words the derivation in the language asked and refuses an unknown one, naming it', () => {
+  const text = readFileSync(fixture, 'utf8');
+  const formulas = (lang) => new Set(course.overlapTrace(text, lang).derivation.map((d) => d.formula));
+  assert.deepEqual(formulas('pt-BR'), new Set(['medido: a união dos seus kernels no trace']));
+  assert.deepEqual(formulas('zh-CN'), new Set(['实测：trace 中其各 kernel 的并集']));
+  const values = (lang) => course.overlapTrace(text, lang).derivation.map((d) => d.value);
+  assert.deepEqual(values('zh-CN'), values('en'), 'the words change, not the numbers');
+  const e = refusal(() => course.overlapTrace(text, 'fr'));
+  assert.equal(e.code, 'unknown_name');
+  assert.equal(e.field, 'language');
+  assert.equal(course.overlapTrace(text, 'en').measured.kernels, 15, 'the module keeps working');
 });
 
 test('measuredPipeline gives the JSON of simulate --measured, and names a refused trace', () => {

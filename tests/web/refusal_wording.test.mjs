@@ -4,6 +4,8 @@
 // is left. The browser test keeps one link per language (the error box and the field as drawn).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { loadWebModule } from './load.mjs';
 import { loadEngine } from '../wasm/engine.mjs';
 import { ENGLISH, REFUSED } from './fixtures/refused_links.mjs';
@@ -48,4 +50,67 @@ for (const lang of ['pt-BR', 'zh-CN']) {
 test('an English page shows the engine\'s own text', async () => {
   await setLang('en', { updateDocument: false });
   assert.match(errorBoxText('ranks=7'), /dualpipe needs an even number of ranks, at least 2: rank r is paired with rank N-1-r \(got 7 ranks\)/);
+});
+
+// The planner's JSON input and the chunk model's workload: refused by the course module and the engine
+// module as the Planner and Chunk tabs ask them, worded from the same catalogue.
+const { loadCourse } = await import('../wasm/engine.mjs');
+const course = await loadCourse();
+const SMALL_DENSE = readFileSync(fileURLToPath(new URL('../../core/data/plan_examples/small-dense.json', import.meta.url)), 'utf8');
+const plannerInput = (change) => {
+  const input = JSON.parse(SMALL_DENSE);
+  change(input);
+  return JSON.stringify(input);
+};
+const WORKLOAD = { tokens: 4096, hidden: 7168, experts: 256, top_k: 8, expert_hidden: 2048, nodes_per_token: 4, bytes_per_element: 1, gpu_tflops: 400, nvlink_gbps: 160, ib_gbps: 50 };
+/** Inputs each refused by one rule, by the rule's key: [module call, expected key]. */
+const COURSE_REFUSED = {
+  'plan.not_json': () => course.plan('{', 'en'),
+  'plan.unknown_key': () => course.plan(plannerInput((i) => (i.model.layer = 3)), 'en'),
+  'plan.missing_whole': () => course.plan(plannerInput((i) => delete i.model.layers), 'en'),
+  'plan.range_whole': () => course.plan(plannerInput((i) => (i.model.pp = 'four')), 'en'),
+  'plan.range_number': () => course.plan(plannerInput((i) => (i.cluster.gpu.tflops = -1)), 'en'),
+  'plan.gpus_multiple_of_pp': () => course.plan(plannerInput((i) => (i.model.pp = 3)), 'en'),
+  'workload.unknown_field': () => engine.overlap({ workload: JSON.stringify({ ...WORKLOAD, hiden: 1 }) }),
+  'workload.missing': () => engine.overlap({ workload: JSON.stringify({ tokens: 4096 }) }),
+  'workload.whole': () => engine.overlap({ workload: JSON.stringify({ ...WORKLOAD, tokens: -1 }) }),
+  'workload.positive': () => engine.overlap({ workload: JSON.stringify({ ...WORKLOAD, gpu_tflops: 0 }) }),
+  'workload.nodes_per_token': () => engine.overlap({ workload: JSON.stringify({ ...WORKLOAD, nodes_per_token: 9 }) }),
+};
+function refusedWording(key, call) {
+  try {
+    call();
+  } catch (e) {
+    if (e?.name !== 'PipesimError') throw e;
+    assert.equal(e.wording?.key, key, `${key}: ${e.message}`);
+    return e;
+  }
+  assert.fail(`${key}: not refused`);
+}
+
+for (const lang of ['pt-BR', 'zh-CN']) {
+  test(`the planner's input and the workload's fields are refused in ${lang}, none left in English`, async () => {
+    await setLang(lang, { updateDocument: false });
+    const seen = {};
+    for (const [key, call] of Object.entries(COURSE_REFUSED)) {
+      const e = refusedWording(key, call);
+      const text = wordRefusal(e.message, e.wording);
+      assert.doesNotMatch(text, ENGLISH, `${key}: ${text}`);
+      seen[key] = text;
+    }
+    if (lang === 'pt-BR') {
+      assert.equal(seen['plan.range_whole'], 'entrada do planejador: model.pp deve ser um número inteiro de 1 a 256, recebeu "four"');
+      assert.equal(seen['workload.positive'], "o campo de carga de trabalho 'gpu_tflops' deve ser um número > 0, recebeu 0");
+    } else {
+      assert.equal(seen['plan.gpus_multiple_of_pp'], '规划器输入：cluster.gpus（8）必须是 model.pp（3）的整数倍');
+      assert.equal(seen['workload.whole'], "工作负载字段 'tokens' 必须是 >= 1 的整数，收到 -1");
+    }
+    await setLang('en', { updateDocument: false });
+  });
+}
+
+test('an English page shows the planner\'s and the workload\'s own refusals', async () => {
+  await setLang('en', { updateDocument: false });
+  const e = refusedWording('plan.range_whole', COURSE_REFUSED['plan.range_whole']);
+  assert.equal(wordRefusal(e.message, e.wording), 'plan input: model.pp must be a whole number from 1 to 256, got "four"');
 });

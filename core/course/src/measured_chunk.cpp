@@ -12,6 +12,7 @@
 #include "detail/json_text.h"
 #include "detail/json_trees.h"
 #include "detail/short_number.h"
+#include "pipesim/language.h"
 #include "pipesim/error.h"
 
 namespace pipesim {
@@ -247,15 +248,45 @@ auto measure_chunk_pair(const ProfileTrace& trace) -> MeasuredChunk {
   return m;
 }
 
-auto overlap_input_from(const MeasuredChunk& m) -> OverlapInput {
+/// The words of a measured derivation; the numbers and units are the same in every language.
+struct MeasuredWords {
+  std::string_view formula;    ///< how a measured duration is found
+  std::string_view kernel;     ///< after a count of one
+  std::string_view kernels;    ///< after any other count
+  std::string_view busy;       ///< before the busy time
+  std::string_view pp_shared;  ///< why PP(F) and PP(B) show the same duration
+};
+
+constexpr Translated<MeasuredWords> measured_words{
+    .en = {.formula = "measured: the union of its kernels in the trace",
+           .kernel = " kernel",
+           .kernels = " kernels",
+           .busy = ", busy ",
+           .pp_shared = "; PP(F) and PP(B) share one duration: "},
+    .pt_br = {.formula = "medido: a união dos seus kernels no trace",
+              .kernel = " kernel",
+              .kernels = " kernels",
+              .busy = ", ocupado ",
+              .pp_shared = "; PP(F) e PP(B) têm uma só duração: "},
+    .zh_cn = {.formula = "实测：trace 中其各 kernel 的并集",
+              .kernel = " 个 kernel",
+              .kernels = " 个 kernel",
+              .busy = "，忙碌 ",
+              .pp_shared = "；PP(F) 与 PP(B) 共用一个时长："},
+};
+
+auto overlap_input_from(const MeasuredChunk& m, std::string_view language) -> OverlapInput {
+  const MeasuredWords& words = measured_words.in(language);
   OverlapInput in;
   in.durations = m.durations;
   in.unit = "us";
+  in.language = std::string(known_language(language));
   for (const MeasuredComponent& c : m.components) {
     const double v = duration_of(m.durations, c.component);
-    std::string worked = std::to_string(c.kernels) + (c.kernels == 1 ? " kernel" : " kernels") + ", busy " + short_number(c.busy_us) + " us";
-    if (c.component.part == Part::pp) worked += "; PP(F) and PP(B) share one duration: " + short_number(v) + " us";
-    in.derivation.push_back({c.component, "measured: the union of its kernels in the trace", worked, v, v});
+    std::string worked = std::to_string(c.kernels) + std::string(c.kernels == 1 ? words.kernel : words.kernels) +
+                         std::string(words.busy) + short_number(c.busy_us) + " us";
+    if (c.component.part == Part::pp) worked += std::string(words.pp_shared) + short_number(v) + " us";
+    in.derivation.push_back({c.component, std::string(words.formula), worked, v, v});
   }
   return in;
 }
@@ -324,9 +355,15 @@ auto detail::measured_chunk_tree(const MeasuredChunk& m, const Overlap& model) -
                      {"comm", number(costs.comm)}}}};
 }
 
-auto run_measured_overlap(std::string_view trace_text) -> MeasuredOverlap {
+auto run_measured_overlap(std::string_view trace_text, std::string_view language) -> MeasuredOverlap {
+  std::string words;
+  try {
+    words = std::string(known_language(language));
+  } catch (const Error& e) {
+    throw e.about("language");  // before the trace is read: a bad language costs no parse
+  }
   MeasuredChunk measured = measure_chunk_pair(read_profile_trace(trace_text));
-  Overlap model = run_overlap(overlap_input_from(measured));
+  Overlap model = run_overlap(overlap_input_from(measured, words));
   return {std::move(measured), std::move(model)};
 }
 

@@ -355,12 +355,15 @@ void validate_durations(const ChunkDurations& d) {
 }
 
 void validate_sm_split(const SmSplit& s) {
-  if (s.total_sms < 2) throw Error(ErrorCode::bad_value, "total SMs must be at least 2, got " + std::to_string(s.total_sms), {}, "total_sms");
+  if (s.total_sms < 2) throw Error(ErrorCode::bad_value, "total SMs must be at least 2, got " + std::to_string(s.total_sms),
+                                   {"sms.total", {{"value", std::to_string(s.total_sms)}}}, "total_sms");
   if (s.comm_sms < 1 || s.comm_sms >= s.total_sms)
     throw Error(ErrorCode::bad_value, "communication SMs must be at least 1 and fewer than the total SMs (" + std::to_string(s.total_sms) +
-                "), got " + std::to_string(s.comm_sms), {}, "comm_sms");
+                "), got " + std::to_string(s.comm_sms),
+                {"sms.comm", {{"total", std::to_string(s.total_sms)}, {"value", std::to_string(s.comm_sms)}}}, "comm_sms");
   if (s.saturation_sms < 1)
-    throw Error(ErrorCode::bad_value, "saturation SMs must be at least 1, got " + std::to_string(s.saturation_sms), {}, "saturation_sms");
+    throw Error(ErrorCode::bad_value, "saturation SMs must be at least 1, got " + std::to_string(s.saturation_sms),
+                {"sms.saturation", {{"value", std::to_string(s.saturation_sms)}}}, "saturation_sms");
 }
 
 auto compute_stretch(const SmSplit& s) -> double {

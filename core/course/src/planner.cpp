@@ -49,40 +49,44 @@ class Fields {
 
   Fields(const json& object, std::string path, std::vector<std::string_view> allowed)
       : object_(object), path_(std::move(path)) {
-    if (!object_.is_object()) throw Error(ErrorCode::bad_import, "plan input: " + label() + " must be a JSON object");
+    if (!object_.is_object()) throw Error(ErrorCode::bad_import, "plan input: " + label() + " must be a JSON object",
+                                           {path_.empty() ? "plan.input_not_object" : "plan.not_object", {{"name", path_}}});
     for (const auto& item : object_.items()) {
       if (item.key().rfind('$', 0) == 0) continue;
       if (std::find(allowed.begin(), allowed.end(), item.key()) == allowed.end())
-        throw Error(ErrorCode::bad_import, "plan input: unknown key " + name(item.key()) + "; allowed keys are " + joined(allowed));
+        throw Error(ErrorCode::bad_import, "plan input: unknown key " + name(item.key()) + "; allowed keys are " + joined(allowed),
+                    {"plan.unknown_key", {{"name", name(item.key())}, {"allowed", joined(allowed)}}});
     }
   }
 
   [[nodiscard]] auto integer(const std::string& key, long long lo, long long hi, std::optional<int> fallback) const
       -> int {
     const std::string range = "a whole number from " + std::to_string(lo) + " to " + std::to_string(hi);
-    if (!object_.contains(key)) return fallback ? *fallback : missing(key, range);
+    const Range words{"whole", std::to_string(lo), std::to_string(hi)};
+    if (!object_.contains(key)) return fallback ? *fallback : missing(key, range, words);
     const json& v = object_[key];
     const bool whole = v.is_number_integer() || (v.is_number_float() && std::floor(v.get<double>()) == v.get<double>());
-    if (!whole) throw Error(ErrorCode::bad_value, "plan input: " + name(key) + " must be " + range + ", got " + detail::describe_json(v));
+    if (!whole) out_of_range(key, range, words, v);
     const double d = v.get<double>();
-    if (d < static_cast<double>(lo) || d > static_cast<double>(hi))
-      throw Error(ErrorCode::bad_value, "plan input: " + name(key) + " must be " + range + ", got " + detail::describe_json(v));
+    if (d < static_cast<double>(lo) || d > static_cast<double>(hi)) out_of_range(key, range, words, v);
     return static_cast<int>(d);
   }
 
   [[nodiscard]] auto number(const std::string& key, double lo, double hi, std::optional<double> fallback) const
       -> double {
     const std::string range = "a number from " + format_number(lo) + " to " + format_number(hi);
-    if (!object_.contains(key)) return fallback ? *fallback : missing(key, range);
+    const Range words{"number", format_number(lo), format_number(hi)};
+    if (!object_.contains(key)) return fallback ? *fallback : missing(key, range, words);
     const json& v = object_[key];
     if (!v.is_number() || !std::isfinite(v.get<double>()) || v.get<double>() < lo || v.get<double>() > hi)
-      throw Error(ErrorCode::bad_value, "plan input: " + name(key) + " must be " + range + ", got " + detail::describe_json(v));
+      out_of_range(key, range, words, v);
     return v.get<double>();
   }
 
   [[nodiscard]] auto text(const std::string& key, std::string fallback) const -> std::string {
     if (!object_.contains(key)) return fallback;
-    if (!object_[key].is_string()) throw Error(ErrorCode::bad_import, "plan input: " + name(key) + " must be a string, got " + detail::describe_json(object_[key]));
+    if (!object_[key].is_string()) throw Error(ErrorCode::bad_import, "plan input: " + name(key) + " must be a string, got " + detail::describe_json(object_[key]),
+                                                     {"plan.string", {{"name", name(key)}, {"value", detail::describe_json(object_[key])}}});
     return object_[key].get<std::string>();
   }
 
@@ -93,12 +97,14 @@ class Fields {
     const json& v = object_[key];
     if (v.is_string() && std::find(choices.begin(), choices.end(), v.get<std::string>()) != choices.end())
       return v.get<std::string>();
-    throw Error(ErrorCode::bad_value, "plan input: " + name(key) + " must be one of " + joined(choices) + ", got " + detail::describe_json(v));
+    throw Error(ErrorCode::bad_value, "plan input: " + name(key) + " must be one of " + joined(choices) + ", got " + detail::describe_json(v),
+                {"plan.choice", {{"name", name(key)}, {"choices", joined(choices)}, {"value", detail::describe_json(v)}}});
   }
 
   [[nodiscard]] auto child(const std::string& key, bool required) const -> std::optional<Path> {
     if (!object_.contains(key)) {
-      if (required) throw Error(ErrorCode::bad_import, "plan input: " + name(key) + " is missing (a JSON object)");
+      if (required)
+        throw Error(ErrorCode::bad_import, "plan input: " + name(key) + " is missing (a JSON object)", {"plan.missing_object", {{"name", name(key)}}});
       return std::nullopt;
     }
     return Path{&object_[key], name(key)};
@@ -107,8 +113,17 @@ class Fields {
  private:
   [[nodiscard]] auto label() const -> std::string { return path_.empty() ? "the input" : path_; }
   [[nodiscard]] auto name(const std::string& key) const -> std::string { return path_.empty() ? key : path_ + "." + key; }
-  [[noreturn]] auto missing(const std::string& key, const std::string& range) const -> int {
-    throw Error(ErrorCode::bad_import, "plan input: " + name(key) + " is missing (" + range + ")");
+  /// A range in words for the page's catalogue: its kind ("whole" or "number") and its bounds.
+  struct Range {
+    std::string kind, lo, hi;
+  };
+  [[noreturn]] auto missing(const std::string& key, const std::string& range, const Range& words) const -> int {
+    throw Error(ErrorCode::bad_import, "plan input: " + name(key) + " is missing (" + range + ")",
+                {"plan.missing_" + words.kind, {{"name", name(key)}, {"min", words.lo}, {"max", words.hi}}});
+  }
+  [[noreturn]] void out_of_range(const std::string& key, const std::string& range, const Range& words, const json& v) const {
+    throw Error(ErrorCode::bad_value, "plan input: " + name(key) + " must be " + range + ", got " + detail::describe_json(v),
+                {"plan.range_" + words.kind, {{"name", name(key)}, {"min", words.lo}, {"max", words.hi}, {"value", detail::describe_json(v)}}});
   }
 
   const json& object_;
@@ -188,16 +203,17 @@ void check_consistency(PlanInput& in) {
   ModelSpec& m = in.model;
   if (c.gpus % m.pp != 0)
     throw Error(ErrorCode::bad_value, "plan input: cluster.gpus (" + std::to_string(c.gpus) + ") must be a multiple of model.pp (" +
-                std::to_string(m.pp) + ")");
+                std::to_string(m.pp) + ")", {"plan.gpus_multiple_of_pp", {{"gpus", std::to_string(c.gpus)}, {"pp", std::to_string(m.pp)}}});
   const int per_stage = c.gpus / m.pp;
-  if (m.experts == 0 && m.ep > 1) throw Error(ErrorCode::bad_value, "plan input: model.ep applies only to MoE models (model.experts > 0)");
+  if (m.experts == 0 && m.ep > 1) throw Error(ErrorCode::bad_value, "plan input: model.ep applies only to MoE models (model.experts > 0)", {"plan.ep_needs_experts", {}});
   if (m.ep == 0) m.ep = m.experts > 0 ? std::gcd(m.experts, per_stage) : 1;
   if (per_stage % m.ep != 0)
     throw Error(ErrorCode::bad_value, "plan input: model.ep (" + std::to_string(m.ep) + ") must divide the GPUs of one pipeline stage, " +
-                "cluster.gpus / model.pp = " + std::to_string(per_stage));
+                "cluster.gpus / model.pp = " + std::to_string(per_stage),
+                {"plan.ep_divides_stage", {{"ep", std::to_string(m.ep)}, {"per_stage", std::to_string(per_stage)}}});
   if (m.experts > 0 && m.ep > m.experts)
     throw Error(ErrorCode::bad_value, "plan input: model.ep (" + std::to_string(m.ep) + ") cannot exceed model.experts (" +
-                std::to_string(m.experts) + ")");
+                std::to_string(m.experts) + ")", {"plan.ep_exceeds_experts", {{"ep", std::to_string(m.ep)}, {"experts", std::to_string(m.experts)}}});
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -491,7 +507,8 @@ auto parse_plan_input(std::string_view whole) -> PlanInput {
     root = json(json::value_t::discarded);
   }
   if (root.is_discarded())
-    throw Error(ErrorCode::bad_import, "plan input is not valid JSON; expected an object with \"cluster\", \"model\" and optional \"assumptions\"");
+    throw Error(ErrorCode::bad_import, "plan input is not valid JSON; expected an object with \"cluster\", \"model\" and optional \"assumptions\"",
+                {"plan.not_json", {}});
   const Fields top(root, "", {"cluster", "model", "assumptions", "language"});
   PlanInput in;
   in.cluster = read_cluster(*top.child("cluster", true));

@@ -66,18 +66,23 @@ auto checked_value(const Field& f, const nlohmann::json& value) -> double {
   const std::string name = f.name;
   const double v = value.is_number() ? value.get<double>() : NAN;
   if (!value.is_number() || !std::isfinite(v))
-    throw Error(ErrorCode::bad_value, "workload field '" + name + "' must be a number, got " + shown(value));
+    throw Error(ErrorCode::bad_value, "workload field '" + name + "' must be a number, got " + shown(value),
+                {"workload.number", {{"name", name}, {"value", shown(value)}}});
   switch (f.kind) {
     case Kind::whole:
       if (v != std::floor(v) || v < f.min || v > 1e15)
         throw Error(ErrorCode::bad_value, "workload field '" + name + "' must be a whole number >= " + format_number(f.min) + ", got " +
-                    format_number(v));
+                    format_number(v), {"workload.whole", {{"name", name}, {"min", format_number(f.min)}, {"value", format_number(v)}}});
       break;
     case Kind::positive:
-      if (v <= 0) throw Error(ErrorCode::bad_value, "workload field '" + name + "' must be a number > 0, got " + format_number(v));
+      if (v <= 0)
+        throw Error(ErrorCode::bad_value, "workload field '" + name + "' must be a number > 0, got " + format_number(v),
+                    {"workload.positive", {{"name", name}, {"value", format_number(v)}}});
       break;
     case Kind::non_negative:
-      if (v < 0) throw Error(ErrorCode::bad_value, "workload field '" + name + "' must be a number >= 0, got " + format_number(v));
+      if (v < 0)
+        throw Error(ErrorCode::bad_value, "workload field '" + name + "' must be a number >= 0, got " + format_number(v),
+                    {"workload.non_negative", {{"name", name}, {"value", format_number(v)}}});
       break;
   }
   return v;
@@ -94,22 +99,26 @@ auto parse_json(std::string_view whole) -> nlohmann::json {
       what = what.substr(close + 2);
     for (char& ch : what)
       if (ch == '\n' || ch == '\r') ch = ' ';
-    throw Error(ErrorCode::bad_import, "workload is not valid JSON: " + what);
+    throw Error(ErrorCode::bad_import, "workload is not valid JSON: " + what, {"workload.not_json", {}});
   }
 }
 
 auto read_fields(const nlohmann::json& root) -> std::map<std::string, double> {
   if (!root.is_object())
-    throw Error(ErrorCode::bad_import, "a workload must be a JSON object of numbers; required fields are " + field_names(true));
+    throw Error(ErrorCode::bad_import, "a workload must be a JSON object of numbers; required fields are " + field_names(true),
+                {"workload.not_object", {{"required", field_names(true)}}});
   std::map<std::string, double> values;
   for (const auto& [key, value] : root.items()) {
     const Field* f = find_field(key);
-    if (f == nullptr) throw Error(ErrorCode::unknown_name, "unknown workload field '" + key + "'; fields are " + field_names(false));
+    if (f == nullptr)
+      throw Error(ErrorCode::unknown_name, "unknown workload field '" + key + "'; fields are " + field_names(false),
+                  {"workload.unknown_field", {{"name", key}, {"fields", field_names(false)}}});
     values[key] = checked_value(*f, value);
   }
   for (const Field& f : fields)
     if (f.required && values.count(f.name) == 0)
-      throw Error(ErrorCode::bad_import, "workload field '" + std::string(f.name) + "' is missing; required fields are " + field_names(true));
+      throw Error(ErrorCode::bad_import, "workload field '" + std::string(f.name) + "' is missing; required fields are " + field_names(true),
+                  {"workload.missing", {{"name", std::string(f.name)}, {"required", field_names(true)}}});
   return values;
 }
 
@@ -120,7 +129,8 @@ auto sm_split(const std::map<std::string, double>& v) -> std::optional<SmSplit> 
   };
   if (v.count("comm_sms") == 0) {
     if (v.count("total_sms") != 0 || v.count("saturation_sms") != 0)
-      throw Error(ErrorCode::bad_value, "workload fields total_sms and saturation_sms need comm_sms, the SMs given to communication");
+      throw Error(ErrorCode::bad_value, "workload fields total_sms and saturation_sms need comm_sms, the SMs given to communication",
+                  {"workload.sms_need_comm", {}});
     return std::nullopt;
   }
   return SmSplit{get("comm_sms", 20), get("total_sms", 132), get("saturation_sms", 20)};
@@ -258,10 +268,12 @@ auto workload_json(const Workload& w) -> JsonDocument {
 
 void validate_workload(const Workload& w) {
   if (w.top_k > w.experts)
-    throw Error(ErrorCode::bad_value, "workload top_k (" + n(w.top_k) + ") must not exceed experts (" + n(w.experts) + ")");
+    throw Error(ErrorCode::bad_value, "workload top_k (" + n(w.top_k) + ") must not exceed experts (" + n(w.experts) + ")",
+                {"workload.top_k", {{"top_k", n(w.top_k)}, {"experts", n(w.experts)}}});
   if (w.nodes_per_token > w.top_k)
     throw Error(ErrorCode::bad_value, "workload nodes_per_token (" + n(w.nodes_per_token) + ") must not exceed top_k (" + n(w.top_k) +
-                "): a token reaches at most one node per expert");
+                "): a token reaches at most one node per expert",
+                {"workload.nodes_per_token", {{"nodes", n(w.nodes_per_token)}, {"top_k", n(w.top_k)}}});
   for (const double v : {w.tokens, w.hidden, w.expert_hidden, w.bytes_per_element, w.combine_bytes_per_element,
                          w.gpu_tflops, w.nvlink_gbps, w.ib_gbps, w.layers})
     if (!std::isfinite(v) || v <= 0) throw Error(ErrorCode::bad_value, "workload sizes, bandwidths and throughput must be > 0, got " + n(v));

@@ -307,8 +307,8 @@ export class Engine {
 
   /** A PyTorch profiler trace of one F&B pair measured next to the chunk model: the CLI's `pipesim
    *  overlap --trace FILE --format json` (after courseData(): the trace reader is in the course module). */
-  overlapTrace(text: string): OverlapResult {
-    return unwrap(() => this.courseModule().overlapTrace(text)) as OverlapResult;
+  overlapTrace(text: string, language: string): OverlapResult {
+    return unwrap(() => this.courseModule().overlapTrace(text, language)) as OverlapResult;
   }
 
   /** A schedule run on a planner file's model and cluster, each rank's bytes with its activation

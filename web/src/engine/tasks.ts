@@ -43,7 +43,7 @@ export const TASKS = {
   planSearch: planSearchPiece,
   /** A profiler trace of one F&B pair, as the bytes of its file (decoded here, off the page's thread):
    *  a 100 MB trace takes seconds to read. */
-  overlapTrace: (engine: Engine, bytes: Uint8Array) => engine.overlapTrace(new TextDecoder().decode(bytes)),
+  overlapTrace: (engine: Engine, args: { bytes: Uint8Array; lang: string }) => engine.overlapTrace(new TextDecoder().decode(args.bytes), args.lang),
   /** One profiler trace per rank, as the bytes of their files, measured next to the model. */
   measuredPipeline: (engine: Engine, args: { files: Uint8Array[]; align: 'profiler' | 'first-ops' }) =>
     engine.measuredPipeline(args.files.map((bytes) => new TextDecoder().decode(bytes)), args.align),

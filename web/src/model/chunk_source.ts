@@ -59,7 +59,7 @@ export function chunkSource(engine: Pick<Engine, 'defaultWorkload' | 'overlap' |
         const bytes = await readWithProgress(file, (done) => request.current && onRead(done));
         if (!request.current) return null;
         onRead(bytes.length);
-        const result = await request.run('overlapTrace', bytes);
+        const result = await request.run('overlapTrace', { bytes, lang: lang() });
         return result === SUPERSEDED ? null : result;
       } catch (e) {
         if (!request.current) return null;

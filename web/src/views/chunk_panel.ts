@@ -8,8 +8,9 @@ import { clear, el, svg } from '../base/dom';
 import { readPalette, textFor, type Palette } from '../base/colors';
 import { cssVar, tokenValue, type Token } from '../base/tokens';
 import { num, percent } from '../base/format';
-import type { LaneSchedule, MeasuredSegment, OverlapResult, OverlapSlot } from '../engine/engine';
+import type { LaneSchedule, MeasuredSegment, OverlapResult, OverlapSlot, Wording } from '../engine/engine';
 import { t, type Key } from '../i18n';
+import { wordRefusal } from '../i18n/refusals';
 import { DEFAULT_INPUTS, type ChunkInputs } from '../state/page_state';
 import { Store, type Slice } from '../state/store';
 
@@ -59,7 +60,7 @@ export interface ChunkSource {
   /** The engine's default workload: what a field left empty stands for. */
   readonly defaults: Readonly<Record<string, number | string>>;
   /** The chunk model at these inputs, or the engine's refusal of them. */
-  overlap(inputs: Readonly<ChunkInputs>): { value: OverlapResult } | { error: { message: string } };
+  overlap(inputs: Readonly<ChunkInputs>): { value: OverlapResult } | { error: { message: string; wording?: Wording } };
   /** A profiler trace of one F&B pair, read (`onRead`: bytes so far) and measured; null when a newer
    *  load or a return to the model superseded it. Rejects with the engine's refusal. */
   measureTrace(file: File, onRead: (done: number) => void): Promise<OverlapResult | null>;
@@ -205,7 +206,7 @@ export class ChunkPanel {
       this.render(this.result);
     } else {
       this.error.hidden = false;
-      this.error.textContent = `${t('error.refused')} ${outcome.error.message}`;
+      this.error.textContent = `${t('error.refused')} ${wordRefusal(outcome.error.message, outcome.error.wording)}`;
       this.figure.classList.add('is-stale');
     }
   }
@@ -235,7 +236,7 @@ export class ChunkPanel {
       if (loads !== this.loads) return;
       this.profileStatus.textContent = '';
       this.error.hidden = false;
-      this.error.textContent = `${t('error.refused')} ${e instanceof Error ? e.message : String(e)}`;
+      this.error.textContent = `${t('error.refused')} ${e instanceof Error ? wordRefusal(e.message, (e as { wording?: Wording }).wording) : String(e)}`;
     }
   }
 

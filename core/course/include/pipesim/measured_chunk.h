@@ -84,8 +84,9 @@ struct MeasuredChunk {
 /// component (the message says which annotations name components).
 [[nodiscard]] auto measure_chunk_pair(const ProfileTrace& trace) -> MeasuredChunk;
 
-/// The chunk model's input: the measured component times, unit "us", with a derivation per component.
-[[nodiscard]] auto overlap_input_from(const MeasuredChunk& m) -> OverlapInput;
+/// The chunk model's input: the measured component times, unit "us", with a derivation per component
+/// worded in `language` ("en", "pt-BR", "zh-CN"; known_language's Error otherwise).
+[[nodiscard]] auto overlap_input_from(const MeasuredChunk& m, std::string_view language = "en") -> OverlapInput;
 
 /// "Use these costs": the model's F, B and W from the measured components and the measured span as
 /// FB (within [max(F, B), F + B], as a pipeline's FB must be), comm = 0.
@@ -96,12 +97,13 @@ struct MeasuredChunk {
 
 /// A measured pair and its model in one: the trace read and measured, the model run on its
 /// components, and overlap_json with the measured fields merged into `measured`. What the CLI's
-/// `overlap --trace --format json` prints and the WebAssembly module's overlapTrace returns.
+/// `overlap --trace --format json` prints and the WebAssembly module's overlapTrace returns. `language`
+/// words the derivation ("en", "pt-BR", "zh-CN"; known_language's Error, about "language", otherwise).
 struct MeasuredOverlap {
   MeasuredChunk measured;
   Overlap model;
 };
-[[nodiscard]] auto run_measured_overlap(std::string_view trace_text) -> MeasuredOverlap;
+[[nodiscard]] auto run_measured_overlap(std::string_view trace_text, std::string_view language = "en") -> MeasuredOverlap;
 [[nodiscard]] auto measured_overlap_json(const MeasuredOverlap& m) -> JsonDocument;
 
 /// The measured pair drawn on two text lanes at the model's scale, then its numbers.
