@@ -29,8 +29,6 @@ const SAME_EVERYWHERE = new Set([
   'us', 'ms', 'gb', 'gib', 'mb', 'tb', 'flop', 'tflop', 'tflops', 'gpu', 'gpus', 'sms', 'nvlink', 'infiniband', 'bf16', 'fp8', 'fp32',
   // the formulas' letters and functions: max(1, 20/20), PP/2-1, BW_IB, d_a, P_a
   'max', 'min', 'bw_ib', 'bw_nv',
-  // the cost keys typed as they are (F, B, W, FB, comm: "F=2,comm=0.5"), which head the per-stage table's columns
-  'comm',
   // the chunk's components as DeepSeek-V3's Fig. 4 names them (ATTN(F), MLP(B), DISPATCH(F), COMBINE(B), PP)
   'attn', 'mlp', 'dispatch', 'combine',
   // the all-to-all, the collective's own name in both languages' literature

@@ -32,8 +32,6 @@ export const SAME_AS_ENGLISH = {
     'planner.form.gpus': '“GPUs”, the hardware written as it is',
     'element.title': 'schedule names, “ranks” and “micro-batches”, all kept in pt-BR',
     'memory.total': '“Total” is the same word in Portuguese (column header)',
-    'planner.form.cluster': '“Cluster” is the word pt-BR engineers use for a group of GPU nodes',
-    'planner.form.gpus': '“GPUs”, the hardware’s name, written as in English',
   },
   'zh-CN': {
     'op.rank': '“rank” stays “rank” in the Chinese lesson text; only a placeholder follows',
@@ -44,6 +42,5 @@ export const SAME_AS_ENGLISH = {
     'table.order': 'the “#” column header',
     'planner.rank': 'the “#” column header',
     'compare.groupTitle': 'a schedule name and “makespan”, which the Chinese lesson text keeps in English',
-    'planner.search.allreduce': '“DP” and “all-reduce”, the collective as the Chinese literature writes it',
   },
 } satisfies Record<'pt-BR' | 'zh-CN', Reasons>;
