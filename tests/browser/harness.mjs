@@ -69,6 +69,20 @@ export async function downloaded(download) {
 
 /** Whether the screenshots that are for a person to look at (no check reads them) are taken:
  *  PIPESIM_SCREENSHOTS=1. A plain run skips them, which saves the suite their CPU. */
+/** What says each tab has finished drawing what it draws last (its table, chart or question; charts wait
+ *  for a coalescing timer), for the tests that walk every tab. */
+export const VIEW_READY = {
+  learn: '[data-testid=learn-title]',
+  timeline: '[data-testid=per-rank-table]',
+  compare: '[data-testid=compare-table]',
+  charts: '#panel-charts .chart-card',
+  memory: '[data-testid=parameters-table]',
+  chunk: '[data-testid=hidden-fraction]',
+  exercises: '[data-testid=exercise-4]',
+  quiz: '[data-testid=quiz-question]',
+  planner: '[data-testid=planner-table]',
+};
+
 export const SCREENSHOTS = process.env.PIPESIM_SCREENSHOTS === '1';
 
 /** `page.screenshot(options)` when SCREENSHOTS is on; nothing otherwise. */

@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ARTIFACTS, cellCentre, openBrowser, screenshotForPeople } from './harness.mjs';
+import { ARTIFACTS, cellCentre, openBrowser, screenshotForPeople, VIEW_READY as READY } from './harness.mjs';
 import { loadEngine } from '../wasm/engine.mjs';
 
 const I18N = fileURLToPath(new URL('../../web/src/i18n/', import.meta.url));
@@ -39,18 +39,6 @@ before(async () => {
     ];
 });
 const VIEWS = ['learn', 'timeline', 'compare', 'charts', 'memory', 'chunk', 'exercises', 'quiz', 'planner'];
-/** What says a view has finished drawing (charts wait for a coalescing timer). */
-const READY = {
-  learn: '[data-testid=learn-title]',
-  timeline: '[data-testid=per-rank-table]',
-  compare: '[data-testid=compare-table]',
-  charts: '#panel-charts .chart-card',
-  memory: '[data-testid=parameters-table]',
-  chunk: '[data-testid=hidden-fraction]',
-  exercises: '[data-testid=exercise-4]',
-  quiz: '[data-testid=quiz-question]',
-  planner: '[data-testid=planner-table]',
-};
 /** A key whose translation must be on screen in each view (the view's heading, or the tab's). */
 const HEADING = {
   learn: 'learn.title',

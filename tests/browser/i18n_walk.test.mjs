@@ -6,7 +6,7 @@
 // may read the same in every language is listed below with its reason; nothing else is exempt.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { openBrowser } from './harness.mjs';
+import { openBrowser, VIEW_READY as READY } from './harness.mjs';
 import { loadEngine } from '../wasm/engine.mjs';
 
 let browser;
@@ -81,18 +81,6 @@ function englishWords(text, lang) {
   });
 }
 
-/** Waits until the view has drawn what it draws last (its table, chart or question). */
-const READY = {
-  learn: '[data-testid=learn-title]',
-  timeline: '[data-testid=per-rank-table]',
-  compare: '[data-testid=compare-table]',
-  charts: '#panel-charts .chart-card',
-  memory: '[data-testid=parameters-table]',
-  chunk: '[data-testid=hidden-fraction]',
-  exercises: '[data-testid=exercise-4]',
-  quiz: '[data-testid=quiz-question]',
-  planner: '[data-testid=planner-table]',
-};
 
 /** Each state of the walk: a name and how to reach it from the page open at `?lang=...`. */
 const WALK = [
