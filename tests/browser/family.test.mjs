@@ -16,6 +16,7 @@ test('every schedule of the engine is on the page and in compare mode', async ()
   for (const name of ['gpipe', '1f1b', 'interleaved-1f1b', 'zb-h1', 'zb-h2', 'zb-v', 'dualpipe', 'dualpipev', 'chimera', 'custom'])
     assert.ok(options.includes(name), `${name} in the schedule list`);
   for (const name of ['interleaved-1f1b', 'zb-v', 'chimera', 'zb-h2']) await page.check(`[data-testid=compare-${name}]`);
+  await page.waitForSelector('[data-testid=compare-table] tbody tr[data-schedule="zb-h2"]');
   const rows = await page.$$eval('[data-testid=compare-table] tbody tr', (trs) => trs.map((tr) => [tr.dataset.schedule, tr.children[1].textContent]));
   const byName = Object.fromEntries(rows);
   assert.equal(byName['interleaved-1f1b'], '57');

@@ -90,6 +90,8 @@ test('switching schedule updates every readout', async () => {
 
 test('compare puts DualPipe, 1F1B and ZB-H1 on one axis with their numbers', async () => {
   const { page } = await browser.page('?view=compare');
+  // The Compare tab's code arrives when the tab is first shown: wait for its three rows.
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid=compare-table] tbody tr').length === 3);
   const rows = await page.$$eval('[data-testid=compare-table] tbody tr', (trs) =>
     trs.map((tr) => [...tr.querySelectorAll('td')].slice(0, 4).map((td) => td.textContent.trim())),
   );

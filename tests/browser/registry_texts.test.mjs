@@ -35,6 +35,7 @@ for (const lang of ['en', 'pt-BR', 'zh-CN']) {
 
 test('a compared schedule is drawn in its registry colour, and a preset sets what its entry says', async () => {
   const { page, problems } = await browser.page('?compare=1f1b,zb-h1&view=compare');
+  await page.waitForSelector('[data-testid=compare-zb-h1]'); // the Compare tab's code arrives when it is first shown
   const swatch = await page.$eval('[data-testid=compare-zb-h1] + .swatch', (s) => getComputedStyle(s).backgroundColor);
   const hex = registry.find((s) => s.name === 'zb-h1').colour.light;
   const [r, g, b] = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16));
