@@ -394,3 +394,64 @@ TEST_CASE("an overlap request in an unknown language is refused naming the langu
     CHECK(std::string(e.what()) == "unknown language 'fr'; languages are en, pt-BR, zh-CN");
   }
 }
+
+TEST_CASE("a chunk request's refusal carries its rule and the fields' names as the caller spells them") {
+  using Params = std::vector<std::pair<std::string, std::string>>;
+  const auto wording_of = [](const OverlapRequest& r, FieldNames names) -> Wording {
+    try {
+      (void)make_overlap_input(r, names);
+    } catch (const Error& e) {
+      return e.wording();
+    }
+    FAIL("accepted");
+    return {};
+  };
+  OverlapRequest ratio;
+  ratio.ratio = "1:0";
+  CHECK(wording_of(ratio, FieldNames::js_keys).key == "chunk.ratio");
+  CHECK(wording_of(ratio, FieldNames::cli_options).params == Params{{"name", "--ratio"}, {"value", "1:0"}});
+  ratio.ratio = "1:1e7";
+  CHECK(wording_of(ratio, FieldNames::js_keys).key == "chunk.ratio_range");
+  CHECK(wording_of(ratio, FieldNames::js_keys).params == Params{{"name", "ratio"}, {"value", "1:1e7"}});
+
+  OverlapRequest both;
+  both.pp_comm = 1;
+  both.workload = "{}";
+  CHECK(wording_of(both, FieldNames::js_keys).key == "chunk.workload_replaces");
+  CHECK(wording_of(both, FieldNames::js_keys).params ==
+        Params{{"workload", "workload"}, {"forward", "forward"}, {"backward", "backward"}, {"pp_comm", "ppComm"}});
+
+  OverlapRequest half;
+  half.forward = "attn=1,dispatch=1,mlp=1,combine=1";
+  CHECK(wording_of(half, FieldNames::cli_options).key == "chunk.forward_backward_together");
+  CHECK(wording_of(half, FieldNames::cli_options).params ==
+        Params{{"forward", "--forward"}, {"backward", "--backward"}, {"workload", "--workload"}});
+
+  OverlapRequest sms;
+  sms.forward = "attn=1,dispatch=1,mlp=1,combine=1";
+  sms.backward = "combine=1,mlp_b=1,mlp_w=1,dispatch=1,attn_b=1,attn_w=1";
+  sms.total_sms = 100;
+  CHECK(wording_of(sms, FieldNames::js_keys).key == "chunk.sms_need_comm");
+  CHECK(wording_of(sms, FieldNames::js_keys).params ==
+        Params{{"total_sms", "totalSms"}, {"saturation_sms", "saturationSms"}, {"comm_sms", "commSms"}});
+}
+
+TEST_CASE("a document over the size or shape limits is refused with its rule, its name and the limit") {
+  using Params = std::vector<std::pair<std::string, std::string>>;
+  const auto wording_of = [](const std::string& text) -> Wording {
+    try {
+      (void)parse_workload(text);
+    } catch (const Error& e) {
+      return e.wording();
+    }
+    FAIL("accepted");
+    return {};
+  };
+  // 1 MiB is the limit of a small JSON document (limits::max_small_json_bytes); one byte over is 1025 KiB rounded up.
+  CHECK(wording_of(std::string((std::size_t{1} << 20) + 1, ' ')).params ==
+        Params{{"what", "a workload"}, {"max", "1024 KiB"}, {"value", "1025 KiB"}});
+  CHECK(wording_of(std::string("{}\0", 3)).params == Params{{"what", "a workload"}, {"at", "2"}});
+  CHECK(wording_of(std::string("{}\0", 3)).key == "document.nul");
+  CHECK(wording_of(std::string(33, '[') + std::string(33, ']')).params == Params{{"what", "a workload"}, {"max", "32"}});
+  CHECK(wording_of(std::string(33, '[') + std::string(33, ']')).key == "document.too_deep");
+}

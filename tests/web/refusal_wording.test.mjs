@@ -62,6 +62,7 @@ const plannerInput = (change) => {
   change(input);
   return JSON.stringify(input);
 };
+const DIRECT = { forward: 'attn=1,dispatch=1,mlp=1,combine=1', backward: 'combine=1,mlp_b=1,mlp_w=1,dispatch=1,attn_b=1,attn_w=1' };
 const WORKLOAD = { tokens: 4096, hidden: 7168, experts: 256, top_k: 8, expert_hidden: 2048, nodes_per_token: 4, bytes_per_element: 1, gpu_tflops: 400, nvlink_gbps: 160, ib_gbps: 50 };
 /** Inputs each refused by one rule, by the rule's key: [module call, expected key]. */
 const COURSE_REFUSED = {
@@ -76,6 +77,14 @@ const COURSE_REFUSED = {
   'workload.whole': () => engine.overlap({ workload: JSON.stringify({ ...WORKLOAD, tokens: -1 }) }),
   'workload.positive': () => engine.overlap({ workload: JSON.stringify({ ...WORKLOAD, gpu_tflops: 0 }) }),
   'workload.nodes_per_token': () => engine.overlap({ workload: JSON.stringify({ ...WORKLOAD, nodes_per_token: 9 }) }),
+  // The Chunk tab's own fields and any document's size and shape.
+  'chunk.ratio': () => engine.overlap({ ratio: '1:0' }),
+  'chunk.ratio_range': () => engine.overlap({ ratio: '1:1e7' }),
+  'chunk.workload_replaces': () => engine.overlap({ ppComm: 1, workload: '{}' }),
+  'chunk.forward_backward_together': () => engine.overlap({ forward: DIRECT.forward }),
+  'chunk.sms_need_comm': () => engine.overlap({ ...DIRECT, totalSms: 100 }),
+  'document.too_deep': () => engine.overlap({ workload: '['.repeat(33) + ']'.repeat(33) }),
+  'document.too_large': () => course.plan(' '.repeat(2 ** 20 + 1), 'en'),
 };
 function refusedWording(key, call) {
   try {
@@ -101,9 +110,13 @@ for (const lang of ['pt-BR', 'zh-CN']) {
     if (lang === 'pt-BR') {
       assert.equal(seen['plan.range_whole'], 'entrada do planejador: model.pp deve ser um número inteiro de 1 a 256, recebeu "four"');
       assert.equal(seen['workload.positive'], "o campo de carga de trabalho 'gpu_tflops' deve ser um número > 0, recebeu 0");
+      assert.equal(seen['chunk.workload_replaces'], 'workload substitui forward, backward e ppComm: informe um ou outro');
+      assert.equal(seen['document.too_large'], 'a entrada do planejador pode ter no máximo 1024 KiB (recebeu 1025 KiB)');
     } else {
       assert.equal(seen['plan.gpus_multiple_of_pp'], '规划器输入：cluster.gpus（8）必须是 model.pp（3）的整数倍');
       assert.equal(seen['workload.whole'], "工作负载字段 'tokens' 必须是 >= 1 的整数，收到 -1");
+      assert.equal(seen['chunk.ratio_range'], "ratio 必须介于 1:1000000 与 1000000:1 之间，收到 '1:1e7'");
+      assert.equal(seen['document.too_deep'], '工作负载的数组和对象嵌套超过 32 层，多于 pipesim 读取的任何文档');
     }
     await setLang('en', { updateDocument: false });
   });
@@ -113,4 +126,14 @@ test('an English page shows the planner\'s and the workload\'s own refusals', as
   await setLang('en', { updateDocument: false });
   const e = refusedWording('plan.range_whole', COURSE_REFUSED['plan.range_whole']);
   assert.equal(wordRefusal(e.message, e.wording), 'plan input: model.pp must be a whole number from 1 to 256, got "four"');
+});
+
+test('an array or an object quoted as the value refused is worded in the page\'s language', async () => {
+  const e = refusedWording('plan.range_whole', () => course.plan(plannerInput((i) => (i.model.pp = [4])), 'en'));
+  assert.match(e.message, /got an array$/);
+  await setLang('pt-BR', { updateDocument: false });
+  assert.equal(wordRefusal(e.message, e.wording), 'entrada do planejador: model.pp deve ser um número inteiro de 1 a 256, recebeu um array');
+  await setLang('zh-CN', { updateDocument: false });
+  assert.equal(wordRefusal(e.message, e.wording), '规划器输入：model.pp 必须是 1 到 256 的整数，收到 一个数组');
+  await setLang('en', { updateDocument: false });
 });

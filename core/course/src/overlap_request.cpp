@@ -27,7 +27,10 @@ auto durations_from(const OverlapRequest& r, FieldNames names) -> OverlapInput {
   if (!r.forward || !r.backward)
     throw Error(ErrorCode::usage, name_of(Field::forward, names) + " and " + name_of(Field::backward, names) +
                                       " go together: give both, or neither to use a " +
-                                      name_of(Field::workload, names), {}, r.forward ? "backward" : "forward");
+                                      name_of(Field::workload, names),
+                {"chunk.forward_backward_together", {{"forward", name_of(Field::forward, names)}, {"backward", name_of(Field::backward, names)},
+                                                      {"workload", name_of(Field::workload, names)}}},
+                r.forward ? "backward" : "forward");
   OverlapInput input;
   input.durations.forward = parse_forward_durations(*r.forward);
   input.durations.backward = parse_backward_durations(*r.backward);
@@ -41,7 +44,10 @@ auto sm_split_from(const OverlapRequest& r, std::optional<SmSplit> sms, FieldNam
     if (r.total_sms || r.saturation_sms)
       throw Error(ErrorCode::usage, name_of(Field::total_sms, names) + " and " +
                                         name_of(Field::saturation_sms, names) + " need " +
-                                        name_of(Field::comm_sms, names) + ", the SMs given to communication", {}, "comm_sms");
+                                        name_of(Field::comm_sms, names) + ", the SMs given to communication",
+                  {"chunk.sms_need_comm", {{"total_sms", name_of(Field::total_sms, names)}, {"saturation_sms", name_of(Field::saturation_sms, names)},
+                                           {"comm_sms", name_of(Field::comm_sms, names)}}},
+                  "comm_sms");
     return std::nullopt;
   }
   SmSplit s = sms.value_or(SmSplit{});
@@ -67,7 +73,7 @@ auto parse_compute_comm_ratio(std::string_view text, std::string_view name) -> d
       std::string(name) + " must be compute:comm like 1:1 or a number > 0, got '" + std::string(text) + "'";
   const auto read = [&](std::string_view part) {
     const auto v = parse_finite(part);
-    if (!v || !(*v > 0)) throw Error(ErrorCode::bad_value, bad, {}, "ratio");
+    if (!v || !(*v > 0)) throw Error(ErrorCode::bad_value, bad, {"chunk.ratio", {{"name", std::string(name)}, {"value", std::string(text)}}}, "ratio");
     return *v;
   };
   const auto colon = text.find(':');
@@ -75,8 +81,8 @@ auto parse_compute_comm_ratio(std::string_view text, std::string_view name) -> d
   // Past a million to one either way, communication is scaled out of the range any duration can take
   // (1:1e308 would make every transfer infinite): refused here, naming the option, not a duration.
   if (!(ratio >= 1e-6 && ratio <= 1e6))
-    throw Error(ErrorCode::bad_value, std::string(name) + " must lie between 1:1000000 and 1000000:1, got '" + std::string(text) + "'", {},
-                "ratio");
+    throw Error(ErrorCode::bad_value, std::string(name) + " must lie between 1:1000000 and 1000000:1, got '" + std::string(text) + "'",
+                {"chunk.ratio_range", {{"name", std::string(name)}, {"value", std::string(text)}}}, "ratio");
   return ratio;
 }
 
@@ -85,7 +91,10 @@ auto make_overlap_input(const OverlapRequest& r, FieldNames names) -> OverlapInp
   if (direct && r.workload)
     throw Error(ErrorCode::usage, name_of(Field::workload, names) + " replaces " + name_of(Field::forward, names) +
                                       ", " + name_of(Field::backward, names) + " and " +
-                                      name_of(Field::pp_comm, names) + ": give one or the other", {}, "workload");
+                                      name_of(Field::pp_comm, names) + ": give one or the other",
+                {"chunk.workload_replaces", {{"workload", name_of(Field::workload, names)}, {"forward", name_of(Field::forward, names)},
+                                             {"backward", name_of(Field::backward, names)}, {"pp_comm", name_of(Field::pp_comm, names)}}},
+                "workload");
   OverlapInput input = direct ? durations_from(r, names)
                        : r.workload ? workload_durations(*r.workload)
                                     : derive_durations(deepseek_v3_workload());

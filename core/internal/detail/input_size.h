@@ -16,7 +16,8 @@ inline void check_input_size(std::string_view text, std::size_t max_bytes, std::
   if (text.size() <= max_bytes) return;
   const auto kib = [](std::size_t bytes) { return std::to_string((bytes + 1023) / 1024) + " KiB"; };
   throw Error(ErrorCode::limit_exceeded,
-              std::string(what) + " may be at most " + kib(max_bytes) + " (got " + kib(text.size()) + ")");
+              std::string(what) + " may be at most " + kib(max_bytes) + " (got " + kib(text.size()) + ")",
+              {"document.too_large", {{"what", std::string(what)}, {"max", kib(max_bytes)}, {"value", kib(text.size())}}});
 }
 
 /// `text` checked as above and without its byte-order mark.
@@ -25,7 +26,8 @@ inline void check_input_size(std::string_view text, std::size_t max_bytes, std::
   if (text.starts_with("\xEF\xBB\xBF")) text.remove_prefix(3);
   if (const std::size_t nul = text.find('\0'); nul != std::string_view::npos)
     throw Error(ErrorCode::bad_import, std::string(what) + " contains a NUL byte (at byte " + std::to_string(nul) +
-                                           "); it must be text");
+                                           "); it must be text",
+                {"document.nul", {{"what", std::string(what)}, {"at", std::to_string(nul)}}});
   return text;
 }
 

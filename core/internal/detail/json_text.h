@@ -59,13 +59,15 @@ class BoundedJsonSax {
   bool value() {
     if (++values_ > max_values_)
       throw Error(ErrorCode::limit_exceeded, std::string(what_) + " has more than " + std::to_string(max_values_) +
-                                                 " values, more than any document pipesim reads");
+                                                 " values, more than any document pipesim reads",
+                  {"document.too_many_values", {{"what", std::string(what_)}, {"max", std::to_string(max_values_)}}});
     return true;
   }
   bool enter() {
     if (++depth_ > max_json_depth)
       throw Error(ErrorCode::limit_exceeded, std::string(what_) + " nests deeper than " + std::to_string(max_json_depth) +
-                                                 " arrays and objects, more than any document pipesim reads");
+                                                 " arrays and objects, more than any document pipesim reads",
+                  {"document.too_deep", {{"what", std::string(what_)}, {"max", std::to_string(max_json_depth)}}});
     return value();
   }
 

@@ -14,6 +14,18 @@ const FIELDS: Record<Exclude<Lang, 'en'>, Record<string, string>> = {
   'zh-CN': { ranks: 'rank 数', 'micro-batches': '微批次数', 'virtual stages': '虚拟阶段数', 'largest value': '最大值' },
 };
 
+/** The documents the engine names in its size and shape refusals ({what}). */
+const DOCUMENTS: Record<Exclude<Lang, 'en'>, Record<string, string>> = {
+  'pt-BR': { 'a workload': 'a carga de trabalho', 'plan input': 'a entrada do planejador', 'a stage cost table': 'a tabela de custos por estágio', 'a custom schedule': 'o escalonamento personalizado', 'schedule JSON': 'o JSON do escalonamento' },
+  'zh-CN': { 'a workload': '工作负载', 'plan input': '规划器输入', 'a stage cost table': '分阶段成本表', 'a custom schedule': '自定义调度', 'schedule JSON': '调度 JSON' },
+};
+
+/** The kinds a refusal quotes for a JSON array or object it got ({value}: the engine's describe_json). */
+const JSON_KINDS: Record<Exclude<Lang, 'en'>, Record<string, string>> = {
+  'pt-BR': { 'an array': 'um array', 'an object': 'um objeto' },
+  'zh-CN': { 'an array': '一个数组', 'an object': '一个对象' },
+};
+
 const CATALOGUES: Record<Exclude<Lang, 'en'>, Catalogue> = {
   'pt-BR': {
     'dualpipe.even_ranks': 'o dualpipe precisa de um número par de ranks, pelo menos 2: o rank r forma par com o rank N-1-r (recebeu {ranks} ranks)',
@@ -65,6 +77,18 @@ const CATALOGUES: Record<Exclude<Lang, 'en'>, Catalogue> = {
     'sms.total': 'o total de SMs deve ser pelo menos 2, recebeu {value}',
     'sms.comm': 'os SMs de comunicação devem ser pelo menos 1 e menos que o total de SMs ({total}), recebeu {value}',
     'sms.saturation': 'os SMs de saturação devem ser pelo menos 1, recebeu {value}',
+    // The Chunk tab's own fields (core/course/src/overlap_request.cpp); {name} and the like are the
+    // fields' names as the page or the CLI spells them.
+    'chunk.ratio': "{name} deve ser cálculo:comunicação como 1:1 ou um número > 0, recebeu '{value}'",
+    'chunk.ratio_range': "{name} deve ficar entre 1:1000000 e 1000000:1, recebeu '{value}'",
+    'chunk.forward_backward_together': '{forward} e {backward} vão juntos: informe os dois, ou nenhum para usar {workload}',
+    'chunk.sms_need_comm': '{total_sms} e {saturation_sms} precisam de {comm_sms}, os SMs dados à comunicação',
+    'chunk.workload_replaces': '{workload} substitui {forward}, {backward} e {pp_comm}: informe um ou outro',
+    // Any document's size and shape (core/internal/detail/input_size.h, json_text.h); {what} is worded by DOCUMENTS.
+    'document.too_large': '{what} pode ter no máximo {max} (recebeu {value})',
+    'document.nul': '{what} contém um byte NUL (no byte {at}); deve ser texto',
+    'document.too_many_values': '{what} tem mais de {max} valores, mais do que qualquer documento que o pipesim lê',
+    'document.too_deep': '{what} aninha mais de {max} níveis de arrays e objetos, mais do que qualquer documento que o pipesim lê',
   },
   'zh-CN': {
     'dualpipe.even_ranks': 'dualpipe 需要偶数个 rank，至少 2 个：rank r 与 rank N-1-r 配对（收到 {ranks} 个 rank）',
@@ -116,6 +140,17 @@ const CATALOGUES: Record<Exclude<Lang, 'en'>, Catalogue> = {
     'sms.total': 'SM 总数至少为 2，收到 {value}',
     'sms.comm': '通信 SM 数必须至少为 1 且少于 SM 总数（{total}），收到 {value}',
     'sms.saturation': '饱和 SM 数至少为 1，收到 {value}',
+    // The Chunk tab's own fields (core/course/src/overlap_request.cpp).
+    'chunk.ratio': "{name} 必须是“计算:通信”形式（如 1:1）或 > 0 的数，收到 '{value}'",
+    'chunk.ratio_range': "{name} 必须介于 1:1000000 与 1000000:1 之间，收到 '{value}'",
+    'chunk.forward_backward_together': '{forward} 和 {backward} 需一起给出：两者都给，或都不给以使用 {workload}',
+    'chunk.sms_need_comm': '{total_sms} 和 {saturation_sms} 需要 {comm_sms}，即分给通信的 SM 数',
+    'chunk.workload_replaces': '{workload} 取代 {forward}、{backward} 和 {pp_comm}：二者只能选其一',
+    // Any document's size and shape (core/internal/detail/input_size.h, json_text.h).
+    'document.too_large': '{what}最多为 {max}（收到 {value}）',
+    'document.nul': '{what}包含 NUL 字节（位于第 {at} 字节）；它必须是文本',
+    'document.too_many_values': '{what}包含超过 {max} 个值，多于 pipesim 读取的任何文档',
+    'document.too_deep': '{what}的数组和对象嵌套超过 {max} 层，多于 pipesim 读取的任何文档',
   },
 };
 
@@ -133,6 +168,8 @@ export function wordRefusal(english: string, wording: Wording | undefined): stri
     const value = wording.params[name];
     if (value === undefined) return m;
     if (name === 'field') return fields[value] ?? value;
+    if (name === 'what') return DOCUMENTS[current][value] ?? value;
+    if (name === 'value' && JSON_KINDS[current][value]) return JSON_KINDS[current][value];
     // pt-BR writes a decimal comma, as the page's numbers do.
     return current === 'pt-BR' && /^-?\d+\.\d+$/.test(value) ? value.replace('.', ',') : value;
   });
