@@ -14,25 +14,46 @@ namespace {
 auto at(int i) -> std::size_t { return static_cast<std::size_t>(i); }
 auto index(IdlePhase p) -> std::size_t { return static_cast<std::size_t>(p); }
 
-// The phase bounds of one rank: 0, first op, first backward's start, last forward's end, last op's end,
-// makespan. A rank without backwards (or forwards) has an empty steady phase at its edge.
-auto phase_bounds(const Schedule& schedule, const Timeline& timeline, double makespan, int rank)
-    -> std::array<double, idle_phase_count + 1> {
+// One rank's ops read in one pass (a large run's timeline no longer sits in the caches after the
+// run, so a second pass cost as much as the first): its idle gaps in time order, their phases not
+// known yet, and the phase bounds: 0, first op, first backward's start, last forward's end, last op's
+// end, makespan. A rank without backwards (or forwards) has an empty steady phase at its edge.
+struct RankPass {
+  std::array<double, idle_phase_count + 1> bounds{};
+  std::vector<IdleGap> gaps;
+};
+
+auto read_rank(const Schedule& schedule, const Timeline& timeline, double makespan, int rank) -> RankPass {
   const int begin = schedule.rank_begin[at(rank)];
   const int end = schedule.rank_begin[at(rank + 1)];
-  if (begin == end) return {0, makespan, makespan, makespan, makespan, makespan};
+  RankPass out;
+  // Ops of one rank run one at a time in list order: the gaps are between one's end and the next start.
+  double free_from = 0;
+  const auto note_gap = [&](double start, double gap_end) {
+    if (gap_end > start) out.gaps.push_back(IdleGap{start, gap_end, IdlePhase::fill});
+  };
   double first_backward = std::numeric_limits<double>::infinity();
   double last_forward = -std::numeric_limits<double>::infinity();
   for (int i = begin; i < end; ++i) {
     const Op& op = schedule.ops[at(i)];
-    if (backward_chunk(op)) first_backward = std::min(first_backward, timeline.start[at(i)]);
-    if (has_forward(op.kind)) last_forward = std::max(last_forward, timeline.end[at(i)]);
+    const double start = timeline.start[at(i)];
+    const double op_end = timeline.end[at(i)];
+    if (backward_chunk(op)) first_backward = std::min(first_backward, start);
+    if (has_forward(op.kind)) last_forward = std::max(last_forward, op_end);
+    note_gap(free_from, start);
+    free_from = std::max(free_from, op_end);
+  }
+  note_gap(free_from, makespan);
+  if (begin == end) {
+    out.bounds = {0, makespan, makespan, makespan, makespan, makespan};
+    return out;
   }
   const double first = timeline.start[at(begin)];
   const double last = timeline.end[at(end - 1)];
   const double steady_from = first_backward <= last ? first_backward : last;
   const double steady_to = std::clamp(last_forward, steady_from, last);
-  return {0, first, steady_from, steady_to, last, makespan};
+  out.bounds = {0, first, steady_from, steady_to, last, makespan};
+  return out;
 }
 
 // The phase an idle interval falls in; a gap never straddles a bound, since every bound but 0 and
@@ -84,23 +105,16 @@ auto split_bubble(const Schedule& schedule, const Timeline& timeline, double mak
   RankBubbleSplit out;
   out.rank = rank;
   out.stated = stated;
-  const auto bounds = phase_bounds(schedule, timeline, makespan, rank);
+  RankPass pass = read_rank(schedule, timeline, makespan, rank);
+  const auto& bounds = pass.bounds;
   for (int p = 0; p < idle_phase_count; ++p)
     out.phases[at(p)] = PhaseIdle{static_cast<IdlePhase>(p), bounds[at(p)], bounds[at(p + 1)], 0, 0, true, false};
-  // Ops of one rank run one at a time in list order: the gaps are between one's end and the next start.
-  double free_from = 0;
-  const auto note_gap = [&](double start, double end) {
-    if (end <= start) return;
-    const IdleGap gap{start, end, phase_of(bounds, start)};
-    out.gaps.push_back(gap);
-    out.phases[index(gap.phase)].idle += end - start;
-    out.idle += end - start;
-  };
-  for (int i = schedule.rank_begin[at(rank)]; i < schedule.rank_begin[at(rank + 1)]; ++i) {
-    note_gap(free_from, timeline.start[at(i)]);
-    free_from = std::max(free_from, timeline.end[at(i)]);
+  out.gaps = std::move(pass.gaps);
+  for (IdleGap& gap : out.gaps) {
+    gap.phase = phase_of(bounds, gap.start);
+    out.phases[index(gap.phase)].idle += gap.end - gap.start;
+    out.idle += gap.end - gap.start;
   }
-  note_gap(free_from, makespan);
   out.ranges = covered_ranges(terms, out.phases);
   for (const BubbleTerm& term : terms) {
     PhaseRange* range = range_holding(out.ranges, term.phase);
