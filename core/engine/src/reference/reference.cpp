@@ -235,7 +235,7 @@ class ReferenceEngine {
     return sends_ == SendMode::rendezvous ? std::max(m.send_at, m.recv_at) + comm : std::max(m.recv_at, m.send_at + comm);
   }
 
-  auto wait_all(int r) -> bool {
+  [[gnu::always_inline]] auto wait_all(int r) -> bool {
     RankState& st = rank(r);
     double until = st.now;
     const std::size_t already = st.waited.size();
@@ -277,8 +277,11 @@ class ReferenceEngine {
     return s_.layout.rank_of_stage[(key & 1) != 0 ? slot_of(key) + 1 : slot_of(key) - 1];
   }
 
-  // Checks one queued transfer and returns it.
-  auto queue(int r, const CommStep& step) -> Request {
+  // Checks one queued transfer and returns it. Inlined into advance(), as launch() and wait_all() are:
+  // the three run once or more per step of every rank (3.6 M steps on DualPipe 64 x 8192), and as
+  // calls their state went through memory (the Request returned, the rank's vectors reloaded);
+  // inlining them took the reference run about 10% faster.
+  [[gnu::always_inline]] auto queue(int r, const CommStep& step) -> Request {
     ChunkGrid::Place at{};
     if (!grid_.place_on(r, step.chunk, at))
       fail_program(r, std::string(comm_action_name(step.action)) + " names a chunk (micro-batch " +
@@ -321,7 +324,7 @@ class ReferenceEngine {
     return {entry_of(key, send), peer, from_lower_slot ? to_next_[boundary] : from_next_[boundary]};
   }
 
-  void launch(const Request& q, double at) {
+  [[gnu::always_inline]] void launch(const Request& q, double at) {
     const std::size_t key = key_of(q.entry);
     Message& m = messages_[key];
     if (is_send_entry(q.entry)) {
