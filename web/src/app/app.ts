@@ -84,7 +84,6 @@ export class App {
   /** The guided lesson's runs, core data the page needs at start-up (a step is a URL). */
   private readonly lessonRuns: LearnSource;
   private primary: RunView | null = null;
-  /** Compare shows each schedule's makespan under both timings (its checkbox; not in the URL). */
   private dirty = new Set<ViewName>(VIEWS);
   private chartTimer = 0;
   /** The runs of the current settings, per schedule; emptied by every change of settings. */
