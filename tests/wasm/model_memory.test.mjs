@@ -128,5 +128,8 @@ test('ranks equal to the file\'s model.pp changes nothing, and ranks the cluster
   assert.equal(six.wording.key, 'plan.gpus_multiple_of_pp');
   assert.equal(refusal(() => course.simulateModel({ schedule: '1f1b', model: text('deepseek-v3'), ranks: 'eight' })).field, 'ranks');
   assert.equal(refusal(() => course.simulateModel({ schedule: '1f1b', model: text('deepseek-v3'), ranks: 0 })).field, 'ranks');
+  for (const ranks of [-5, 2.5, 1e9, 1e30, NaN, Infinity, {}, [8], '<b>8</b>', '9'.repeat(1 << 20)])
+    assert.equal(refusal(() => course.simulateModel({ schedule: '1f1b', model: text('deepseek-v3'), ranks })).field, 'ranks', String(ranks).slice(0, 20));
+  assert.equal(course.simulateModel({ schedule: '1f1b', model: text('deepseek-v3'), ranks: 8 }).ranks, 8, 'still working');
   assert.equal(course.simulateModel({ schedule: '1f1b', model: text('deepseek-v3'), ranks: 8 }).ranks, 8);
 });
