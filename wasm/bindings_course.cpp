@@ -205,16 +205,29 @@ auto measured_pipeline(val texts, val align) -> val {
   });
 }
 
+/// A planner file's text (one parse_plan_input accepted) with model.pp set to `pp`, for
+/// parse_plan_input to check again as if the file said so.
+auto with_pipeline_size(const std::string& text, int pp) -> std::string {
+  nlohmann::json file = nlohmann::json::parse(text);
+  file["model"]["pp"] = pp;
+  return file.dump();
+}
+
 /// A schedule run on a model and cluster (a planner file's JSON text): `pipesim simulate --model FILE
 /// --schedule S [--micro-batches M] [--virtual-stages V] [--layers-per-stage L] --format summary`,
 /// each rank's memory_bytes with its activation curve ([[time, bytes], ...]) for the Memory tab. The
-/// pipeline size is the file's model.pp; microBatches defaults to its model.micro_batches.
+/// pipeline size is the file's model.pp unless `ranks` gives another (the page's controls: the same
+/// cluster split into that many stages, as the planner's search resizes it, with the file's rules on
+/// cluster.gpus and model.ep checked again); microBatches defaults to its model.micro_batches.
 auto simulate_model(val request) -> val {
   return guarded([&] {
     if (request.isUndefined() || request.isNull() || request.typeOf().as<std::string>() != "object")
       throw pipesim::Error(pipesim::ErrorCode::usage, "a model run must be an object {schedule, model}: model is a planner file's JSON text");
-    const pipesim::PlanInput input =
-        reading("model", [&] { return pipesim::parse_plan_input(text_field(request, "model", pipesim::limits::max_small_json_bytes)); });
+    const std::string model_text = text_field(request, "model", pipesim::limits::max_small_json_bytes);
+    pipesim::PlanInput input = reading("model", [&] { return pipesim::parse_plan_input(model_text); });
+    // Read as the file is first: its size and depth are checked before the text is parsed again.
+    const int ranks = reading("ranks", [&] { return int_field(request, "ranks", "ranks", input.model.pp); });
+    if (ranks != input.model.pp) input = reading("ranks", [&] { return pipesim::parse_plan_input(with_pipeline_size(model_text, ranks)); });
     pipesim::RunRequest r;
     if (const std::string name = text_field(request, "schedule"); !name.empty()) r.schedule = name;
     r.params.micro_batches =

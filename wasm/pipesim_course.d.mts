@@ -28,6 +28,7 @@ export interface QuizQuestion {
 export interface ModelRunRequest {
   schedule: string;
   model: string; // the planner file's JSON text (core/data/plan_examples/)
+  ranks?: number | string; // default: the file's model.pp (the same cluster in this many stages)
   microBatches?: number | string; // default: the file's model.micro_batches
   virtualStages?: number | string;
   layersPerStage?: string; // "6,10,10,6"; default balanced

@@ -4,6 +4,9 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { addressMatching, openBrowser } from './harness.mjs';
 
@@ -23,17 +26,30 @@ function cli(...args) {
   return JSON.parse(r.stdout);
 }
 
+/** The DeepSeek-V3 example as a file whose model.pp is `pp` (the page's ranks cut the same GPUs into
+ *  that many stages: the CLI's --model takes the file's pipeline size). */
+function exampleAt(pp) {
+  const file = JSON.parse(readFileSync(EXAMPLE, 'utf8'));
+  file.model.pp = pp;
+  const path = join(mkdtempSync(join(tmpdir(), 'pipesim-memory-')), `deepseek-v3-pp${pp}.json`);
+  writeFileSync(path, JSON.stringify(file));
+  return path;
+}
+
+/** The file's own sizes, which the first tests open the page at. */
+const FILE_SIZES = 'ranks=16&micro-batches=120';
+
 /** The CLI's heaviest rank on the DeepSeek-V3 example (the first of the highest) and its total in GB with
  *  one decimal, as the page writes it. */
-function heaviest(schedule) {
-  const ranks = cli('--model', EXAMPLE, '--schedule', schedule).per_rank.map((r) => r.memory_bytes);
+function heaviest(schedule, ...args) {
+  const ranks = cli('--model', EXAMPLE, '--schedule', schedule, ...args).per_rank.map((r) => r.memory_bytes);
   const top = ranks.reduce((a, b) => (b.total > a.total ? b : a));
   return { rank: top.rank, gb: String(Number((top.total / 1e9).toFixed(1))) };
 }
-const peakGb = (schedule) => heaviest(schedule).gb;
+const peakGb = (schedule, ...args) => heaviest(schedule, ...args).gb;
 
 test('Memory in GB on DeepSeek-V3: axes in GB and time, the GPU line at 80 GB, the peak, and GPipe named as not fitting', async () => {
-  const { page, problems } = await browser.page('?schedule=dualpipe&view=memory&compare=gpipe,1f1b');
+  const { page, problems } = await browser.page(`?schedule=dualpipe&${FILE_SIZES}&view=memory&compare=gpipe,1f1b`);
   await page.selectOption('[data-testid=memory-model]', 'deepseek-v3');
   await page.waitForSelector('[data-testid=memory-bytes-chart]');
   assert.equal(await text(page, 'memory-y-axis'), 'memory (GB)');
@@ -48,7 +64,7 @@ test('Memory in GB on DeepSeek-V3: axes in GB and time, the GPU line at 80 GB, t
   assert.equal(cli('--model', EXAMPLE, '--schedule', 'gpipe').memory.fits, false);
   assert.equal(cli('--model', EXAMPLE, '--schedule', '1f1b').memory.fits, true);
   assert.equal(await text(page, 'memory-fits'), `Do not fit in one GPU's memory: GPipe (${peakGb('gpipe')} GB).`);
-  assert.match(await text(page, 'memory-model-caption'), /DeepSeek-V3-like: 16 ranks .* 120 micro-batches/);
+  assert.match(await text(page, 'memory-model-caption'), /DeepSeek-V3-like at the sizes set in the controls: 16 ranks × 120 micro-batches \(the file's own are 16 × 120;/);
   const rows = await page.locator('[data-testid=memory-bytes-table] tbody tr').count();
   assert.equal(rows, 16);
   await addressMatching(page, /memory-model=deepseek-v3/);
@@ -57,7 +73,7 @@ test('Memory in GB on DeepSeek-V3: axes in GB and time, the GPU line at 80 GB, t
 });
 
 test('the model in the URL opens the Memory tab in bytes; a schedule the model refuses is named with its reason; none goes back to chunks', async () => {
-  const { page, problems } = await browser.page('?schedule=1f1b&view=memory&compare=chimera&memory-model=deepseek-v3');
+  const { page, problems } = await browser.page(`?schedule=1f1b&${FILE_SIZES}&view=memory&compare=chimera&memory-model=deepseek-v3`);
   await page.waitForSelector('[data-testid=memory-bytes-chart]');
   assert.equal(await page.inputValue('[data-testid=memory-model]'), 'deepseek-v3');
   assert.match(await text(page, 'memory-fits'), /Every compared schedule fits/);
@@ -66,6 +82,79 @@ test('the model in the URL opens the Memory tab in bytes; a schedule the model r
   await page.waitForSelector('[data-testid=memory-bytes]', { state: 'hidden' });
   assert.equal(await page.isVisible('[data-testid=parameters-table]'), true);
   await page.waitForFunction(() => !location.search.includes('memory-model'));
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('the Memory tab runs the model at the controls\' ranks and micro-batches, says so, follows the sliders, and runs in the worker', async () => {
+  const { page, problems } = await browser.page('?schedule=dualpipe&ranks=8&micro-batches=20&view=memory&compare=gpipe&memory-model=deepseek-v3');
+  await page.waitForSelector('[data-testid=memory-bytes-chart]');
+  // The same 2048 GPUs cut into 8 stages: what `pipesim simulate --model` gives for a file with model.pp 8.
+  const at8 = exampleAt(8);
+  const top = (schedule, mb) => {
+    const ranks = cli('--model', at8, '--schedule', schedule, '--micro-batches', String(mb)).per_rank.map((r) => r.memory_bytes);
+    const t = ranks.reduce((a, b) => (b.total > a.total ? b : a));
+    return `peak ${Number((t.total / 1e9).toFixed(1))} GB (rank ${t.rank})`;
+  };
+  assert.equal(await text(page, 'memory-model-caption'),
+    'DeepSeek-V3-like at the sizes set in the controls: 8 ranks × 20 micro-batches (the file\'s own are 16 × 120; its 2048 GPUs are cut into 8 pipeline stages), priced as pipesim simulate --model prices it; one GPU holds 80 GB.');
+  assert.equal(await page.locator('[data-testid=memory-bytes-table] tbody tr').count(), 8);
+  assert.equal(await text(page, 'memory-peak-bytes'), top('dualpipe', 20));
+  const memory = () => page.evaluate(() => performance.getEntriesByName('pipesim:memory').map((m) => m.detail));
+  assert.deepEqual((await memory()).at(-1), { where: 'worker', runs: 2 });
+  // A slider moved: the tab follows at once, at the new size.
+  await page.fill('[data-testid=micro-batches]', '40');
+  await page.waitForFunction(() => /× 40 micro-batches/.test(document.querySelector('[data-testid=memory-model-caption]')?.textContent ?? ''));
+  assert.equal(await text(page, 'memory-peak-bytes'), top('dualpipe', 40));
+  assert.equal((await memory()).at(-1).where, 'worker');
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('ranks the cluster cannot be cut into are refused on the tab with core\'s reason, and the next size draws again', async () => {
+  // 2048 GPUs in 6 stages: 1F1B runs at 6 ranks, the model cannot.
+  const { page, problems } = await browser.page('?schedule=1f1b&ranks=6&micro-batches=12&view=memory&compare=&memory-model=deepseek-v3');
+  await page.waitForSelector('[data-testid=memory-model-error]');
+  assert.equal(await text(page, 'memory-model-error'), 'plan input: cluster.gpus (2048) must be a multiple of model.pp (6)');
+  assert.equal(await page.locator('[data-testid=memory-bytes-chart]').count(), 0, 'nothing drawn half-way');
+  await page.fill('[data-testid=ranks]', '4');
+  await page.waitForSelector('[data-testid=memory-bytes-chart]');
+  assert.equal(await page.locator('[data-testid=memory-bytes-table] tbody tr').count(), 4);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+for (const [lang, words] of [
+  ['en', 'The address names no model and cluster called ‘gpt-5’ (memory-model); the known ones are deepseek-v3, small-dense, moe-one-node-ep. The tab shows activations in chunks.'],
+  ['pt-BR', 'O endereço não traz nenhum modelo e cluster chamado ‘gpt-5’ (memory-model); os conhecidos são deepseek-v3, small-dense, moe-one-node-ep. A aba mostra as ativações em chunks.'],
+  ['zh-CN', '地址中没有名为“gpt-5”的模型与集群（memory-model）；已知的有 deepseek-v3, small-dense, moe-one-node-ep。此标签页显示以块计的激活。'],
+]) {
+  test(`an unknown memory-model is refused on the tab in ${lang}, the tab keeps its layout and shows chunks, and a picked model replaces it`, async () => {
+    const { page, problems } = await browser.page(`?view=memory&memory-model=gpt-5&lang=${lang}`);
+    await page.waitForSelector('[data-testid=memory-model-unknown]:not([hidden])');
+    assert.equal(await text(page, 'memory-model-unknown'), words);
+    assert.equal(await page.getAttribute('[data-testid=memory-model-unknown]', 'role'), 'alert');
+    assert.equal(await page.isVisible('[data-testid=memory-model]'), true);
+    assert.equal(await page.inputValue('[data-testid=memory-model]'), '');
+    assert.equal(await page.isVisible('[data-testid=parameters-table]'), true);
+    assert.equal(await page.isVisible('[data-testid=memory-bytes]'), false);
+    await page.selectOption('[data-testid=memory-model]', 'small-dense');
+    await page.waitForSelector('[data-testid=memory-bytes-chart]');
+    assert.equal(await page.isVisible('[data-testid=memory-model-unknown]'), false);
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+}
+
+test('a long run of markup as memory-model is quoted cut short as text, nothing injected', async () => {
+  const markup = '<img src=x onerror="window.__pwned=1">'.repeat(50);
+  const { page, problems } = await browser.page(`?view=memory&memory-model=${encodeURIComponent(markup)}`);
+  await page.waitForSelector('[data-testid=memory-model-unknown]:not([hidden])');
+  const said = await text(page, 'memory-model-unknown');
+  assert.ok(said.includes(`‘${markup.slice(0, 40)}…’`), said.slice(0, 200));
+  assert.ok(said.length < 300);
+  assert.equal(await page.evaluate(() => window.__pwned), undefined);
+  assert.equal(await page.locator('#panel-memory img').count(), 0);
   assert.deepEqual(problems, []);
   await page.close();
 });

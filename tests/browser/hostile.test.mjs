@@ -132,7 +132,7 @@ test('hostile query strings: refused in the error readout, nothing injected, and
   // each taking the next case when done with its last, so that one page's load overlaps another's
   // wait. Each case is still checked whole, from its visit through to the recovery.
   const cases = visitedUrlCases();
-  assert.equal(cases.length, 21, 'one visit per class and outcome, markup in each parameter, and the five payloads quoted back');
+  assert.equal(cases.length, 23, 'one visit per class and outcome, markup in each parameter, and the five payloads quoted back');
   let next = 0;
   let visited = 0;
   const visitor = async () => {

@@ -44,6 +44,43 @@ test('Compare shows each schedule\'s makespan under both timings and their gap, 
   await page.close();
 });
 
+test('a link with compare-timings=both opens Compare with both timings; the switch writes and clears it in the address', async () => {
+  const { page, problems } = await browser.page(`?${WIDE_W}&view=compare&compare=1f1b&compare-timings=both`);
+  await textIs(page, 'compare-reference-dualpipe', '37.44');
+  assert.equal(await page.isChecked('[data-testid=compare-both-timings]'), true);
+  assert.deepEqual(
+    await Promise.all(['dataflow', 'reference', 'gap'].flatMap((c) => ['dualpipe', '1f1b'].map((n) => text(page, `compare-${c}-${n}`)))),
+    ['33.92', '52', '37.44', '52.5', '+3.52', '+0.5'],
+  );
+  const heads = await page.$$eval('[data-testid=compare-table] thead th', (ths) => ths.map((th) => th.textContent));
+  assert.equal(heads.length, 11, heads.join(' | '));
+  await page.uncheck('[data-testid=compare-both-timings]');
+  await page.waitForFunction(() => !location.search.includes('compare-timings'));
+  await page.waitForFunction(() => !document.querySelector('[data-testid=compare-reference-dualpipe]'));
+  await page.check('[data-testid=compare-both-timings]');
+  await page.waitForFunction(() => new URLSearchParams(location.search).get('compare-timings') === 'both');
+  await textIs(page, 'compare-reference-dualpipe', '37.44');
+  // The link as the page wrote it opens the same table.
+  const link = await page.evaluate(() => location.search);
+  const { page: shared, problems: sharedProblems } = await browser.page(link);
+  await textIs(shared, 'compare-reference-1f1b', '52.5');
+  assert.equal(await shared.isChecked('[data-testid=compare-both-timings]'), true);
+  assert.deepEqual(problems, []);
+  assert.deepEqual(sharedProblems, []);
+  await shared.close();
+  await page.close();
+});
+
+test('a compare-timings value other than both is ignored: Compare opens with one timing', async () => {
+  const { page, problems } = await browser.page(`?${WIDE_W}&view=compare&compare=1f1b&compare-timings=${encodeURIComponent('<b>both</b>')}`);
+  await textIs(page, 'compare-makespan-dualpipe', '33.92 (span 33.42)');
+  assert.equal(await page.isChecked('[data-testid=compare-both-timings]'), false);
+  assert.equal(await page.locator('[data-testid=compare-reference-dualpipe]').count(), 0);
+  assert.equal(await page.locator('#panel-compare b').count(), 0);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
 test('Compare\'s both timings of large runs are simulated in the worker, to the CLI\'s values', async () => {
   // 8 x 2048: some 100 000 ops per run, over the main thread's bound.
   const { page, problems } = await browser.page('?schedule=dualpipe&ranks=8&micro-batches=2048&cost=F=2,B=2,W=1.5,FB=2.48,comm=0.5&view=compare&compare=1f1b&basis=stage');

@@ -5,7 +5,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CLI, cliLine, loadCourse, refusal } from './engine.mjs';
 
@@ -85,4 +87,49 @@ test('simulateModel refuses as the CLI does, naming the field, and keeps working
   assert.equal(refusal(() => course.simulateModel(7)).code, 'usage');
   assert.equal(refusal(() => course.simulateModel({ schedule: '1f1b', model: text('small-dense'), microBatches: 'many' })).field, 'micro_batches');
   assert.equal(course.simulateModel({ schedule: '1f1b', model: text('small-dense') }).memory.fits, true);
+});
+
+/** The example file as it would be written with model.pp set to `pp` (a temporary copy). */
+function withPipelineSize(name, pp) {
+  const file = JSON.parse(text(name));
+  file.model.pp = pp;
+  const dir = mkdtempSync(join(tmpdir(), 'pipesim-model-'));
+  const path = join(dir, `${name}-pp${pp}.json`);
+  writeFileSync(path, JSON.stringify(file));
+  return path;
+}
+
+for (const [model, schedule, ranks, microBatches] of [
+  ['deepseek-v3', 'dualpipe', 8, 20],
+  ['deepseek-v3', '1f1b', 4, 12],
+  ['small-dense', 'zb-v', 2, 8],
+]) {
+  test(`ranks (the page's pipeline size) runs the model as a file with that model.pp would: ${schedule} ${ranks}x${microBatches} on ${model}`, () => {
+    const r = cli('--model', withPipelineSize(model, ranks), '--schedule', schedule, '--micro-batches', String(microBatches), '--format', 'summary');
+    assert.equal(r.status, 0, r.stderr);
+    const result = course.simulateModel({ schedule, model: text(model), ranks, microBatches });
+    assert.deepEqual(withoutCurves(result), JSON.parse(r.stdout));
+    assert.equal(result.ranks, ranks);
+    assert.equal(result.micro_batches, microBatches);
+    // The same GPUs in fewer stages: every stage holds more layers than at the file's model.pp.
+    assert.equal(result.per_rank.length, ranks);
+  });
+}
+
+test('ranks equal to the file\'s model.pp changes nothing, and ranks the cluster does not divide into are refused as the file would be', () => {
+  const file = course.simulateModel({ schedule: '1f1b', model: text('deepseek-v3') });
+  assert.deepEqual(course.simulateModel({ schedule: '1f1b', model: text('deepseek-v3'), ranks: '16' }), file);
+  // 2048 GPUs in 6 stages: the file's rule on cluster.gpus, about the page's ranks.
+  const six = refusal(() => course.simulateModel({ schedule: '1f1b', model: text('deepseek-v3'), ranks: 6 }));
+  const r = cli('--model', withPipelineSize('deepseek-v3', 6), '--schedule', '1f1b');
+  assert.equal(r.status, 2);
+  assert.equal(r.stderr, cliLine(six));
+  assert.equal(six.field, 'ranks');
+  assert.equal(six.wording.key, 'plan.gpus_multiple_of_pp');
+  assert.equal(refusal(() => course.simulateModel({ schedule: '1f1b', model: text('deepseek-v3'), ranks: 'eight' })).field, 'ranks');
+  assert.equal(refusal(() => course.simulateModel({ schedule: '1f1b', model: text('deepseek-v3'), ranks: 0 })).field, 'ranks');
+  for (const ranks of [-5, 2.5, 1e9, 1e30, NaN, Infinity, {}, [8], '<b>8</b>', '9'.repeat(1 << 20)])
+    assert.equal(refusal(() => course.simulateModel({ schedule: '1f1b', model: text('deepseek-v3'), ranks })).field, 'ranks', String(ranks).slice(0, 20));
+  assert.equal(course.simulateModel({ schedule: '1f1b', model: text('deepseek-v3'), ranks: 8 }).ranks, 8, 'still working');
+  assert.equal(course.simulateModel({ schedule: '1f1b', model: text('deepseek-v3'), ranks: 8 }).ranks, 8);
 });

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { loadWebModule } from './load.mjs';
 
-const { EngineClient, BACKGROUND_ABOVE_OPS, CACHE_ENTRIES_LIMIT, CACHE_OPS_LIMIT, estimatedOps, requestKey } = await loadWebModule('engine/client');
+const { EngineClient, BACKGROUND_ABOVE_OPS, CACHE_ENTRIES_LIMIT, CACHE_OPS_LIMIT, MODEL_CACHE_ENTRIES_LIMIT, estimatedOps, requestKey } = await loadWebModule('engine/client');
 const { SUPERSEDED } = await loadWebModule('engine/superseded');
 
 class Refusal extends Error {
@@ -170,4 +170,67 @@ test('an export of a small run is written here, of a large one in the worker (an
   assert.equal(told, 0);
   assert.equal(await client.exportText(large(), 'csv', fakeUpdate(), () => told++), 'worker csv');
   assert.equal(told, 1);
+});
+
+/** A lane request whose worker runs models: each request's run names its schedule and ranks. */
+function fakeModelUpdate(answer = 'run') {
+  const tasks = [];
+  return {
+    tasks,
+    async run(task, args) {
+      tasks.push({ task, args });
+      if (answer === 'superseded') return SUPERSEDED;
+      if (answer === 'fail') throw new Refusal('the course module did not load', 'internal');
+      return args.map((r) => (r.schedule === 'chimera' ? { error: { message: 'chimera refused', code: 'schedule_rule' } } : { value: { schedule: r.schedule, ranks: Number(r.ranks) } }));
+    },
+  };
+}
+
+const onModel = (schedule, ranks = '8') => ({ schedule, model: '{"model": {}}', ranks, microBatches: '20' });
+
+test('runs on a model go to the worker as one simulateModel task, never to this thread, answered in the order asked', async () => {
+  const engine = fakeEngine();
+  const client = new EngineClient(engine, {});
+  const update = fakeModelUpdate();
+  const got = await client.simulateModels([onModel('dualpipe'), onModel('chimera'), onModel('1f1b', '4')], update);
+  assert.deepEqual(update.tasks.map((t) => t.task), ['simulateModel']);
+  assert.deepEqual(got, [
+    { value: { schedule: 'dualpipe', ranks: 8 } },
+    { error: { message: 'chimera refused', code: 'schedule_rule' } },
+    { value: { schedule: '1f1b', ranks: 4 } },
+  ]);
+  assert.equal(engine.calls.length, 0);
+});
+
+test('a model run asked again comes from the cache (refusals too); only the new ones go to the worker', async () => {
+  const client = new EngineClient(fakeEngine(), {});
+  await client.simulateModels([onModel('dualpipe'), onModel('chimera')], fakeModelUpdate());
+  const update = fakeModelUpdate();
+  const got = await client.simulateModels([onModel('chimera'), onModel('dualpipe', '16'), onModel('dualpipe')], update);
+  assert.deepEqual(update.tasks.map((t) => t.args), [[onModel('dualpipe', '16')]]);
+  assert.deepEqual(got.map((o) => o.value?.ranks ?? o.error.message), ['chimera refused', 16, 8]);
+  const again = fakeModelUpdate();
+  await client.simulateModels([onModel('dualpipe')], again);
+  assert.deepEqual(again.tasks, []);
+});
+
+test('a superseded model request answers SUPERSEDED and keeps nothing; a task failed whole refuses every run and keeps none', async () => {
+  const client = new EngineClient(fakeEngine(), {});
+  assert.equal(await client.simulateModels([onModel('dualpipe')], fakeModelUpdate('superseded')), SUPERSEDED);
+  const failed = await client.simulateModels([onModel('dualpipe'), onModel('1f1b')], fakeModelUpdate('fail'));
+  assert.deepEqual(failed, [1, 2].map(() => ({ error: { message: 'the course module did not load', code: 'internal' } })));
+  const retry = fakeModelUpdate();
+  await client.simulateModels([onModel('dualpipe')], retry);
+  assert.equal(retry.tasks.length, 1);
+});
+
+test('the model cache drops its oldest runs past its entry limit', async () => {
+  const client = new EngineClient(fakeEngine(), {});
+  for (let r = 1; r <= MODEL_CACHE_ENTRIES_LIMIT + 1; r++) await client.simulateModels([onModel('dualpipe', String(r))], fakeModelUpdate());
+  const oldest = fakeModelUpdate();
+  await client.simulateModels([onModel('dualpipe', '1')], oldest);
+  assert.equal(oldest.tasks.length, 1);
+  const newest = fakeModelUpdate();
+  await client.simulateModels([onModel('dualpipe', String(MODEL_CACHE_ENTRIES_LIMIT + 1))], newest);
+  assert.equal(newest.tasks.length, 0);
 });

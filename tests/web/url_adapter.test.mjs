@@ -159,3 +159,34 @@ test('the Memory tab\'s model rides in the address as memory-model, and only whe
   assert.equal(readState('').memoryModel, '');
   assert.ok(OWN_PARAMS.includes('memory-model'));
 });
+
+test('Compare\'s both timings ride in the address as compare-timings=both, and only when on', () => {
+  const both = { ...DEFAULT_STATE, view: 'compare', bothTimings: true };
+  const search = writeState(both, false, new URLSearchParams());
+  assert.match(search, /[?&]view=compare&compare-timings=both(&|$)/);
+  assert.deepEqual(readState(search), both);
+  assert.doesNotMatch(writeState(DEFAULT_STATE, false, new URLSearchParams()), /compare-timings/);
+  assert.equal(readState('').bothTimings, false);
+  assert.ok(OWN_PARAMS.includes('compare-timings'));
+});
+
+test('any compare-timings value but "both" is ignored, as an unknown view is', () => {
+  for (const value of ['', 'Both', 'both ', 'true', '1', 'dataflow', 'reference', '<script>window.__pwned=1</script>', 'both'.repeat(1 << 16)])
+    assert.equal(readState(`?view=compare&compare-timings=${encodeURIComponent(value)}`).bothTimings, false, value.slice(0, 40));
+  // Repeated: the first value counts, as for every parameter the page reads.
+  assert.equal(readState('?compare-timings=both&compare-timings=x').bothTimings, true);
+  assert.equal(readState('?compare-timings=x&compare-timings=both').bothTimings, false);
+});
+
+test('a store switching both timings on writes it into the address, keeping the parameters others own', () => {
+  const address = fakeAddress('?lang=pt-BR&view=compare');
+  const store = new Store(readState(address.search()));
+  new UrlAdapter(address).connect(store);
+  store.set({ bothTimings: true });
+  assert.match(address.current, /compare-timings=both/);
+  assert.match(address.current, /lang=pt-BR/);
+  address.advance(URL_WRITE_INTERVAL_MS);
+  store.set({ bothTimings: false });
+  address.advance(URL_WRITE_INTERVAL_MS);
+  assert.doesNotMatch(address.current, /compare-timings/);
+});

@@ -48,8 +48,11 @@ function opKinds(run: RunView): Set<string> {
   return seen;
 }
 
-/** The fields whose change makes every run stale (all of the URL's state but the view). */
-const SIMULATED = new Set<keyof PageState>(APP_STATE_KEYS.filter((key) => key !== 'view'));
+/** The fields whose change only redraws (the runs stay): which view, and Compare's both timings,
+ *  whose runs under the other timing are added to those kept. */
+const REDRAWN = new Set<keyof PageState>(['view', 'bothTimings']);
+/** The fields whose change makes every run stale (all of the URL's state but those redrawn). */
+const SIMULATED = new Set<keyof PageState>(APP_STATE_KEYS.filter((key) => !REDRAWN.has(key)));
 
 /** One run a view needs: the schedule, the key of its run, whether it is on the same-model basis, and
  *  (Compare with both timings) the timing it is asked under when not the page's. */
@@ -81,8 +84,6 @@ export class App {
   /** The guided lesson's runs, core data the page needs at start-up (a step is a URL). */
   private readonly lessonRuns: LearnSource;
   private primary: RunView | null = null;
-  /** Compare shows each schedule's makespan under both timings (its checkbox; not in the URL). */
-  private compareBothTimings = false;
   private dirty = new Set<ViewName>(VIEWS);
   private chartTimer = 0;
   /** The runs of the current settings, per schedule; emptied by every change of settings. */
@@ -131,11 +132,7 @@ export class App {
     const lazy = <P extends { element: HTMLElement }>(view: ViewName, build: () => Promise<P>) => new LazyView(view, build, () => this.arrived(view));
     this.compare = lazy('compare', async () => {
       const { ComparePanel } = await import('../views/compare_panel');
-      return new ComparePanel(engine.schedules, (names) => this.set({ compare: names }), onBasis, (both) => {
-        this.compareBothTimings = both;
-        this.dirty.add('compare');
-        this.refresh();
-      });
+      return new ComparePanel(engine.schedules, (names) => this.set({ compare: names }), onBasis, (bothTimings) => this.set({ bothTimings }));
     });
     this.charts = lazy('charts', async () => {
       const [{ ChartsPanel }, { ChartsSweeps }] = await Promise.all([import('../views/charts_panel'), import('./charts_sweeps')]);
@@ -145,7 +142,21 @@ export class App {
     this.memory = lazy('memory', async () => {
       const [{ MemoryPanel }, { MemoryBytes }, { PLAN_EXAMPLES }] = await Promise.all([import('../views/memory_panel'), import('./memory_bytes'), import('../model/plan_examples')]);
       const panel = new MemoryPanel(PLAN_EXAMPLES, (memoryModel) => this.set({ memoryModel }));
-      return { element: panel.element, panel, bytes: new MemoryBytes(engine, panel, (name) => scheduleTitle(engine.schedule(name), name)) };
+      // Its runs go through the one engine client, to the worker; a newer one supersedes one under way.
+      const runs = new Lane(background);
+      const bytes = new MemoryBytes(
+        async (requests) => {
+          const started = performance.now();
+          const outcomes = await this.client.simulateModels(requests, runs.begin());
+          // Where they ran, for tools and tests, as pipesim:update says it of the other runs.
+          performance.measure('pipesim:memory', { start: started, detail: { where: this.client.lastPlace, runs: requests.length } });
+          return outcomes;
+        },
+        (name) => !!engine.schedule(name)?.uses_virtual_stages,
+        panel,
+        (name) => scheduleTitle(engine.schedule(name), name),
+      );
+      return { element: panel.element, panel, bytes };
     });
     // "Derive F&B from the chunk model": its costs become the pipeline's, shown on the timeline.
     this.chunk = lazy('chunk', async () => {
@@ -232,9 +243,10 @@ export class App {
   private changed(keys: ReadonlySet<keyof PageState>): void {
     const settings = [...keys].some((key) => SIMULATED.has(key));
     if (keys.has('theme') || keys.has('palette')) this.restyle();
-    if (!settings && !keys.has('view')) return;
+    if (!settings && ![...keys].some((key) => REDRAWN.has(key))) return;
     this.dirty = new Set(VIEWS);
-    // Switching views keeps the runs (the settings have not changed); anything else re-simulates.
+    // Switching views (or Compare's both timings) keeps the runs (the settings have not changed);
+    // anything else re-simulates.
     if (settings) {
       this.runs.clear();
       clearTimeout(this.chartTimer);
@@ -296,7 +308,7 @@ export class App {
       const key = sameModel && !this.takesText(name) ? `model:${name}` : name;
       if (!out.some((n) => n.key === key)) out.push({ name, key, sameModel: key !== name });
     }
-    if (view === 'compare' && this.compareBothTimings) {
+    if (view === 'compare' && this.state.bothTimings) {
       const timing = otherTiming(this.state.timing);
       for (const name of [this.state.schedule, ...this.state.compare]) {
         const asked = out.find((n) => n.key === this.comparedKey(name))!;
@@ -447,7 +459,7 @@ export class App {
     if (view === 'quiz') this.quiz.loaded?.update();
     if (view === 'planner') this.planner.loaded?.update();
     if (view === 'learn') this.learn.loaded?.update(this.stepFromUrl(this.state.step));
-    if (view === 'compare') this.compare.loaded?.update(this.state.schedule, this.state.compare, this.compareEntries(), this.basisShown(), this.compareBothTimings);
+    if (view === 'compare') this.compare.loaded?.update(this.state.schedule, this.state.compare, this.compareEntries(), this.basisShown(), this.state.bothTimings);
     const charts = this.charts.loaded;
     if (view === 'charts' && charts) {
       // Sweeps run hundreds of simulations: coalesce a burst of slider moves into one.
@@ -477,7 +489,7 @@ export class App {
   /** With both timings on: a compared schedule's run at the page's timing paired with its run under
    *  the other one (undefined while that run is not there yet). */
   private bothTimingsOf(key: string, asked: RunOutcome): BothTimings | undefined {
-    if (!this.compareBothTimings) return undefined;
+    if (!this.state.bothTimings) return undefined;
     const other = this.runs.get(this.otherTimingKey(key));
     if (!other) return undefined;
     const timed = (o: RunOutcome): TimedRun => ('run' in o ? { summary: o.run.result.summary } : { error: wordRefusal(o.error, o.wording) });

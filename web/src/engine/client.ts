@@ -6,10 +6,10 @@
 //
 // It imports only types from the engine and the worker's queue, so that it runs in Node's unit tests
 // with stand-ins for both.
-import type { Engine, ExportFormat, RunRequest, SimulateValue } from './engine';
+import type { Engine, ExportFormat, ModelRunRequest, ModelRunResult, RunRequest, SimulateValue } from './engine';
 import type { Background, LaneRequest } from './background';
 import { SUPERSEDED, type Superseded } from './superseded';
-import { isRefusal, outcomeOf, type Outcome } from './outcome';
+import { isRefusal, outcomeOf, type Outcome, type Refusal } from './outcome';
 
 /** Above this many ops (estimated, over all the runs of one update) simulation leaves the main thread.
  *  The engine in WebAssembly does about 10 M ops/s and drawing costs about as much again, so 30 000
@@ -30,8 +30,11 @@ export function estimatedOps(request: RunRequest): number {
   return 3 * n(request.ranks) * n(request.microBatches) * n(request.virtualStages);
 }
 
+/** The most runs on a model (the Memory tab's) the cache keeps: a tab's schedules at a few settings. */
+export const MODEL_CACHE_ENTRIES_LIMIT = 16;
+
 /** The same key for the same request, whatever order its fields were written in. */
-export function requestKey(request: RunRequest): string {
+export function requestKey(request: RunRequest | ModelRunRequest): string {
   const entries = Object.entries(request).filter(([, v]) => v !== undefined);
   entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   return JSON.stringify(entries.map(([k, v]) => [k, typeof v === 'number' ? String(v) : v]));
@@ -53,6 +56,8 @@ export class EngineClient {
   /** Results by request key, oldest first (a Map keeps insertion order). */
   private readonly cache = new Map<string, { outcome: Outcome<SimulateValue>; ops: number }>();
   private cachedOps = 0;
+  /** Runs on a model by request key, oldest first. */
+  private readonly modelCache = new Map<string, Outcome<ModelRunResult>>();
 
   constructor(
     readonly engine: EngineCalls,
@@ -95,6 +100,7 @@ export class EngineClient {
   forget(): void {
     this.cache.clear();
     this.cachedOps = 0;
+    this.modelCache.clear();
   }
 
   /** The run in one of the export formats: written here for a small run (the download starts within
@@ -113,6 +119,44 @@ export class EngineClient {
     }
     away();
     return update.run('exportText', { request, format }, progress);
+  }
+
+  /** Schedules run on a model and cluster (the Memory tab), each its result or its refusal: always in
+   *  the worker's queue through `update`, since each needs the course module and prices a whole model
+   *  (a newer request of its lane supersedes it); the runs already made come from the cache. */
+  async simulateModels(requests: ModelRunRequest[], update: Pick<LaneRequest, 'run'>): Promise<Outcome<ModelRunResult>[] | Superseded> {
+    const key = (r: ModelRunRequest) => requestKey(r);
+    const hits = new Map(requests.flatMap((r) => {
+      const hit = this.modelCache.get(key(r));
+      return hit ? [[key(r), hit] as const] : [];
+    }));
+    const missing = requests.filter((r) => !hits.has(key(r)));
+    let got: Outcome<ModelRunResult>[] | Superseded = [];
+    if (missing.length) {
+      try {
+        got = await update.run('simulateModel', missing);
+      } catch (e) {
+        // The whole task failed (a worker that broke, a course module that did not load): every run of
+        // it is refused with that message, and none is kept (another try may succeed).
+        const error = { message: e instanceof Error ? e.message : String(e), code: isRefusal(e) ? e.code : 'internal', ...wordingOf(e) };
+        return requests.map((r) => hits.get(key(r)) ?? { error });
+      }
+    }
+    if (got === SUPERSEDED) return SUPERSEDED;
+    const settled = got;
+    missing.forEach((r, k) => this.keepModelRun(key(r), settled[k]));
+    const made = new Map(missing.map((r, k) => [key(r), settled[k]] as const));
+    return requests.map((r) => (made.get(key(r)) ?? hits.get(key(r)))!);
+  }
+
+  private keepModelRun(key: string, outcome: Outcome<ModelRunResult>): void {
+    if ('error' in outcome && outcome.error.code === 'internal') return;
+    this.modelCache.delete(key);
+    this.modelCache.set(key, outcome);
+    for (const oldest of this.modelCache.keys()) {
+      if (this.modelCache.size <= MODEL_CACHE_ENTRIES_LIMIT) break;
+      this.modelCache.delete(oldest);
+    }
   }
 
   private simulateHere(request: RunRequest): Outcome<SimulateValue> {
@@ -168,4 +212,10 @@ export class EngineClient {
       this.cachedOps -= entry.ops;
     }
   }
+}
+
+/** The page's wording of a refusal thrown whole (errorFrom in tasks.ts keeps it), if it has one. */
+function wordingOf(e: unknown): { wording?: Refusal['wording'] } {
+  const wording = (e as { wording?: Refusal['wording'] } | null)?.wording;
+  return wording ? { wording } : {};
 }

@@ -1,6 +1,6 @@
 // What the background worker does for the page, as functions of an Engine. The worker runs them on
 // its own instance of the engine; when no worker can start, the page runs the very same functions.
-import { EngineError, type Engine, type ExportFormat, type PlanSearchOptions, type PlanSearchProgress, type PlanSearchResult, type RunRequest, type Wording } from './engine';
+import { EngineError, type Engine, type ExportFormat, type ModelRunRequest, type PlanSearchOptions, type PlanSearchProgress, type PlanSearchResult, type RunRequest, type Wording } from './engine';
 import { outcomeOf } from './outcome';
 
 export type { Outcome } from './outcome';
@@ -47,6 +47,9 @@ export const TASKS = {
   /** One profiler trace per rank, as the bytes of their files, measured next to the model. */
   measuredPipeline: (engine: Engine, args: { files: Uint8Array[]; align: 'profiler' | 'first-ops' }) =>
     engine.measuredPipeline(args.files.map((bytes) => new TextDecoder().decode(bytes)), args.align),
+  /** Schedules run on a model and cluster, priced in bytes (the Memory tab): each its result or its
+   *  refusal, so that one refused schedule does not fail the others. */
+  simulateModel: (engine: Engine, requests: ModelRunRequest[]) => requests.map((r) => outcomeOf(() => engine.simulateModel(r))),
   /** A download of a large run (a Chrome trace of a million ops takes seconds to write). */
   exportText: (engine: Engine, args: { request: RunRequest; format: ExportFormat }) => engine.exportText(args.request, args.format),
 };
@@ -56,7 +59,7 @@ export type TaskArgs<K extends TaskName> = Parameters<(typeof TASKS)[K]>[1];
 export type TaskResult<K extends TaskName> = ReturnType<(typeof TASKS)[K]>;
 
 /** Tasks whose engine calls need the course module and its data, which an engine loads on first need. */
-const COURSE_TASKS: ReadonlySet<TaskName> = new Set<TaskName>(['plan', 'planSearch', 'overlapTrace', 'measuredPipeline', 'exportText']);
+const COURSE_TASKS: ReadonlySet<TaskName> = new Set<TaskName>(['plan', 'planSearch', 'overlapTrace', 'measuredPipeline', 'exportText', 'simulateModel']);
 
 /** Gets `engine` ready for `task` (the worker and the main thread both call it before runTask). */
 export async function prepareTask(engine: Engine, task: TaskName): Promise<void> {

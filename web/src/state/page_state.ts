@@ -37,6 +37,9 @@ export interface AppState {
   step: string;
   /** The Memory tab's model and cluster: a core plan example's id ('deepseek-v3'), '' for chunks. */
   memoryModel: string;
+  /** Compare's "Both timings": every schedule's makespan under dataflow and under the reference
+   *  runtime side by side (model/timings.ts). Only the view changes with it: no run goes stale. */
+  bothTimings: boolean;
 }
 
 /** Core's first preset (core/engine/src/presets.cpp): the run a first visit opens on. Core writes its
@@ -61,6 +64,7 @@ export const DEFAULT_STATE: AppState = {
   sends: 'rendezvous',
   step: '1',
   memoryModel: '',
+  bothTimings: false,
 };
 
 /** Longest pasted schedule kept in the URL, in characters. */

@@ -5,7 +5,11 @@ import type { Store } from './store';
 import { browserAddressBar, UrlWriter, type AddressBar } from './url_writer';
 
 /** The query parameters the state owns; any other one in the address is kept as it is. */
-export const OWN_PARAMS = ['schedule', 'ranks', 'micro-batches', 'virtual-stages', 'cost', 'stage-cost', 'rank-speed', 'compare', 'basis', 'view', 'custom', 'timing', 'sends', 'step', 'memory-model'];
+export const OWN_PARAMS = ['schedule', 'ranks', 'micro-batches', 'virtual-stages', 'cost', 'stage-cost', 'rank-speed', 'compare', 'basis', 'view', 'custom', 'timing', 'sends', 'step', 'memory-model', 'compare-timings'];
+
+/** compare-timings' one value: Compare shows both timings. Any other value is ignored, as an unknown
+ *  view or basis is. */
+export const BOTH_TIMINGS_IN_URL = 'both';
 
 export function readState(search: string): AppState {
   const q = new URLSearchParams(search);
@@ -30,6 +34,7 @@ export function readState(search: string): AppState {
     sends: get('sends', DEFAULT_STATE.sends),
     step: get('step', DEFAULT_STATE.step),
     memoryModel: get('memory-model', DEFAULT_STATE.memoryModel),
+    bothTimings: q.get('compare-timings') === BOTH_TIMINGS_IN_URL,
   };
 }
 
@@ -52,6 +57,7 @@ export function writeState(state: AppState, usesVirtualStages: boolean, extra: U
   if (state.timing !== DEFAULT_STATE.timing && state.sends !== DEFAULT_STATE.sends) q.set('sends', state.sends);
   if (state.view === 'learn') q.set('step', state.step);
   if (state.memoryModel) q.set('memory-model', state.memoryModel);
+  if (state.bothTimings) q.set('compare-timings', BOTH_TIMINGS_IN_URL);
   // A pasted schedule rides in the address only while a link stays shareable (servers refuse ~8 KB).
   if (takesText && state.custom.length <= CUSTOM_IN_URL_LIMIT) q.set('custom', state.custom);
   for (const [k, v] of extra) if (!q.has(k)) q.set(k, v);

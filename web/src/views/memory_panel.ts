@@ -2,9 +2,10 @@
 // holds (which stages, how many copies of the model). The engine's summary gives each rank's peak,
 // when it is first reached, and the stages the rank holds: this panel only draws them.
 // With a model and cluster picked (core's plan examples), the same run priced in bytes as `pipesim
-// simulate --model FILE` prices it: per rank, weights + gradients + optimizer state plus the
-// activations alive over time, in GB against one GPU's memory, and which schedules do not fit. The
-// app asks the engine (app/memory_bytes.ts) and hands the results over.
+// simulate --model FILE` prices it, at the ranks and micro-batches of the page's controls: per rank,
+// weights + gradients + optimizer state plus the activations alive over time, in GB against one
+// GPU's memory, and which schedules do not fit. The app asks the engine (app/memory_bytes.ts, in the
+// worker) and hands the results over.
 import { clear, el, svg } from '../base/dom';
 import { niceStep } from '../base/time_scale';
 import type { ModelRunResult } from '../engine/engine';
@@ -43,8 +44,13 @@ export class MemoryPanel {
   private readonly chunks: HTMLElement;
   /** The drawing in bytes (a model picked). */
   private readonly bytes = el('div', { 'data-testid': 'memory-bytes', hidden: true });
+  /** Why the address's memory-model is not drawn (it names no model the picker offers). */
+  private readonly unknown = el('p', { class: 'error-inline', role: 'alert', 'data-testid': 'memory-model-unknown', hidden: true });
 
-  constructor(examples: PlanExample[], onModel: (id: string) => void) {
+  constructor(
+    private readonly examples: PlanExample[],
+    onModel: (id: string) => void,
+  ) {
     this.picker.append(el('option', { value: '', text: t('memory.modelNone') }));
     for (const e of examples) this.picker.append(el('option', { value: e.id, text: t(e.name) }));
     this.picker.addEventListener('change', () => onModel(this.picker.value));
@@ -58,16 +64,22 @@ export class MemoryPanel {
     ]);
     this.element = el('section', { class: 'panel', id: 'panel-memory', role: 'tabpanel', hidden: true }, [
       el('div', { class: 'field memory-model' }, [el('label', { for: 'memory-model', text: t('memory.model') }), this.picker]),
+      this.unknown,
       this.chunks,
       this.bytes,
     ]);
   }
 
-  /** The model picked ('' for chunks), as the state has it. */
+  /** The model picked ('' for chunks), as the state has it. An id the picker does not offer (a link
+   *  typed or cut short) is said, with the known ones, and the tab shows chunks as with none. */
   showPicked(id: string): void {
-    this.picker.value = id;
-    this.chunks.hidden = id !== '';
-    this.bytes.hidden = id === '';
+    const known = id === '' || this.examples.some((e) => e.id === id);
+    const drawn = known ? id : '';
+    this.picker.value = drawn;
+    this.chunks.hidden = drawn !== '';
+    this.bytes.hidden = drawn === '';
+    this.unknown.hidden = known;
+    this.unknown.textContent = known ? '' : t('memory.unknownModel', { value: shortened(id), known: this.examples.map((e) => e.id).join(', ') });
   }
 
   /** The run in bytes on the model: chart in GB against the GPU's memory, the verdicts, the table. */
@@ -80,7 +92,7 @@ export class MemoryPanel {
     } else {
       this.bytes.append(
         el('p', { class: 'hint', 'data-testid': 'memory-model-caption', text: t('memory.modelCaption', {
-          model: String(run.model.name), ranks: run.ranks, mb: run.micro_batches, gpu: num(run.memory.gpu_bytes / GB),
+          model: String(run.model.name), ranks: run.ranks, mb: run.micro_batches, gpu: num(run.memory.gpu_bytes / GB), ...fileSizes(memory.example),
         }) }),
         el('div', { class: 'memory-bytes-chart' }, [bytesChart(run)]),
       );
@@ -126,6 +138,20 @@ export class MemoryPanel {
     clear(this.params);
     this.params.append(parametersTable(run));
   }
+}
+
+/** The longest address value the refusal quotes: a link may carry a megabyte. */
+const QUOTED_CHARS = 40;
+
+function shortened(value: string): string {
+  return value.length > QUOTED_CHARS ? `${value.slice(0, QUOTED_CHARS)}…` : value;
+}
+
+/** The sizes the model file itself gives (its pipeline size, micro-batches and GPUs), which the
+ *  caption sets beside the controls' sizes the run was made at. */
+function fileSizes(example: PlanExample): { fileRanks: number; fileMb: number; gpus: number } {
+  const file = JSON.parse(example.text) as { model: { pp: number; micro_batches: number }; cluster: { gpus: number } };
+  return { fileRanks: file.model.pp, fileMb: file.model.micro_batches, gpus: file.cluster.gpus };
 }
 
 /** A stage a rank holds (summary.per_rank[r].stages), in words: "stage 3 (direction 1)". */
