@@ -163,12 +163,13 @@ TEST_CASE("the planner simulates every schedule of the registry or says why it d
     for (const auto& c : p.ranked) ran = ran || c.schedule == must;
     CHECK(ran);
   }
-  // Ranked: schedules that fit first, each group by iteration time.
+  // Ranked: schedules that fit first, each group by iteration time (the makespan and the all-reduce).
   for (std::size_t i = 1; i < p.ranked.size(); ++i) {
     const auto& a = p.ranked[i - 1];
     const auto& b = p.ranked[i];
-    CHECK((a.fits > b.fits || (a.fits == b.fits && a.makespan_ms <= b.makespan_ms)));
+    CHECK((a.fits > b.fits || (a.fits == b.fits && a.iteration_ms <= b.iteration_ms)));
   }
+  for (const auto& c : p.ranked) CHECK(c.iteration_ms == c.makespan_ms + c.allreduce_ms);
 }
 
 TEST_CASE("the planner's op costs follow the documented FLOP and all-to-all model") {
@@ -224,10 +225,26 @@ TEST_CASE("the recommendation follows the numbers when memory gets tight") {
   const std::string tight = with(example("deepseek-v3.json"), "/cluster/gpu/memory_gb", 65);
   const pipesim::Plan p = pipesim::plan(pipesim::test::course_data(), pipesim::parse_plan_input(tight));
   INFO(pipesim::render_plan_text(pipesim::test::course_data(), p));
-  for (const auto& c : p.ranked)
-    if (c.schedule == "dualpipe") CHECK_FALSE(c.fits);
+  const pipesim::PlanCandidate* dualpipe = nullptr;
+  const pipesim::PlanCandidate* dualpipev = nullptr;
+  for (const auto& c : p.ranked) {
+    if (c.schedule == "dualpipe") dualpipe = &c;
+    if (c.schedule == "dualpipev") dualpipev = &c;
+  }
+  REQUIRE(dualpipe != nullptr);
+  REQUIRE(dualpipev != nullptr);
+  CHECK_FALSE(dualpipe->fits);
   CHECK(p.recommended == "dualpipev");
-  CHECK(contains(p.reasons, "dualpipe would be faster"));
+  // DualPipe's pipeline ends sooner, but each rank all-reduces the gradients of its two copies: its
+  // iteration is the longer, so no reason calls it faster.
+  CHECK(dualpipe->makespan_ms < dualpipev->makespan_ms);
+  CHECK(dualpipe->iteration_ms > dualpipev->iteration_ms);
+  CHECK_FALSE(contains(p.reasons, "dualpipe would be faster"));
+  // Below DualPipeV's 61.1 GB it is the faster schedule that does not fit.
+  const pipesim::Plan tighter = pipesim::plan(pipesim::test::course_data(),
+                                              pipesim::parse_plan_input(with(example("deepseek-v3.json"), "/cluster/gpu/memory_gb", 60)));
+  CHECK(tighter.recommended != "dualpipev");
+  CHECK(contains(tighter.reasons, "dualpipev would be faster"));
 
   const std::string tiny = with(example("deepseek-v3.json"), "/cluster/gpu/memory_gb", 10);
   const pipesim::Plan none = pipesim::plan(pipesim::test::course_data(), pipesim::parse_plan_input(tiny));
@@ -289,7 +306,7 @@ TEST_CASE("pipesim plan prints the plan and exits 2 with one line on bad input")
   const auto ok = pipesim::test::run_cli("plan --input " + path + " --format json");
   REQUIRE(ok.status == 0);
   const json j = json::parse(ok.out);
-  CHECK(j["recommendation"]["schedule"] == pipesim::plan_from_json(pipesim::test::course_data(), example("deepseek-v3.json"))["recommendation"]["schedule"]);
+  CHECK(j["recommendation"]["schedule"] == json(pipesim::plan_from_json(pipesim::test::course_data(), example("deepseek-v3.json")))["recommendation"]["schedule"]);
   CHECK(j["candidates"][0]["rank"] == 1);
   const auto text = pipesim::test::run_cli("plan --input " + path);
   CHECK(text.out.find("recommended: ") != std::string::npos);
@@ -358,8 +375,8 @@ TEST_CASE("the planner's reasons use the course's terms and write numbers the la
   std::string total_pt = total;
   std::replace(total_pt.begin(), total_pt.end(), '.', ',');
 
-  const auto pt = pipesim::plan_from_json(pipesim::test::course_data(), input, "pt-BR")["recommendation"]["reasons"].get<std::vector<std::string>>();
-  const auto zh = pipesim::plan_from_json(pipesim::test::course_data(), input, "zh-CN")["recommendation"]["reasons"].get<std::vector<std::string>>();
+  const auto pt = json(pipesim::plan_from_json(pipesim::test::course_data(), input, "pt-BR"))["recommendation"]["reasons"].get<std::vector<std::string>>();
+  const auto zh = json(pipesim::plan_from_json(pipesim::test::course_data(), input, "zh-CN"))["recommendation"]["reasons"].get<std::vector<std::string>>();
   CHECK(contains(pt, "bolha"));  // quiz_bank.json and lesson_text.json: bubble = bolha / 气泡
   CHECK(contains(zh, "气泡"));
   CHECK(contains(pt, "pares F&B"));
@@ -416,7 +433,7 @@ TEST_CASE("the plan's language comes from the input's \"language\" and is checke
   const std::string ok = example("small-dense.json");
   const pipesim::Plan zh = pipesim::plan(pipesim::test::course_data(), pipesim::parse_plan_input(with(ok, "/language", "zh-CN")));
   CHECK(zh.input.language == "zh-CN");
-  CHECK(json(zh.reasons) == pipesim::plan_from_json(pipesim::test::course_data(), ok, "zh-CN")["recommendation"]["reasons"]);
+  CHECK(json(zh.reasons) == json(pipesim::plan_from_json(pipesim::test::course_data(), ok, "zh-CN"))["recommendation"]["reasons"]);
   CHECK(pipesim::parse_plan_input(ok).language == "en");
   // The explicit language wins over the input's.
   CHECK(pipesim::plan_from_json(pipesim::test::course_data(), with(ok, "/language", "zh-CN"), "en") == pipesim::plan_from_json(pipesim::test::course_data(), ok));
@@ -439,7 +456,7 @@ TEST_CASE("pipesim plan --lang explains in that language, over the input's own")
   REQUIRE(pt.status == 0);
   const json j = json::parse(pt.out);
   CHECK(j["language"] == "pt-BR");
-  CHECK(j["recommendation"] == pipesim::plan_from_json(pipesim::test::course_data(), example("deepseek-v3.json"), "pt-BR")["recommendation"]);
+  CHECK(j["recommendation"] == json(pipesim::plan_from_json(pipesim::test::course_data(), example("deepseek-v3.json"), "pt-BR"))["recommendation"]);
 
   const auto zh = pipesim::test::run_cli("plan --input " + path + " --lang zh-CN");
   REQUIRE(zh.status == 0);
@@ -522,7 +539,7 @@ TEST_CASE("pipesim plan --search prints the search's fastest configurations, as 
   REQUIRE(r.status == 0);
   const json j = json::parse(r.out);
   const pipesim::SearchResult direct = pipesim::plan_search(pipesim::parse_plan_input(example("small-dense.json")), {}, 20);
-  CHECK(j == pipesim::search_json(direct));
+  CHECK(j == json(pipesim::search_json(direct)));
   CHECK(j["best"].size() == 20);
   CHECK(j["configurations"].get<std::size_t>() + j["refused"].get<std::size_t>() > 0);
 }
@@ -625,6 +642,97 @@ TEST_CASE("the search prices the data-parallel all-reduce of each rank's gradien
   pipesim::PlanSearch at_eight;
   at_eight.pp = {8};
   for (const auto& p : pipesim::plan_search(pipesim::parse_plan_input(dense), at_eight, 100).best) CHECK(p.allreduce_ms == 0);
+}
+
+TEST_CASE("plan() prices every schedule as the search prices that configuration: the same makespan, all-reduce and iteration",
+          "[planner][search]") {
+  for (const char* name : {"small-dense.json", "moe-one-node-ep.json", "deepseek-v3.json"}) {
+    INFO(name);
+    const pipesim::PlanInput in = pipesim::parse_plan_input(example(name));
+    const pipesim::Plan full = pipesim::plan(pipesim::test::course_data(), in);
+    // The search at the input's own sizes: one configuration per schedule.
+    pipesim::PlanSearch at_input;
+    at_input.pp = {in.model.pp};
+    at_input.micro_batch_size = {in.model.micro_batch_size};
+    at_input.virtual_stages = {in.assumptions.virtual_stages};
+    at_input.lighter_ends = {0};
+    const pipesim::SearchResult searched = pipesim::plan_search(in, at_input, 100);
+    CHECK(searched.configurations == full.ranked.size());
+    CHECK(searched.refused == full.not_applicable.size());
+    for (const pipesim::PlanCandidate& c : full.ranked) {
+      INFO(c.schedule);
+      const auto row = std::find_if(searched.best.begin(), searched.best.end(),
+                                    [&](const pipesim::SearchPoint& p) { return p.schedule == c.schedule; });
+      REQUIRE(row != searched.best.end());
+      CHECK(row->micro_batches == in.model.micro_batches);
+      CHECK(row->virtual_stages == c.virtual_stages);
+      CHECK(row->layers_per_stage == c.layers_per_stage);
+      CHECK(row->makespan_ms == c.makespan_ms);
+      CHECK(row->allreduce_ms == c.allreduce_ms);
+      CHECK(row->iteration_ms == c.iteration_ms);
+      CHECK(row->bubble_fraction == c.bubble_fraction);
+      CHECK(row->peak_gb == c.total_gb);
+      CHECK(row->fits == c.fits);
+    }
+    // Both rank by fit, then iteration: the same order.
+    std::vector<std::string> plan_order, search_order;
+    for (const auto& c : full.ranked) plan_order.push_back(c.schedule);
+    for (const auto& p : searched.best) search_order.push_back(p.schedule);
+    CHECK(plan_order == search_order);
+    // And so do their JSON views.
+    const json plan_doc = json(pipesim::plan_json(pipesim::test::course_data(), full));
+    for (const json& c : plan_doc["candidates"])
+      CHECK(c["iteration_ms"] == c["makespan_ms"].get<double>() + c["allreduce_ms"].get<double>());
+  }
+}
+
+TEST_CASE("the plan's all-reduce is the slowest rank's gradients in a ring over the replicas, routed experts over d / EP",
+          "[planner]") {
+  // small-dense: 8 GPUs of one node, 4 pipeline ranks, so d = 2 replicas over NVLink at 300 GB/s, fp32
+  // gradients. A layer holds 4 x 4096^2 (attention) + 3 x 4096 x 11008 (FFN) = 202,375,168 parameters,
+  // an embedding 32000 x 4096 = 131,072,000.
+  const double layer = 4.0 * 4096 * 4096 + 3.0 * 4096 * 11008;
+  const double embedding = 32000.0 * 4096;
+  const auto ring_ms = [](double params, double d, double gb_s) { return 2 * (d - 1) / d * params * 4 / (gb_s * 1e9) * 1000; };
+  const pipesim::Plan dense = pipesim::plan(pipesim::test::course_data(), pipesim::parse_plan_input(example("small-dense.json")));
+  std::map<std::string, double> allreduce;
+  for (const auto& c : dense.ranked) allreduce[c.schedule] = c.allreduce_ms;
+  // 1F1B: rank 0 holds 8 layers and the embedding (rank 3 as much, with the LM head): 7,000,293,376
+  // bytes, once over the ring of two.
+  CHECK(allreduce["1f1b"] == Approx(ring_ms(8 * layer + embedding, 2, 300)).epsilon(1e-12));
+  CHECK(allreduce["1f1b"] == Approx(23.334311253333).epsilon(1e-12));
+  // DualPipe: rank 0 also holds the last stage (8 layers and the LM head): twice the bytes.
+  CHECK(allreduce["dualpipe"] == Approx(ring_ms(16 * layer + 2 * embedding, 2, 300)).epsilon(1e-12));
+  // DualPipeV: 8 stages of 4 layers, rank 0 holds the first and the last, both embeddings.
+  CHECK(allreduce["dualpipev"] == Approx(ring_ms(8 * layer + 2 * embedding, 2, 300)).epsilon(1e-12));
+
+  // A two-layer MoE on 16 GPUs, nodes of 8, 2 pipeline ranks: d = 8 replicas of each stage inside a
+  // node (NVLink, 100 GB/s), EP 4, so routed experts are reduced over d / EP = 2 replicas. Rank 0 of
+  // 1F1B holds layer 0: attention 4 x 1024^2 and a router 1024 x 4, all reduced over 8; 4 experts of
+  // 3 x 1024 x 2048, each GPU holding one of them, reduced over 2.
+  const std::string moe = R"({"cluster": {"gpus": 16, "gpus_per_node": 8, "gpu": {"tflops": 100, "memory_gb": 80},
+      "nvlink_gb_s": 100, "ib_gb_s": 10},
+    "model": {"layers": 2, "hidden": 1024, "experts": 4, "top_k": 1, "expert_hidden": 2048, "vocab": 0,
+      "seq_len": 1024, "micro_batches": 4, "pp": 2, "ep": 4}})";
+  const double unrouted = 4.0 * 1024 * 1024 + 1024.0 * 4;
+  const double one_expert = 3.0 * 1024 * 2048;
+  const pipesim::Plan small_moe = pipesim::plan(pipesim::test::course_data(), pipesim::parse_plan_input(moe));
+  const pipesim::PlanCandidate* one_f_one_b = nullptr;
+  for (const auto& c : small_moe.ranked)
+    if (c.schedule == "1f1b") one_f_one_b = &c;
+  REQUIRE(one_f_one_b != nullptr);
+  // 2 x 7/8 x 16,793,600 bytes + 2 x 1/2 x 25,165,824 bytes, over 100 GB/s: 0.293888 + 0.25165824 ms.
+  CHECK(one_f_one_b->allreduce_ms == Approx(ring_ms(unrouted, 8, 100) + ring_ms(one_expert, 2, 100)).epsilon(1e-12));
+  CHECK(one_f_one_b->allreduce_ms == Approx(0.54554624).epsilon(1e-12));
+  CHECK(one_f_one_b->iteration_ms == one_f_one_b->makespan_ms + one_f_one_b->allreduce_ms);
+  // Nodes of 4: the 8 replicas span two nodes, and the ring runs at InfiniBand's 10 GB/s.
+  const pipesim::Plan across = pipesim::plan(pipesim::test::course_data(), pipesim::parse_plan_input(with(moe, "/cluster/gpus_per_node", 4)));
+  for (const auto& c : across.ranked)
+    if (c.schedule == "1f1b") CHECK(c.allreduce_ms == Approx(10 * 0.54554624).epsilon(1e-12));
+  // One pipeline over the whole cluster has no replica to reduce with.
+  const pipesim::Plan alone = pipesim::plan(pipesim::test::course_data(),
+                                            pipesim::parse_plan_input(with(with(example("small-dense.json"), "/model/pp", 8), "/model/micro_batches", 64)));
+  for (const auto& c : alone.ranked) CHECK(c.allreduce_ms == 0);
 }
 
 TEST_CASE("the search run in steps gives what plan_search gives, and counts its progress", "[planner][search]") {

@@ -27,6 +27,9 @@ test('the search shows its progress, then its ranked rows, one of them without p
   assert.equal(await rows.count(), 20);
   assert.equal(await page.locator('[data-testid=planner-search-row][data-pp="1"]').count(), 1);
   assert.match(await page.textContent('[data-testid=planner-search-row][data-pp="1"]'), /No pipeline parallelism/);
+  // The plan above the search ranks by the same iteration: DualPipe's 11.62 s makespan and the 46.7 ms
+  // all-reduce of its two parameter copies (pipesim plan, small-dense.json).
+  assert.equal(await page.textContent('[data-testid=planner-table] tr[data-schedule=dualpipe] td:nth-child(3)'), '11.66 s');
   assert.deepEqual(problems, []);
   await page.close();
 });

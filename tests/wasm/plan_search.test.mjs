@@ -30,6 +30,26 @@ test('the search stepped in the module ranks what pipesim plan --search ranks', 
   }
 });
 
+test("the module's plan prices each schedule as its search prices that configuration: makespan, all-reduce, iteration", () => {
+  for (const name of ['small-dense.json', 'moe-one-node-ep.json']) {
+    const input = readFileSync(example(name), 'utf8');
+    const { model } = JSON.parse(input);
+    const plan = course.plan(input, 'en');
+    const begun = course.planSearchBegin(input, { pp: [model.pp], microBatchSize: [model.micro_batch_size ?? 1], virtualStages: [2], lighterEnds: [0] });
+    course.planSearchStep(begun.total);
+    const { best } = course.planSearchResult(100);
+    assert.equal(best.length, plan.candidates.length, name);
+    for (const c of plan.candidates) {
+      const row = best.find((p) => p.schedule === c.schedule);
+      assert.ok(row, `${name}: ${c.schedule} in the search`);
+      assert.ok(c.allreduce_ms > 0, `${name}: ${c.schedule} has replicas to reduce with`);
+      assert.deepEqual([c.makespan_ms, c.allreduce_ms, c.iteration_ms], [row.makespan_ms, row.allreduce_ms, row.iteration_ms], `${name}: ${c.schedule}`);
+      assert.equal(c.iteration_ms, c.makespan_ms + c.allreduce_ms);
+    }
+    assert.deepEqual(plan.candidates.map((c) => c.schedule), best.map((p) => p.schedule), `${name}: the same ranking`);
+  }
+});
+
 test('the search at pipeline size 1 alone is one row without pipeline parallelism', () => {
   const begun = course.planSearchBegin(readFileSync(example('small-dense.json'), 'utf8'), { pp: [1] });
   assert.equal(begun.total, 1);

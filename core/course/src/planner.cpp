@@ -9,6 +9,7 @@
 #include <set>
 
 #include "detail/input_size.h"
+#include "detail/json_document.h"
 #include "detail/json_text.h"
 #include "detail/course_files.h"
 #include "detail/i18n.h"
@@ -246,45 +247,93 @@ void fill_memory(const Context& ctx, const MemoryBytes& memory, PlanCandidate& o
   out.fits = out.total_gb <= ctx.in.cluster.gpu.memory_gb;
 }
 
-/// One schedule on the one path every run takes: the model divided into the schedule's stages, each
-/// stage priced by the cost model, the engine timing every op with its own stage's costs, and the
-/// bytes of each rank from that run (model_stages.h).
+/// The data-parallel all-reduce after the makespan (planner.h: SearchPoint): the slowest rank's.
+auto data_parallel_allreduce_ms(const ModelDivision& division, const Schedule& shape) -> double {
+  const PlanInput& in = division.input;
+  const int dp = in.cluster.gpus / in.model.pp;
+  const int expert_dp = dp / std::max(1, in.model.ep);
+  // The replicas of a stage are consecutive GPUs: one node's NVLink while they fit in a node.
+  const double gb_s = dp <= in.cluster.gpus_per_node ? in.cluster.nvlink_gb_s : in.cluster.ib_gb_s;
+  std::vector<double> unrouted(static_cast<std::size_t>(shape.ranks())), routed(unrouted.size());
+  const auto& rank_of = shape.layout.rank_of_stage;
+  for (std::size_t k = 0; k < rank_of.size(); ++k) {  // every copy of every stage
+    const ModelStage& st = division.stages[k % static_cast<std::size_t>(shape.layout.stages)];
+    const auto r = static_cast<std::size_t>(rank_of[k]);
+    unrouted[r] += (st.params - st.routed_params) * in.assumptions.grad_bytes;
+    routed[r] += st.routed_params / std::max(1, in.model.ep) * in.assumptions.grad_bytes;
+  }
+  double slowest = 0;
+  for (std::size_t r = 0; r < unrouted.size(); ++r)
+    slowest = std::max(slowest, ring_allreduce_ms(unrouted[r], dp, gb_s) + ring_allreduce_ms(routed[r], expert_dp, gb_s));
+  return slowest;
+}
+
+/// One configuration as plan() and the search both price it, so that the two cannot disagree: the
+/// model divided into the schedule's stages (model_request), the engine's metrics-only run with each
+/// stage's own costs and activation bytes, every rank's bytes, and the all-reduce after the makespan.
+struct PricedConfiguration {
+  RunRequest request;      ///< the schedule and sizes, the average stage's costs and every stage's own
+  ModelDivision division;
+  RunSummary summary;
+  MemoryBytes memory;      ///< each rank's state and its peak of live activation bytes (no curve)
+  double allreduce_ms = 0;
+  double iteration_ms = 0;  ///< summary.makespan + allreduce_ms
+};
+
+auto price_configuration(const PlanInput& in, const ScheduleSpec& spec, const Schedule& shape, int virtual_stages,
+                         const std::vector<int>& layers) -> PricedConfiguration {
+  PricedConfiguration p;
+  p.request.schedule = std::string(spec.name);
+  p.request.params = {in.model.pp, in.model.micro_batches, virtual_stages};
+  p.division = model_request(in, p.request, shape, layers);
+  // run_metrics() without building the schedule a second time: the same costs, resolved the same way.
+  validate_costs(p.request.costs);
+  p.summary = simulate_metrics(shape, resolve_stage_costs(p.request.costs, p.request.per_stage, shape),
+                               stage_activation_bytes(p.division));
+  p.memory = rank_state_bytes(p.division, shape);
+  for (std::size_t r = 0; r < p.memory.ranks.size(); ++r) p.memory.ranks[r].activations_peak = p.summary.per_rank[r].peak_weight;
+  p.allreduce_ms = data_parallel_allreduce_ms(p.division, shape);
+  p.iteration_ms = p.summary.makespan + p.allreduce_ms;
+  return p;
+}
+
+/// One schedule at the input's sizes, priced like every configuration of the search, with the
+/// figures the plan's table and reasons quote.
 auto candidate(const Context& ctx, const ScheduleSpec& spec) -> PlanCandidate {
   const ModelSpec& m = ctx.in.model;
-  RunRequest request;
-  request.schedule = std::string(spec.name);
-  request.params = {m.pp, m.micro_batches, spec.uses_virtual_stages ? ctx.in.assumptions.virtual_stages : 1};
-  const ModelDivision division = model_request(ctx.in, request, {});
-  const Run r = run(request);
+  const int virtual_stages = spec.uses_virtual_stages ? ctx.in.assumptions.virtual_stages : 1;
+  const Schedule shape = build_schedule(spec.name, {m.pp, m.micro_batches, virtual_stages});
+  const PricedConfiguration priced = price_configuration(ctx.in, spec, shape, virtual_stages, {});
+  const RunSummary& r = priced.summary;
 
   PlanCandidate out;
-  out.schedule = request.schedule;
+  out.schedule = priced.request.schedule;
   out.title = std::string(spec.texts.en.title);
-  out.stages = r.schedule.layout.stages;
-  out.virtual_stages = request.params.virtual_stages;
-  out.costs = request.costs;
-  for (const ModelStage& st : division.stages) {
+  out.stages = shape.layout.stages;
+  out.virtual_stages = virtual_stages;
+  out.costs = priced.request.costs;
+  for (const ModelStage& st : priced.division.stages) {
     out.stage_costs.push_back(st.costs);
     out.layers_per_stage.push_back(st.layers);
   }
-  out.makespan_ms = r.metrics.makespan;
-  out.bubble_fraction = r.metrics.bubble_fraction;
+  out.makespan_ms = r.makespan;
+  out.allreduce_ms = priced.allreduce_ms;
+  out.iteration_ms = priced.iteration_ms;
+  out.bubble_fraction = r.bubble_fraction;
   double busy = 0;
-  for (const RankMetrics& rm : r.metrics.per_rank) {
-    busy += rm.busy;
-    out.stages_held = std::max(out.stages_held, rm.stages_held);
-  }
-  const double capacity = static_cast<double>(m.pp) * r.metrics.makespan;
+  for (const RankSummary& rs : r.per_rank) busy += rs.busy;
+  for (int rank = 0; rank < shape.ranks(); ++rank) out.stages_held = std::max(out.stages_held, shape.stages_held(rank));
+  const double capacity = static_cast<double>(m.pp) * r.makespan;
   double compute = 0;  // each micro-batch once through every stage
-  for (const ModelStage& st : division.stages) compute += m.micro_batches * (st.part.forward_ms + st.part.backward_ms);
+  for (const ModelStage& st : priced.division.stages) compute += m.micro_batches * (st.part.forward_ms + st.part.backward_ms);
   out.compute_fraction = compute / capacity;
   out.overhead_fraction = std::max(0.0, busy - compute) / capacity;
-  out.tokens_per_gpu_s = m.micro_batches * ctx.mc.tokens / (r.metrics.makespan / 1000) / m.pp;
-  out.parameter_copies = r.schedule.layout.directions;
-  out.peak_activations = r.metrics.peak_activations;
+  out.tokens_per_gpu_s = m.micro_batches * ctx.mc.tokens / (priced.iteration_ms / 1000) / m.pp;
+  out.parameter_copies = shape.layout.directions;
+  out.peak_activations = r.peak_activations;
   out.overlapped_pairs = static_cast<int>(
-      std::count_if(r.schedule.ops.begin(), r.schedule.ops.end(), [](const Op& op) { return op.kind == OpKind::FB; }));
-  fill_memory(ctx, rank_memory(division, r.schedule, r.timeline), out);
+      std::count_if(shape.ops.begin(), shape.ops.end(), [](const Op& op) { return op.kind == OpKind::FB; }));
+  fill_memory(ctx, priced.memory, out);
   return out;
 }
 
@@ -357,19 +406,19 @@ void reason_fastest(const Plan& p, const Words& w, const PlanCandidate& pick, st
       break;
     }
   Values v{{"pick", pick.schedule}, {"capacity", w.gb(p.input.cluster.gpu.memory_gb)},
-           {"makespan", w.duration(pick.makespan_ms)}};
+           {"iteration", w.duration(pick.iteration_ms)}};
   if (next != nullptr) {
-    v["gain"] = w.pct(1 - pick.makespan_ms / next->makespan_ms);
+    v["gain"] = w.pct(1 - pick.iteration_ms / next->iteration_ms);
     v["next"] = next->schedule;
-    v["next_makespan"] = w.duration(next->makespan_ms);
+    v["next_iteration"] = w.duration(next->iteration_ms);
   }
   out.push_back(w.reason(next != nullptr ? "fastest" : "fastest_alone", v));
   // Why not the schedules that are just as fast: they cost memory.
   for (const PlanCandidate& c : p.ranked)
-    if (c.fits && c.schedule != pick.schedule && c.makespan_ms <= pick.makespan_ms * (1 + p.input.assumptions.tolerance) &&
+    if (c.fits && c.schedule != pick.schedule && c.iteration_ms <= pick.iteration_ms * (1 + p.input.assumptions.tolerance) &&
         c.total_gb > pick.total_gb)
       out.push_back(w.reason("as_fast_but_heavier", {{"other", c.schedule},
-                                                     {"within", w.pct(c.makespan_ms / pick.makespan_ms - 1)},
+                                                     {"within", w.pct(c.iteration_ms / pick.iteration_ms - 1)},
                                                      {"extra", w.gb(c.total_gb - pick.total_gb)},
                                                      {"parameter_copies", w.count("parameter_copies", c.parameter_copies)},
                                                      {"chunks", std::to_string(c.peak_activations)},
@@ -379,10 +428,10 @@ void reason_fastest(const Plan& p, const Words& w, const PlanCandidate& pick, st
 void reason_lighter(const Plan& p, const Words& w, const PlanCandidate& pick, const PlanCandidate& fastest,
                     std::vector<std::string>& out) {
   out.push_back(w.reason("within_tolerance", {{"pick", pick.schedule},
-                                              {"within", w.pct(pick.makespan_ms / fastest.makespan_ms - 1)},
+                                              {"within", w.pct(pick.iteration_ms / fastest.iteration_ms - 1)},
                                               {"fastest", fastest.schedule},
-                                              {"makespan", w.duration(pick.makespan_ms)},
-                                              {"fastest_makespan", w.duration(fastest.makespan_ms)},
+                                              {"iteration", w.duration(pick.iteration_ms)},
+                                              {"fastest_iteration", w.duration(fastest.iteration_ms)},
                                               {"saved", w.gb(fastest.total_gb - pick.total_gb)},
                                               {"total", w.gb(pick.total_gb)},
                                               {"fastest_total", w.gb(fastest.total_gb)},
@@ -392,12 +441,12 @@ void reason_lighter(const Plan& p, const Words& w, const PlanCandidate& pick, co
 void reason_baseline(const Plan& p, const Words& w, const PlanCandidate& pick, std::vector<std::string>& out) {
   const PlanCandidate* base = find(p.ranked, "1f1b");
   if (base == nullptr || base->schedule == pick.schedule) return;
-  const double gain = 1 - pick.makespan_ms / base->makespan_ms;
+  const double gain = 1 - pick.iteration_ms / base->iteration_ms;
   out.push_back(w.reason(gain >= 0 ? "baseline_shorter" : "baseline_longer",
                          {{"baseline", base->schedule},
                           {"gain", w.pct(std::fabs(gain))},
-                          {"makespan", w.duration(pick.makespan_ms)},
-                          {"baseline_makespan", w.duration(base->makespan_ms)},
+                          {"iteration", w.duration(pick.iteration_ms)},
+                          {"baseline_iteration", w.duration(base->iteration_ms)},
                           {"bubble", w.pct(pick.bubble_fraction)},
                           {"baseline_bubble", w.pct(base->bubble_fraction)},
                           {"overhead", w.pct(pick.overhead_fraction)},
@@ -448,9 +497,9 @@ void reason_memory(const Plan& p, const Words& w, const PlanCandidate& pick, std
                             {"experts", std::to_string(p.input.model.experts)}}));
   }
   for (const PlanCandidate& c : p.ranked)
-    if (!c.fits && c.makespan_ms < pick.makespan_ms) {
+    if (!c.fits && c.iteration_ms < pick.iteration_ms) {
       out.push_back(w.reason("faster_but_too_big", {{"other", c.schedule},
-                                                    {"makespan", w.duration(c.makespan_ms)},
+                                                    {"iteration", w.duration(c.iteration_ms)},
                                                     {"total", w.gb(c.total_gb)},
                                                     {"capacity", w.gb(cap)}}));
       break;
@@ -482,7 +531,7 @@ void recommend(const CourseData& course, Plan& p) {
   const PlanCandidate& fastest = *fitting.front();  // ranked: fitting first, fastest first
   const PlanCandidate* pick = &fastest;
   for (const PlanCandidate* c : fitting)
-    if (c->makespan_ms <= fastest.makespan_ms * (1 + p.input.assumptions.tolerance) && c->total_gb < pick->total_gb)
+    if (c->iteration_ms <= fastest.iteration_ms * (1 + p.input.assumptions.tolerance) && c->total_gb < pick->total_gb)
       pick = c;
   p.recommended = pick->schedule;
   if (pick == &fastest) reason_fastest(p, w, *pick, p.reasons);
@@ -616,13 +665,13 @@ auto plan(const CourseData& course, const PlanInput& input) -> Plan {
   }
   std::stable_sort(p.ranked.begin(), p.ranked.end(), [](const PlanCandidate& a, const PlanCandidate& b) {
     if (a.fits != b.fits) return a.fits;
-    return a.makespan_ms < b.makespan_ms;
+    return a.iteration_ms < b.iteration_ms;
   });
   recommend(course, p);
   return p;
 }
 
-auto plan_json(const CourseData& course, const Plan& p) -> json {
+auto plan_json(const CourseData& course, const Plan& p) -> JsonDocument {
   const ModelSpec& m = p.input.model;
   const ClusterSpec& c = p.input.cluster;
   const PlanAssumptions& a = p.input.assumptions;
@@ -662,6 +711,7 @@ auto plan_json(const CourseData& course, const Plan& p) -> json {
         {{"rank", ++rank}, {"schedule", k.schedule}, {"title", k.title}, {"stages", k.stages},
          {"virtual_stages", k.virtual_stages}, {"cost_ms", costs_json(k.costs)}, {"stage_cost_ms", stage_costs},
          {"layers_per_stage", k.layers_per_stage}, {"makespan_ms", k.makespan_ms},
+         {"allreduce_ms", k.allreduce_ms}, {"iteration_ms", k.iteration_ms},
          {"bubble_fraction", k.bubble_fraction}, {"compute_fraction", k.compute_fraction},
          {"comm_overhead_fraction", k.overhead_fraction}, {"tokens_per_gpu_s", k.tokens_per_gpu_s},
          {"stages_held", k.stages_held}, {"parameter_copies", k.parameter_copies},
@@ -683,7 +733,7 @@ auto plan_json(const CourseData& course, const Plan& p) -> json {
     out["not_applicable"].push_back(std::move(item));
   }
   out["recommendation"] = {{"schedule", p.recommended}, {"reasons", p.reasons}};
-  return out;
+  return detail::document(std::move(out));
 }
 
 namespace {
@@ -695,7 +745,8 @@ struct Column {
   std::size_t width;
 };
 constexpr Column plan_columns[] = {{"#", 4},           {"column_schedule", 16}, {"column_stages", 6},
-                                   {"column_copies", 6}, {"column_makespan", 10}, {"column_bubble", 7},
+                                   {"column_copies", 6}, {"column_makespan", 10}, {"column_allreduce", 10},
+                                   {"column_iteration", 10}, {"column_bubble", 7},
                                    {"column_compute", 8}, {"column_comm", 8},     {"column_params", 9},
                                    {"column_activations", 9}, {"column_total", 9}, {"column_fits", 5}};
 constexpr std::size_t left_aligned = 2;
@@ -706,7 +757,7 @@ auto table_cells(const Plan& p, const Words& w) -> std::vector<std::vector<std::
   int rank = 0;
   for (const PlanCandidate& k : p.ranked)
     rows.push_back({std::to_string(++rank), k.schedule, std::to_string(k.stages), w.num(k.parameter_copies, 0),
-                    w.duration(k.makespan_ms), w.pct(k.bubble_fraction), w.pct(k.compute_fraction),
+                    w.duration(k.makespan_ms), w.duration(k.allreduce_ms), w.duration(k.iteration_ms), w.pct(k.bubble_fraction), w.pct(k.compute_fraction),
                     w.pct(k.overhead_fraction), w.gb(k.weights_gb + k.gradients_gb + k.optimizer_gb),
                     w.gb(k.activations_gb), w.gb(k.total_gb), w.text(k.fits ? "yes" : "no")});
   return rows;
@@ -761,11 +812,11 @@ auto render_plan_text(const CourseData& course, const Plan& p) -> std::string {
   return out;
 }
 
-auto plan_from_json(const CourseData& course, std::string_view json_text) -> json {
+auto plan_from_json(const CourseData& course, std::string_view json_text) -> JsonDocument {
   return plan_json(course, plan(course, parse_plan_input(json_text)));
 }
 
-auto plan_from_json(const CourseData& course, std::string_view json_text, std::string_view language) -> json {
+auto plan_from_json(const CourseData& course, std::string_view json_text, std::string_view language) -> JsonDocument {
   PlanInput input = parse_plan_input(json_text);
   input.language = std::string(language);  // plan() checks it
   return plan_json(course, plan(course, input));
@@ -848,58 +899,28 @@ auto resized(const PlanInput& in, int pp, int micro_batch_size, PlanInput& out) 
   return true;
 }
 
-/// The data-parallel all-reduce after the makespan (planner.h: SearchPoint): the slowest rank's.
-auto data_parallel_allreduce_ms(const ModelDivision& division, const Schedule& shape) -> double {
-  const PlanInput& in = division.input;
-  const int dp = in.cluster.gpus / in.model.pp;
-  const int expert_dp = dp / std::max(1, in.model.ep);
-  // The replicas of a stage are consecutive GPUs: one node's NVLink while they fit in a node.
-  const double gb_s = dp <= in.cluster.gpus_per_node ? in.cluster.nvlink_gb_s : in.cluster.ib_gb_s;
-  std::vector<double> unrouted(static_cast<std::size_t>(shape.ranks())), routed(unrouted.size());
-  const auto& rank_of = shape.layout.rank_of_stage;
-  for (std::size_t k = 0; k < rank_of.size(); ++k) {  // every copy of every stage
-    const ModelStage& st = division.stages[k % static_cast<std::size_t>(shape.layout.stages)];
-    const auto r = static_cast<std::size_t>(rank_of[k]);
-    unrouted[r] += (st.params - st.routed_params) * in.assumptions.grad_bytes;
-    routed[r] += st.routed_params / std::max(1, in.model.ep) * in.assumptions.grad_bytes;
-  }
-  double slowest = 0;
-  for (std::size_t r = 0; r < unrouted.size(); ++r)
-    slowest = std::max(slowest, ring_allreduce_ms(unrouted[r], dp, gb_s) + ring_allreduce_ms(routed[r], expert_dp, gb_s));
-  return slowest;
-}
-
-/// One configuration through the engine's metrics-only path.
+/// One configuration of the search, priced as plan() prices its candidates.
 auto search_point(const PlanInput& in, const ScheduleSpec& spec, const Schedule& shape, int virtual_stages,
                   const std::vector<int>& layers) -> SearchPoint {
-  RunRequest request;
-  request.schedule = std::string(spec.name);
-  request.params = {in.model.pp, in.model.micro_batches, virtual_stages};
-  const ModelDivision division = model_request(in, request, shape, layers);
-  // run_metrics() without building the schedule a second time: the same costs, resolved the same way.
-  validate_costs(request.costs);
-  const RunSummary summary =
-      simulate_metrics(shape, resolve_stage_costs(request.costs, request.per_stage, shape), stage_activation_bytes(division));
-  const MemoryBytes state = rank_state_bytes(division, shape);
+  const PricedConfiguration priced = price_configuration(in, spec, shape, virtual_stages, layers);
   SearchPoint p;
-  p.schedule = request.schedule;
+  p.schedule = priced.request.schedule;
   p.pp = in.model.pp;
   p.micro_batches = in.model.micro_batches;
   p.micro_batch_size = in.model.micro_batch_size;
   p.virtual_stages = virtual_stages;
-  for (const ModelStage& st : division.stages) {
+  for (const ModelStage& st : priced.division.stages) {
     p.layers_per_stage.push_back(st.layers);
     p.stage_costs.push_back(st.costs);
   }
-  p.makespan_ms = summary.makespan;
-  p.bubble_fraction = summary.bubble_fraction;
-  p.allreduce_ms = data_parallel_allreduce_ms(division, shape);
-  p.iteration_ms = p.makespan_ms + p.allreduce_ms;
+  p.makespan_ms = priced.summary.makespan;
+  p.bubble_fraction = priced.summary.bubble_fraction;
+  p.allreduce_ms = priced.allreduce_ms;
+  p.iteration_ms = priced.iteration_ms;
   double peak = 0;
-  for (std::size_t r = 0; r < state.ranks.size(); ++r)
-    peak = std::max(peak, state.ranks[r].total() + summary.per_rank[r].peak_weight);
+  for (const RankBytes& rank : priced.memory.ranks) peak = std::max(peak, rank.total());
   p.peak_gb = peak / 1e9;
-  p.fits = peak <= state.gpu_bytes;
+  p.fits = peak <= priced.memory.gpu_bytes;
   return p;
 }
 
@@ -1003,7 +1024,7 @@ auto plan_search(const PlanInput& input, const PlanSearch& search, std::size_t k
   return run.result(keep);
 }
 
-auto search_json(const SearchResult& result) -> nlohmann::json {
+auto search_json(const SearchResult& result) -> JsonDocument {
   nlohmann::json best = nlohmann::json::array();
   for (const SearchPoint& p : result.best) {
     nlohmann::json stage_costs = nlohmann::json::array();
@@ -1015,8 +1036,8 @@ auto search_json(const SearchResult& result) -> nlohmann::json {
                     {"bubble_fraction", p.bubble_fraction}, {"allreduce_ms", p.allreduce_ms},
                     {"iteration_ms", p.iteration_ms}, {"peak_gb", p.peak_gb}, {"fits", p.fits}});
   }
-  return {{"configurations", result.configurations}, {"refused", result.refused}, {"same_layout", result.same_layout},
-          {"best", std::move(best)}};
+  return detail::document(nlohmann::json{{"configurations", result.configurations}, {"refused", result.refused},
+                                         {"same_layout", result.same_layout}, {"best", std::move(best)}});
 }
 
 }  // namespace pipesim

@@ -168,7 +168,7 @@ export class PlannerPanel {
       return el('tr', { 'data-schedule': c.schedule, class: c.schedule === plan.recommendation.schedule ? 'is-best' : '' }, [
         el('td', { text: String(c.rank) }),
         el('td', {}, [swatch, ' ', c.title]),
-        el('td', { text: `${num(Number((c.makespan_ms / 1000).toFixed(2)))} s` }),
+        el('td', { text: `${num(Number((c.iteration_ms / 1000).toFixed(2)))} s` }),
         el('td', { text: percent(c.bubble_fraction, 1) }),
         el('td', { text: `${num(Number(c.memory_gb.total.toFixed(1)))} / ${num(c.memory_gb.capacity)} GB` }),
         el('td', { text: c.fits ? t('planner.yes') : t('planner.no') }),

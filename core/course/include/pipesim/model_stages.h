@@ -97,7 +97,7 @@ struct MemoryBytes {
 };
 
 /// The state each rank holds (stages, weights, gradients, optimizer), without activations: what
-/// rank_memory starts from, and what the planner's search adds its activation peaks to.
+/// rank_memory starts from, and what the planner (plan and search) adds its activation peaks to.
 [[nodiscard]] auto rank_state_bytes(const ModelDivision& division, const Schedule& schedule) -> MemoryBytes;
 
 /// One stage's activation bytes per micro-batch, per stage: the weights of simulate_metrics.

@@ -33,6 +33,10 @@
 // Every candidate takes the one path of `pipesim simulate --model` (model_stages.h: model_request):
 // the model's layers go to the schedule's stages (balanced; embedding on the first, LM head on the
 // last), each stage is priced with its own part, and the engine times every op with its stage's costs.
+// plan() and the search price a configuration with one function: the engine's metrics-only run
+// (simulate_metrics) gives the makespan, the data-parallel all-reduce (SearchPoint, below) is added
+// after it, and the sum, the iteration, is what both rank by: the same configuration has the same
+// makespan_ms, allreduce_ms and iteration_ms in `pipesim plan` and `pipesim plan --search`.
 // Memory per GPU, of the rank that needs the most: weights, gradients and optimizer state of the
 // stages a rank holds (routed experts divided by EP; optimizer state divided by the data-parallel
 // degree and by the number of parameter copies, as ZeRO-1 shards it), plus the peak over time of the
@@ -46,11 +50,10 @@
 #include <utility>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "pipesim/costs.h"
 #include "pipesim/course_data.h"
 #include "pipesim/error.h"
+#include "pipesim/json_document.h"
 
 namespace pipesim {
 
@@ -142,10 +145,12 @@ struct PlanCandidate {
   std::vector<Costs> stage_costs;     ///< per op of each stage, milliseconds: what the engine timed
   std::vector<int> layers_per_stage;  ///< transformer layers of each stage
   double makespan_ms = 0;
+  double allreduce_ms = 0;       ///< the data-parallel all-reduce of the slowest rank, after the makespan (SearchPoint)
+  double iteration_ms = 0;       ///< makespan_ms + allreduce_ms: what the plan ranks by
   double bubble_fraction = 0;
   double compute_fraction = 0;   ///< useful computation / (ranks x makespan)
   double overhead_fraction = 0;  ///< exposed communication and SM sharing / (ranks x makespan)
-  double tokens_per_gpu_s = 0;
+  double tokens_per_gpu_s = 0;   ///< over the iteration (the all-reduce included)
   int stages_held = 0;
   double parameter_copies = 1;   ///< ranks holding each stage (DualPipe, Chimera: 2)
   int peak_activations = 0;      ///< chunks alive at once, max over ranks (engine)
@@ -172,7 +177,7 @@ struct Plan {
   ModelCosts model_costs;
   int ep = 1;
   int dp = 1;                            ///< data-parallel replicas of one pipeline
-  std::vector<PlanCandidate> ranked;     ///< fitting first, then by makespan
+  std::vector<PlanCandidate> ranked;     ///< fitting first, then by iteration_ms
   std::vector<NotApplicable> not_applicable;
   std::string recommended;
   std::vector<std::string> reasons;      ///< computed from the numbers above, in input.language
@@ -208,8 +213,8 @@ struct ModelPart {
 /// unequal stages (model_stages.h) passes each stage's own part and 1.
 [[nodiscard]] auto stage_op_costs(const ModelCosts& part, double share, const PlanAssumptions& assumptions) -> Costs;
 
-/// Runs every schedule of the registry (except those given as text) through pipesim::run() and writes
-/// the reasons in input.language, in the words of core/data/planner_text.json as `course` holds it.
+/// Runs every schedule of the registry (except those given as text) at the input's sizes, priced as
+/// the search prices a configuration (makespan + all-reduce), and writes the reasons in input.language, in the words of core/data/planner_text.json as `course` holds it.
 /// Throws Error on a language other than en, pt-BR or zh-CN.
 [[nodiscard]] auto plan(const CourseData& course, const PlanInput& input) -> Plan;
 
@@ -301,22 +306,23 @@ class SearchRun {
 /// "pp", "micro_batches", "micro_batch_size", "virtual_stages", "lighter_ends", "layers_per_stage",
 /// "stage_cost_ms", "makespan_ms", "bubble_fraction", "allreduce_ms", "iteration_ms", "peak_gb",
 /// "fits"}]}.
-[[nodiscard]] auto search_json(const SearchResult& result) -> nlohmann::json;
+[[nodiscard]] auto search_json(const SearchResult& result) -> JsonDocument;
 
-/// The plan as JSON: its "language", input echo, estimates, ranked candidates, schedules that do not
-/// apply, and the recommendation with its reasons.
-[[nodiscard]] auto plan_json(const CourseData& course, const Plan& plan) -> nlohmann::json;
+/// The plan as JSON: its "language", input echo, estimates, ranked candidates (each with the
+/// search's "makespan_ms", "allreduce_ms" and "iteration_ms"), schedules that do not apply, and the
+/// recommendation with its reasons.
+[[nodiscard]] auto plan_json(const CourseData& course, const Plan& plan) -> JsonDocument;
 
 /// A table a person can read in a terminal, then the recommendation, in the plan's language.
 [[nodiscard]] auto render_plan_text(const CourseData& course, const Plan& plan) -> std::string;
 
 /// One call for the web page: JSON text in, plan_json out, in the input's "language". Throws Error on
 /// bad input.
-[[nodiscard]] auto plan_from_json(const CourseData& course, std::string_view json_text) -> nlohmann::json;
+[[nodiscard]] auto plan_from_json(const CourseData& course, std::string_view json_text) -> JsonDocument;
 
 /// The same in `language` (en, pt-BR or zh-CN), whatever the input's "language" says: the page
 /// passes the language it is shown in.
 [[nodiscard]] auto plan_from_json(const CourseData& course, std::string_view json_text, std::string_view language)
-    -> nlohmann::json;
+    -> JsonDocument;
 
 }  // namespace pipesim
