@@ -132,9 +132,11 @@ web_lane() {
 module_lane() {
   awaited wasm-build "$web" &&
     awaited native-build "$native" &&
-    phase wasm-tests node --test tests/wasm/ &&
+    # Files side by side, one per core: node --test runs cores - 1 files at a time by default, which
+    # is one here, and its files are independent (each loads its own module).
+    phase wasm-tests node --test --test-concurrency="$(nproc)" tests/wasm/ &&
     # The web's plain-logic modules, in Node (no browser), when the suite exists.
-    { [[ ! -d tests/web ]] || phase web-unit-tests node --test tests/web/; }
+    { [[ ! -d tests/web ]] || phase web-unit-tests node --test --test-concurrency="$(nproc)" tests/web/; }
 }
 
 started=$SECONDS
