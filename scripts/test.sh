@@ -124,8 +124,8 @@ web_lane() {
   announced wasm-build scripts/build-wasm.sh &&
     phase web-build scripts/build-web.sh &&
     awaited native-build "$native" &&
-    # One Chromium and one server for every file, files several at a time, each page in a browser
-    # context of its own (scripts/test-browser.mjs).
+    # One Chromium and one server for every file, files several at a time, the longest first (by
+    # their times in the last run), each page in a browser context of its own (scripts/test-browser.mjs).
     phase browser-tests node scripts/test-browser.mjs
 }
 
