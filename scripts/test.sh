@@ -124,17 +124,19 @@ web_lane() {
   announced wasm-build scripts/build-wasm.sh &&
     phase web-build scripts/build-web.sh &&
     awaited native-build "$native" &&
-    # One Chromium and one server for every file, files several at a time, each page in a browser
-    # context of its own (scripts/test-browser.mjs).
+    # One Chromium and one server for every file, files several at a time, the longest first (by
+    # their times in the last run), each page in a browser context of its own (scripts/test-browser.mjs).
     phase browser-tests node scripts/test-browser.mjs
 }
 
 module_lane() {
   awaited wasm-build "$web" &&
     awaited native-build "$native" &&
-    phase wasm-tests node --test tests/wasm/ &&
+    # Files side by side, one per core: node --test runs cores - 1 files at a time by default, which
+    # is one here, and its files are independent (each loads its own module).
+    phase wasm-tests node --test --test-concurrency="$(nproc)" tests/wasm/ &&
     # The web's plain-logic modules, in Node (no browser), when the suite exists.
-    { [[ ! -d tests/web ]] || phase web-unit-tests node --test tests/web/; }
+    { [[ ! -d tests/web ]] || phase web-unit-tests node --test --test-concurrency="$(nproc)" tests/web/; }
 }
 
 started=$SECONDS

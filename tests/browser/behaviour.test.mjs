@@ -56,7 +56,8 @@ test('ticking a schedule to compare keeps the focus on its box', async () => {
   const { page } = await browser.page('?view=compare');
   await page.focus('[data-testid=compare-gpipe]');
   await page.keyboard.press('Space');
-  assert.equal(await page.locator('[data-testid=compare-table] tbody tr').count(), 4);
+  // The table is drawn again after the change: wait for its fourth row rather than read it at once.
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid=compare-table] tbody tr').length === 4);
   assert.equal(await page.evaluate(() => document.activeElement?.dataset.testid), 'compare-gpipe');
   await page.close();
 });

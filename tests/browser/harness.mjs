@@ -30,7 +30,10 @@ export async function openBrowser(root = DIST) {
       page.on('console', (m) => m.type() === 'error' && problems.push(m.text()));
       page.on('pageerror', (e) => problems.push(e.message));
       await page.goto(url + path);
-      if (ready) await page.waitForSelector(ready);
+      if (ready) {
+        await page.waitForSelector(ready);
+        await lazyTabArrived(page, new URLSearchParams(path.split('?')[1]?.split('#')[0] ?? '').get('view'));
+      }
       return { page, problems };
     },
     async close() {
@@ -40,7 +43,21 @@ export async function openBrowser(root = DIST) {
   };
 }
 
-/** Centre of op `opIndex`'s cell on rank `rank`, from the canvas's data-* layout hooks. */
+/**
+ * Waits until the section of tab `view` is the tab's own, not the placeholder that holds its place
+ * while its code downloads (web/src/app/lazy_view.ts: data-testid="loading-<view>", data-state
+ * "loading"), or until that placeholder says the download failed. A page opened on a tab (`?view=X`)
+ * is thus drawn when `browser.page` returns, and no test adds a wait of its own for it. The timeline's
+ * section, always there, passes at once; so does an unknown view, which the page refuses.
+ */
+export async function lazyTabArrived(page, view) {
+  if (!view) return;
+  await page.waitForFunction((name) => {
+    const section = document.getElementById(`panel-${name}`);
+    return !section || section.dataset.testid !== `loading-${name}` || section.dataset.state === 'failed';
+  }, view);
+}
+
 /**
  * The page's address once it matches `pattern`. The page rewrites its address at once after a quiet
  * spell, but at most every 250 ms while settings keep changing (web/src/app/url_writer.ts).
@@ -50,6 +67,7 @@ export async function addressMatching(page, pattern) {
   return new URL(page.url());
 }
 
+/** Centre of op `opIndex`'s cell on rank `rank`, from the canvas's data-* layout hooks. */
 export async function cellCentre(page, canvasSelector, { rank, start, end, groupOffset = 0 }) {
   const box = await page.locator(canvasSelector).boundingBox();
   const d = await page.locator(canvasSelector).evaluate((c) => ({ ...c.dataset }));
@@ -67,8 +85,6 @@ export async function downloaded(download) {
   return Buffer.concat(chunks);
 }
 
-/** Whether the screenshots that are for a person to look at (no check reads them) are taken:
- *  PIPESIM_SCREENSHOTS=1. A plain run skips them, which saves the suite their CPU. */
 /** What says each tab has finished drawing what it draws last (its table, chart or question; charts wait
  *  for a coalescing timer), for the tests that walk every tab. */
 export const VIEW_READY = {
@@ -83,6 +99,8 @@ export const VIEW_READY = {
   planner: '[data-testid=planner-table]',
 };
 
+/** Whether the screenshots that are for a person to look at (no check reads them) are taken:
+ *  PIPESIM_SCREENSHOTS=1. A plain run skips them, which saves the suite their CPU. */
 export const SCREENSHOTS = process.env.PIPESIM_SCREENSHOTS === '1';
 
 /** `page.screenshot(options)` when SCREENSHOTS is on; nothing otherwise. */

@@ -140,12 +140,10 @@ const WALK = [
   },
 ];
 
-/** The walk in `lang`: per state, its visible texts. A fresh lesson (no progress kept) each time. */
+/** The walk in `lang`: per state, its visible texts. A fresh lesson (no progress kept) each time: every
+ *  page opens in a browser context of its own, with empty storage (tests/browser/chromium.mjs). */
 async function walk(lang) {
   const { page, problems } = await browser.page(`?lang=${lang}&view=timeline`);
-  await page.evaluate(() => localStorage.clear());
-  await page.reload();
-  await page.waitForSelector('#app[data-state=ready]');
   const seen = [];
   for (const state of WALK) {
     await state.reach(page);

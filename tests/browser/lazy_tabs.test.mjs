@@ -4,7 +4,7 @@
 // download says so there and is asked for again on the next visit.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { openBrowser } from './harness.mjs';
+import { lazyTabArrived, openBrowser } from './harness.mjs';
 
 let browser;
 before(async () => (browser = await openBrowser()));
@@ -65,9 +65,6 @@ test('a tab whose code fails to download says so in its place, and loads on the 
   // A failed dynamic import is not retried by the browser under the same URL in every engine; the
   // placeholder asks again, and a later visit draws the tab if the download then succeeds.
   await page.click('[data-testid=tab-exercises]');
-  await page.waitForFunction(() => {
-    const p = document.querySelector('#panel-exercises');
-    return p && (p.dataset.testid !== 'loading-exercises' || p.dataset.state === 'failed');
-  });
+  await lazyTabArrived(page, 'exercises');
   assert.ok(fetched.filter((f) => f.startsWith('exercises_panel-')).length >= 1);
 });

@@ -29,8 +29,6 @@ const STATE = { 1: ['1f1b', '4', '8'], 3: ['zb-h1', '4', '8'], 4: ['dualpipe', '
 
 test('?view=learn opens step 1; each step asks first, then reveals the engine answer; the URL names the step', async () => {
   const { page, problems } = await browser.page('?view=learn');
-  await page.evaluate(() => localStorage.removeItem('pipesim:learn:v1'));
-  await page.reload();
   await page.waitForSelector('[data-testid=learn-title]');
   assert.equal(await page.isVisible('[data-testid=learn]'), true);
   assert.equal(await page.textContent('[data-testid=learn-title]'), 'The pipeline bubble of 1F1B');
@@ -68,8 +66,6 @@ test('?view=learn opens step 1; each step asks first, then reveals the engine an
 
 test('progress is kept: after a reload the answered steps are marked and their predictions shown', async () => {
   const { page, problems } = await browser.page('?view=learn&step=3');
-  await page.evaluate(() => localStorage.removeItem('pipesim:learn:v1'));
-  await page.reload();
   await page.waitForSelector('[data-testid=learn-title]');
   assert.equal(await page.textContent('[data-testid=learn-title]'), 'Zero Bubble splits the backward');
   assert.equal(await page.inputValue('[data-testid=schedule]'), 'zb-h1', 'a step URL sets the step’s settings');
@@ -90,11 +86,6 @@ test('progress is kept: after a reload the answered steps are marked and their p
 
 test('a newcomer is offered the lesson first, and a dismissed offer does not come back', async () => {
   const { page, problems } = await browser.page('');
-  await page.evaluate(() => {
-    localStorage.removeItem('pipesim:learn:v1');
-    localStorage.removeItem('pipesim:learn:offer');
-  });
-  await page.reload();
   await page.waitForSelector('[data-testid=learn-offer]');
   await page.click('[data-testid=learn-offer-start]');
   assert.equal(await page.textContent('[data-testid=learn-title]'), 'The pipeline bubble of 1F1B');
@@ -111,8 +102,6 @@ for (const [lang, title, verdict] of [
 ]) {
   test(`the lesson in ${lang}, every step through to the end`, async () => {
     const { page, problems } = await browser.page(`?view=learn&lang=${lang}`);
-    await page.evaluate(() => localStorage.removeItem('pipesim:learn:v1'));
-    await page.reload();
     await page.waitForSelector('[data-testid=learn-title]');
     assert.equal(await page.textContent('[data-testid=learn-title]'), title);
     for (let step = 1; step <= 8; step++) {

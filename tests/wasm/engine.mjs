@@ -1,5 +1,6 @@
 // Loads the Node builds of the WebAssembly modules, the engine and the course (CommonJS), passing the .wasm bytes directly:
 // Node 20's fetch cannot read file paths, which Emscripten's loader would otherwise try.
+import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
@@ -45,3 +46,10 @@ export function refusal(call) {
 
 /** The line the native CLI prints for the same refusal. */
 export const cliLine = (e) => `pipesim: error[${e.code}]: ${e.message}\n`;
+
+/** After a refusal: `engine` did not mark itself broken and still simulates and exports. */
+export function assertStillWorks(engine) {
+  assert.equal(engine.broken, false, 'the module never marked itself broken');
+  assert.equal(engine.simulate({}).summary.makespan, 66, 'the module keeps working');
+  assert.ok(engine.exportText({ schedule: '1f1b', ranks: 2, microBatches: 2 }, 'svg', 0).text.startsWith('<?xml'));
+}

@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { loadWebModule } from './load.mjs';
+import { columnRun, KIND } from './fixtures/column_run.mjs';
 
 // aggregateRows writes an ImageData, which Node lacks: the same shape, for the test.
 globalThis.ImageData ??= class {
@@ -16,30 +17,10 @@ globalThis.ImageData ??= class {
 const { visibleRange, typicalOpDuration, aggregateRows } = await loadWebModule('timeline/aggregate');
 const { rankPhases, microBatchPath } = await loadWebModule('timeline/schedule_player');
 
-const KIND = { F: 0, B: 1, I: 2, W: 3, FB: 4 };
-
-/** A run in the engine's column form from per-rank lists of [kind, mb, start, end] (phase 0). */
-function run(perRank) {
-  const ops = perRank.flatMap((list, rank) => list.map(([kind, mb, start, end]) => ({ rank, kind: KIND[kind], mb, start, end })));
-  const column = (Type, f) => Type.from(ops.map(f));
-  const rankBegin = new Int32Array(perRank.length + 1);
-  perRank.forEach((list, r) => (rankBegin[r + 1] = rankBegin[r] + list.length));
-  return {
-    summary: { ranks: perRank.length, makespan: Math.max(...ops.map((o) => o.end)) },
-    rankBegin,
-    ops: {
-      count: ops.length,
-      rank: column(Int32Array, (o) => o.rank),
-      kind: column(Uint8Array, (o) => o.kind),
-      mb: column(Int32Array, (o) => o.mb),
-      phase: new Uint8Array(ops.length),
-      bMb: column(Int32Array, (o) => o.mb),
-      bPhase: new Uint8Array(ops.length),
-      start: column(Float64Array, (o) => o.start),
-      end: column(Float64Array, (o) => o.end),
-    },
-  };
-}
+/** A run in the engine's column form (fixtures/column_run.mjs) from per-rank lists of [kind, mb, start,
+ *  end] (phase 0; no wait columns, as dataflow timing gives). */
+const run = (perRank) =>
+  columnRun(perRank.map((list) => list.map(([kind, mb, start, end]) => ({ kind: KIND[kind], mb, start, end }))), { waits: false });
 
 // 1F1B on 2 ranks, 2 micro-batches, F=1, B=2.
 const oneFOneB = run([

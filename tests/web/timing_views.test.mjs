@@ -4,37 +4,16 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { loadWebModule } from './load.mjs';
+import { columnRun } from './fixtures/column_run.mjs';
 
 const { WAIT_LAYERS, waitColumns, waitRuns, waitsInWindow } = await loadWebModule('timeline/aggregate');
 const { bothTimings, otherTiming } = await loadWebModule('model/timings');
 
-/** A run in the engine's column form from per-rank lists of [start, end, used, unused, send] (forward
- *  ops; the last three are the op's wait layers, as reference timing reports them). `waits: false`
- *  gives the dataflow form, without the wait columns. */
-function run(perRank, waits = true) {
-  const ops = perRank.flatMap((list, rank) => list.map(([start, end, used = 0, unused = 0, send = 0]) => ({ rank, start, end, used, unused, send })));
-  const column = (Type, f) => Type.from(ops.map(f));
-  const rankBegin = new Int32Array(perRank.length + 1);
-  perRank.forEach((list, r) => (rankBegin[r + 1] = rankBegin[r] + list.length));
-  return {
-    summary: { ranks: perRank.length, makespan: Math.max(...ops.map((o) => o.end)) },
-    rankBegin,
-    ops: {
-      count: ops.length,
-      rank: column(Int32Array, (o) => o.rank),
-      kind: new Uint8Array(ops.length),
-      start: column(Float64Array, (o) => o.start),
-      end: column(Float64Array, (o) => o.end),
-      ...(waits
-        ? {
-            waitUsedReceive: column(Float64Array, (o) => o.used),
-            waitUnusedReceive: column(Float64Array, (o) => o.unused),
-            waitSend: column(Float64Array, (o) => o.send),
-          }
-        : {}),
-    },
-  };
-}
+/** A run in the engine's column form (fixtures/column_run.mjs) from per-rank lists of [start, end, used,
+ *  unused, send] (forward ops; the last three are the op's wait layers, as reference timing reports
+ *  them). `waits: false` gives the dataflow form, without the wait columns. */
+const run = (perRank, waits = true) =>
+  columnRun(perRank.map((list) => list.map(([start, end, used = 0, unused = 0, send = 0]) => ({ start, end, used, unused, send }))), { waits });
 
 // Rank 0: F0 on [0, 1], then F1 on [3.25, 4.25] after waiting 0.5 on its own receive, 1.25 on a
 // receive it does not use and 0.25 on a send: laid out before it as [1.25, 1.75), [1.75, 3), [3, 3.25).
