@@ -98,6 +98,9 @@ async function benchInstantiation(report, a, factory) {
   const course = readFileSync(`${a.dir}/pipesim_course.wasm`);
   report.value('wasm.course.size_kib', section, 'pipesim_course.wasm (loaded when the course or planner first needs it)', course.length / 1024, 'KiB');
   report.value('wasm.course.gzip_kib', section, 'the same, gzip -9', gzipSync(course, { level: 9 }).length / 1024, 'KiB');
+  const tools = readFileSync(`${a.dir}/pipesim_tools.wasm`);
+  report.value('wasm.tools.size_kib', section, 'pipesim_tools.wasm (loaded by the first download, Chunk tab or profile)', tools.length / 1024, 'KiB');
+  report.value('wasm.tools.gzip_kib', section, 'the same, gzip -9', gzipSync(tools, { level: 9 }).length / 1024, 'KiB');
   // What a page load costs after the download: compile, instantiate, Embind setup and the first
   // simulate(), each in a fresh Node process so that no compiled code is reused.
   const times = [];

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Builds the WebAssembly modules with Debian's Emscripten, the engine and the course (loaded on first
-# need), and copies them (with their hand-written types) to web/src/engine/generated/, where the page
+# Builds the WebAssembly modules with Debian's Emscripten, the engine, the course and the tools (both
+# loaded on first need), and copies them (with their hand-written types) to web/src/engine/generated/, where the page
 # imports them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -10,7 +10,7 @@ emcmake cmake -S . -B build-wasm -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build-wasm -j"$(nproc)"
 out=web/src/engine/generated
 mkdir -p "$out"
-for module in pipesim_engine pipesim_course; do
+for module in pipesim_engine pipesim_course pipesim_tools; do
   cp "build-wasm/wasm/$module.mjs" "build-wasm/wasm/$module.wasm" "$out/"
   cp "wasm/$module.d.mts" "$out/$module.d.mts"
 done

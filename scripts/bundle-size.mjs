@@ -4,7 +4,7 @@
 // entry scripts of index.html and its modulepreload links, the modules they import statically (followed
 // transitively), and any Web Worker script those start, with the modules the worker imports
 // statically. Modules reached only through a dynamic import() (the pt-BR and zh-CN dictionaries, the
-// course data, the course module (web/src/engine/course.ts) and the .wasm it fetches, the worker's
+// course data, the course and tools modules (web/src/engine/course.ts, tools.ts) and the .wasm each fetches, the worker's
 // starter: web/src/engine/background.ts starts it on the first large task) are listed as lazy and not
 // counted. Each file counts once, however many scripts refer to it (the worker gets the compiled
 // module from the page and never fetches the .wasm again).

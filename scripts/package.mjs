@@ -2,9 +2,9 @@
 // `npm pack` runs it first (prepack). The package's exports (package.json) point here:
 //   dist/embed/   the <pipesim-timeline> element (one ES module, its .wasm and worker) and its types,
 //                 and the course widget figures-pipesim.js
-//   dist/wasm/    the WebAssembly API: the engine and the course modules for browsers and bundlers (ES
-//                 modules next to their .wasm), the same for Node (engine.node.mjs, course.node.mjs,
-//                 which hand Node 20 the .wasm bytes itself), their types
+//   dist/wasm/    the WebAssembly API: the engine, the course and the tools modules for browsers and
+//                 bundlers (ES modules next to their .wasm), the same for Node (engine.node.mjs,
+//                 course.node.mjs, tools.node.mjs, which hand Node 20 the .wasm bytes itself), their types
 //   dist/data/    the course module's texts (quiz bank, lesson, planner), which course.node.mjs provides
 //   dist/pipesim-offline.html   the whole page in one file
 import { cpSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -28,7 +28,7 @@ mkdirSync(at('dist/data'), { recursive: true });
 cpSync(at('web/dist/embed'), at('dist/embed'), { recursive: true });
 cpSync(at('web/src/embed/pipesim-timeline.d.ts'), at('dist/embed/pipesim-timeline.d.ts'));
 cpSync(at('web/dist/pipesim-offline.html'), at('dist/pipesim-offline.html'));
-for (const module of ['pipesim_engine', 'pipesim_course']) {
+for (const module of ['pipesim_engine', 'pipesim_course', 'pipesim_tools']) {
   for (const file of [`${module}.mjs`, `${module}.wasm`, `${module}_node.cjs`, `${module}_node.wasm`]) cpSync(at(`build-wasm/wasm/${file}`), at(`dist/wasm/${file}`));
   cpSync(at(`wasm/${module}.d.mts`), at(`dist/wasm/${module}.d.mts`));
 }
@@ -48,6 +48,7 @@ ${extra}  return module;
 }
 `;
 writeFileSync(at('dist/wasm/engine.node.mjs'), nodeEntry('pipesim_engine', ''));
+writeFileSync(at('dist/wasm/tools.node.mjs'), nodeEntry('pipesim_tools', ''));
 writeFileSync(
   at('dist/wasm/course.node.mjs'),
   nodeEntry(

@@ -1,18 +1,17 @@
-// The course module (pipesim_course): the quiz, the lesson exercises, the planner and the profiler
-// trace reader, each the CLI's JSON. It is its own module because these calls pull in the learning layer (ordered JSON, the
-// texts in three languages, the planner's report), which the page's first drawing never needs: the
-// page loads this module the first time the course or the planner asks for it.
+// The course module (pipesim_course): the quiz, the lesson exercises, the planner, its search and a
+// run on a planner file's model (the Memory tab), each the CLI's JSON. It is its own module because
+// these calls pull in the learning layer (ordered JSON, the texts in three languages, the planner's
+// report), which the page's first drawing never needs: the page loads this module the first time the
+// course, the planner or the Memory tab asks for it. The profiler trace readers, the exports and the
+// chunk model are the tools module's (bindings_tools.cpp, bindings_later.cpp).
 #include <cmath>
 #include <cstdint>
 #include <memory>
 
 #include "bindings_common.h"
 #include "pipesim/course_data.h"
-#include "pipesim/frontend/measured.h"
 #include "pipesim/lesson.h"
-#include "pipesim/measured_chunk.h"
 #include "pipesim/limits.h"
-#include "pipesim/measured_pipeline.h"
 #include "pipesim/model_stages.h"
 #include "pipesim/planner.h"
 #include "pipesim/quiz.h"
@@ -179,32 +178,6 @@ auto plan_search_result(val keep) -> val {
   });
 }
 
-/// A PyTorch profiler trace of one F&B pair (its JSON text) measured next to the chunk model: the CLI's
-/// `overlap --trace FILE --format json`. Here rather than in the engine module because the page needs
-/// it only when a user loads a profile, and the trace reader is too large for the first download.
-/// `language` words the derivation, as overlap's request.language does.
-auto overlap_trace(val text, val language) -> val {
-  return guarded([&] {
-    const std::string words = language.isUndefined() ? "en" : text_arg(language, "language");
-    return from_json(pipesim::measured_overlap_json(pipesim::run_measured_overlap(text_arg(text, "profiler trace"), words)));
-  });
-}
-
-/// One profiler trace per rank (their JSON texts) measured next to the model with fitted costs: the
-/// CLI's `simulate --measured FILES --align ALIGN --format json` ("profiler" or "first-ops").
-auto measured_pipeline(val texts, val align) -> val {
-  return guarded([&] {
-    if (texts.isUndefined() || texts.isNull() || !texts.isArray())
-      throw pipesim::Error(pipesim::ErrorCode::usage, "a measured pipeline needs an array of profiler traces, one per rank");
-    const auto traces = pipesim::frontend::read_traces(
-        texts["length"].as<std::size_t>(), [&](std::size_t i) { return text_arg(texts[i], "profiler trace"); },
-        [](std::size_t i) { return "trace " + std::to_string(i + 1) + ": "; }, "a measured pipeline");
-    const auto clock = pipesim::frontend::parse_clock(align.isUndefined() ? "profiler" : text_arg(align, "align"), "align");
-    const auto m = pipesim::measure_pipeline(traces, {}, clock);
-    return from_json(pipesim::measured_pipeline_json(m));
-  });
-}
-
 /// A planner file's text (one parse_plan_input accepted) with model.pp set to `pp`, for
 /// parse_plan_input to check again as if the file said so.
 auto with_pipeline_size(const std::string& text, int pp) -> std::string {
@@ -264,8 +237,6 @@ EMSCRIPTEN_BINDINGS(pipesim_course) {
   emscripten::function("planSearchBegin", &plan_search_begin);
   emscripten::function("planSearchStep", &plan_search_step);
   emscripten::function("planSearchResult", &plan_search_result);
-  emscripten::function("overlapTrace", &overlap_trace);
-  emscripten::function("measuredPipeline", &measured_pipeline);
   emscripten::function("simulateModel", &simulate_model);
   emscripten::function("provideCourseData", &provide_course_data);
   emscripten::function("version", &version);

@@ -1,7 +1,8 @@
 // The engine's calls that the page's first drawing does not need: the export formats' writers and the
-// chunk model (DeepSeek-V3 Fig. 4) with its default workload. Linked into the course module, which the
-// page loads on first need (an export, the Chunk tab), and into the engine's Node build, so that the
-// page's first download stays small (issue 8: wasm + JS under 250 kB gzipped, scripts/bundle-size.mjs).
+// chunk model (DeepSeek-V3 Fig. 4) with its default workload. Linked into the tools module (with
+// bindings_tools.cpp), which the page loads on first need (an export, the Chunk tab), and into the
+// engine's Node build, so that the page's first download stays small (issue 8: wasm + JS under 250 kB
+// gzipped, scripts/bundle-size.mjs) and the course module carries only the learning layer (issue 14).
 #include <cstdint>
 #include <string>
 

@@ -1,6 +1,7 @@
-// Hand-written types for the course's Embind module: the quiz, the lesson exercises and the planner
-// (Emscripten 3.1.6 has no --emit-tsd). Keep in step with wasm/bindings_course.cpp.
-import type { ModuleOptions, OverlapRequestJs, PipesimError, RunRequestJs } from './pipesim_engine.mjs';
+// Hand-written types for the course's Embind module: the quiz, the lesson exercises, the planner and
+// its search, a run on a planner file's model (Emscripten 3.1.6 has no --emit-tsd). Keep in step with
+// wasm/bindings_course.cpp.
+import type { ModuleOptions, PipesimError } from './pipesim_engine.mjs';
 
 export type { ModuleOptions, PipesimError } from './pipesim_engine.mjs';
 
@@ -109,10 +110,6 @@ export interface PipesimCourseModule {
   planSearchBegin(input: string, options?: PlanSearchOptions): PlanSearchProgress;
   planSearchStep(count: number): PlanSearchProgress;
   planSearchResult(keep: number): PlanSearchResult;
-  // `pipesim overlap --trace FILE --format json`: a PyTorch profiler trace of one F&B pair, measured.
-  overlapTrace(text: string, language: string): any;
-  // `pipesim simulate --measured FILES --align ALIGN --format json`: one profiler trace per rank.
-  measuredPipeline(texts: string[], align?: 'profiler' | 'first-ops'): any;
   // `pipesim simulate --model FILE --format summary`, each per_rank[].memory_bytes with its curve;
   // memory: {units: 'bytes', gpu_bytes, fits}.
   simulateModel(request: ModelRunRequest): any;
@@ -120,11 +117,6 @@ export interface PipesimCourseModule {
   // before the first courseQuiz, lesson or plan call, which otherwise throws a PipesimError (code
   // 'usage') naming the missing file.
   provideCourseData(name: 'quiz_bank' | 'lesson_text' | 'planner_text', text: string): void;
-  // The engine's calls the page's first drawing does not need (wasm/bindings_later.cpp), as the
-  // engine's Node build has them: the chunk model, its default workload, a run in an export format.
-  overlap(request: OverlapRequestJs): any;
-  defaultWorkload(): Record<string, number>;
-  exportText(request: RunRequestJs, format: string, usPerUnit: number): { text: string };
   version(): string;
 }
 

@@ -3,8 +3,8 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
 
 // The page as one self-contained HTML file that works when opened from disk: the .wasm travels
-// inside the bundle as base64 (wasm_source_inline.ts), and so does the course module's
-// (course_source_inline.ts), there is no worker (worker_start_offline.ts),
+// inside the bundle as base64 (wasm_source_inline.ts), and so do the course module's
+// (course_source_inline.ts) and the tools module's (tools_source_inline.ts), there is no worker (worker_start_offline.ts),
 // dynamic imports are folded in, and
 // scripts/inline-offline.mjs then puts the JS and CSS into the HTML.
 const generated = (file: string) => fileURLToPath(new URL(`./src/engine/generated/${file}`, import.meta.url));
@@ -25,6 +25,7 @@ export default defineConfig({
   plugins: [
     embeddedWasm('virtual:pipesim-wasm-base64', generated('pipesim_engine.wasm')),
     embeddedWasm('virtual:pipesim-course-wasm-base64', generated('pipesim_course.wasm')),
+    embeddedWasm('virtual:pipesim-tools-wasm-base64', generated('pipesim_tools.wasm')),
   ],
   resolve: {
     alias: [
@@ -35,6 +36,10 @@ export default defineConfig({
       {
         find: /^\.\/course_source$/,
         replacement: fileURLToPath(new URL('./src/engine/course_source_inline.ts', import.meta.url)),
+      },
+      {
+        find: /^\.\/tools_source$/,
+        replacement: fileURLToPath(new URL('./src/engine/tools_source_inline.ts', import.meta.url)),
       },
       // No worker from a file:// page: see worker_start_offline.ts.
       {
@@ -48,7 +53,7 @@ export default defineConfig({
     emptyOutDir: true,
     target: 'es2022',
     modulePreload: false,
-    chunkSizeWarningLimit: 2500, // one file on purpose: the engine's .wasm is inside it
+    chunkSizeWarningLimit: 3500, // one file on purpose: the three modules' .wasm are inside it
     rollupOptions: { output: { codeSplitting: false } },
   },
 });

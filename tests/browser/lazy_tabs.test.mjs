@@ -1,4 +1,4 @@
-// The page's first load is the timeline's: every other tab's code (and the course module the Chunk tab
+// The page's first load is the timeline's: every other tab's code (and the tools module the Chunk tab
 // needs) is downloaded when the tab is first opened, once. Until it arrives the tab's place is held by
 // an empty section of the same id and labels, marked data-state="loading"; a chunk that fails to
 // download says so there and is asked for again on the next visit.
@@ -34,6 +34,7 @@ test('the first load fetches no other tab\'s code nor the course module; each ta
   const { page, problems, fetched } = await openTimeline();
   for (const view of LAZY) assert.equal(fetched.some((f) => f.startsWith(`${view}_panel-`)), false, `${view}_panel is not fetched at first load`);
   assert.equal(fetched.some((f) => /^pipesim_course.*\.wasm$/.test(f)), false, 'the course module is not fetched at first load');
+  assert.equal(fetched.some((f) => /^pipesim_tools.*\.wasm$/.test(f)), false, 'nor the tools module');
   for (const view of LAZY) assert.equal(await page.getAttribute(`#panel-${view}`, 'aria-labelledby'), `tab-${view}`);
 
   await open(page, 'quiz');
@@ -42,10 +43,11 @@ test('the first load fetches no other tab\'s code nor the course module; each ta
   assert.equal(await page.getAttribute('#panel-quiz', 'aria-labelledby'), 'tab-quiz');
   assert.equal(await page.locator('[data-testid=loading-quiz]').count(), 0);
 
-  // The Chunk tab needs the chunk model, in the course module: fetched with it.
+  // The Chunk tab needs the chunk model, in the tools module: fetched with it.
+  assert.equal(fetched.some((f) => /^pipesim_tools.*\.wasm$/.test(f)), false, 'the quiz does not fetch the tools module');
   await open(page, 'chunk');
   await page.waitForSelector('#panel-chunk [data-testid=hidden-fraction]');
-  assert.equal(fetched.some((f) => /^pipesim_course.*\.wasm$/.test(f)), true, 'the course module comes with the Chunk tab');
+  assert.equal(fetched.some((f) => /^pipesim_tools.*\.wasm$/.test(f)), true, 'the tools module comes with the Chunk tab');
 
   // Back and forth: nothing is fetched again.
   await page.click('[data-testid=tab-timeline]');

@@ -1,4 +1,4 @@
-// Loads the Node builds of the WebAssembly modules, the engine and the course (CommonJS), passing the .wasm bytes directly:
+// Loads the Node builds of the WebAssembly modules, the engine, the course and the tools (CommonJS), passing the .wasm bytes directly:
 // Node 20's fetch cannot read file paths, which Emscripten's loader would otherwise try.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -18,6 +18,11 @@ export async function loadCourse({ courseData = true } = {}) {
   const course = await loadModule('pipesim_course_node');
   if (courseData) provideCourseData(course);
   return course;
+}
+
+/** The tools module (exports, the chunk model, profiler traces), which the page loads on first need. */
+export async function loadTools() {
+  return loadModule('pipesim_tools_node');
 }
 
 async function loadModule(name) {

@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { CLI, cliLine, loadCourse, loadEngine, refusal } from './engine.mjs';
+import { CLI, cliLine, loadCourse, loadEngine, loadTools, refusal } from './engine.mjs';
 
 const engine = await loadEngine();
 const course = await loadCourse();
@@ -218,10 +218,11 @@ test('the course module does not carry the course data: until it is given, the c
   assert.deepEqual(bare.courseQuiz('en'), course.courseQuiz('en'));
 });
 
-test('the modules report the version package.json holds, as `pipesim --version` does', () => {
+test('the modules report the version package.json holds, as `pipesim --version` does', async () => {
   const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
   assert.equal(engine.version(), version);
   assert.equal(course.version(), version);
+  assert.equal((await loadTools()).version(), version);
   assert.equal(cli(['--version']).out, `pipesim ${version}\n`);
 });
 

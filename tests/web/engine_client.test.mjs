@@ -25,7 +25,7 @@ function fakeEngine(opsOf = () => 10) {
       return { summary: { ranks: Number(request.ranks) }, ops: { count: opsOf(request) } };
     },
     exportText: (request, format) => `${format} of ${request.schedule}`,
-    courseData: async () => {},
+    toolsReady: async () => {},
   };
 }
 

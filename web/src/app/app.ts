@@ -160,8 +160,8 @@ export class App {
     });
     // "Derive F&B from the chunk model": its costs become the pipeline's, shown on the timeline.
     this.chunk = lazy('chunk', async () => {
-      // The chunk model comes with the module loaded on first need (engine.ts courseData()).
-      const [{ ChunkPanel }, { chunkSource }] = await Promise.all([import('../views/chunk_panel'), import('../model/chunk_source'), engine.courseData()]);
+      // The chunk model comes with the module loaded on first need (engine.ts toolsReady()).
+      const [{ ChunkPanel }, { chunkSource }] = await Promise.all([import('../views/chunk_panel'), import('../model/chunk_source'), engine.toolsReady()]);
       return new ChunkPanel(chunkSource(engine, background), (cost) => this.set({ cost, view: 'timeline' }), store.slice('chunk'));
     });
     this.exercises = lazy('exercises', async () => {

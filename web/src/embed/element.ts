@@ -101,7 +101,7 @@ export class PipesimTimelineElement extends HTMLElement {
   #language: Lang = 'en';
   #timeline: TimelineView | null = null;
   #chunk: ChunkPanel | null = null;
-  /** The chunk model's module is loaded (courseData()), so the chunk view can be built. */
+  /** The chunk model's module is loaded (toolsReady()), so the chunk view can be built. */
   #chunkModelReady = false;
   #quiz: QuizCard | null = null;
   #summary: unknown = null;
@@ -344,10 +344,10 @@ export class PipesimTimelineElement extends HTMLElement {
   }
 
   #renderChunk(): void {
-    // The chunk model is in the module the engine loads on first need (engine.ts courseData()): the
+    // The chunk model is in the module the engine loads on first need (engine.ts toolsReady()): the
     // view is drawn once it is there, if this element still shows the chunk.
     if (!this.#chunk && !this.#chunkModelReady) {
-      this.#engine!.courseData().then(
+      this.#engine!.toolsReady().then(
         () => {
           this.#chunkModelReady = true;
           if (this.view === 'chunk') this.#renderChunk();

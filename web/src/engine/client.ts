@@ -41,7 +41,7 @@ export function requestKey(request: RunRequest | ModelRunRequest): string {
 }
 
 /** What the client needs of the engine (tests give a stand-in). */
-export type EngineCalls = Pick<Engine, 'simulate' | 'exportText' | 'courseData'>;
+export type EngineCalls = Pick<Engine, 'simulate' | 'exportText' | 'toolsReady'>;
 /** What the client needs of the worker's queue. */
 export type BackgroundCalls = Pick<Background, 'lastPlace'>;
 
@@ -113,8 +113,8 @@ export class EngineClient {
     progress?: (percent: number) => void,
   ): Promise<string | Superseded> {
     if (estimatedOps(request) <= BACKGROUND_ABOVE_OPS) {
-      // The exporters come with the module loaded on first need (engine.ts courseData()).
-      await this.engine.courseData();
+      // The exporters come with the module loaded on first need (engine.ts toolsReady()).
+      await this.engine.toolsReady();
       return this.engine.exportText(request, format);
     }
     away();

@@ -1,10 +1,11 @@
 // The only place the page touches the WebAssembly modules: the engine's is compiled once and shared
-// (with the background worker too); the course's (quiz, lessons, planner) is loaded on first need
-// (course.ts). Every call returns typed results or throws an EngineError carrying the core's message
+// (with the background worker too); the course's (quiz, lessons, planner) and the tools' (exports,
+// the chunk model, profiler traces) are each loaded on first need (course.ts, tools.ts). Every call returns typed results or throws an EngineError carrying the core's message
 // (the CLI's text) and its short code.
 import createPipesimEngine from './generated/pipesim_engine.mjs';
 import type { CostValuesJs, ExportFormatInfo, LessonSteps, OverlapRequestJs, PipesimModule, PresetEntry, ScheduleEntry, SimulateValue, SweepValue } from './generated/pipesim_engine.mjs';
 import type { ModelRunRequest, PipesimCourseModule, PlanSearchOptions, PlanSearchProgress, PlanSearchResult, QuizQuestion, QuizRequest, RankMemoryBytes } from './course';
+import type { PipesimToolsModule } from './tools';
 import { compileWasm, wasmOptions } from './wasm_source';
 import { moduleRequest as toJs } from '../model/module_request';
 
@@ -203,11 +204,13 @@ export class Engine {
   readonly exportFormats: ExportFormatInfo[];
   private course: PipesimCourseModule | null = null;
   private courseLoading: Promise<void> | null = null;
+  private tools: PipesimToolsModule | null = null;
+  private toolsLoading: Promise<void> | null = null;
 
   constructor(
     private readonly module: PipesimModule,
-    /** Given to the course module, which writes the exports: where a large export's progress goes. */
-    private readonly courseHooks: { onExportProgress?: (written: number, expected: number) => void } = {},
+    /** Given to the tools module, which writes the exports: where a large export's progress goes. */
+    private readonly toolsHooks: { onExportProgress?: (written: number, expected: number) => void } = {},
   ) {
     this.schedules = unwrap(() => module.schedules()) as ScheduleInfo[];
     this.presets = unwrap(() => module.presets()) as PresetInfo[];
@@ -219,7 +222,7 @@ export class Engine {
    *  courseQuiz(), lesson() and plan() need: loaded on first use, apart from the engine (course.ts). */
   courseData(): Promise<void> {
     this.courseLoading ??= import('./course')
-      .then(({ loadCourseModule }) => loadCourseModule(this.courseHooks))
+      .then(({ loadCourseModule }) => loadCourseModule())
       .then(
         (course) => {
           this.course = course;
@@ -230,6 +233,29 @@ export class Engine {
         },
       );
     return this.courseLoading;
+  }
+
+  /** Resolves once this instance holds the tools module, which overlap(), defaultWorkload(),
+   *  exportText(), overlapTrace() and measuredPipeline() need: loaded on first use (tools.ts). */
+  toolsReady(): Promise<void> {
+    this.toolsLoading ??= import('./tools')
+      .then(({ loadToolsModule }) => loadToolsModule(this.toolsHooks))
+      .then(
+        (tools) => {
+          this.tools = tools;
+        },
+        (e: unknown) => {
+          this.toolsLoading = null; // tried again on the next call
+          throw asEngineError(e);
+        },
+      );
+    return this.toolsLoading;
+  }
+
+  /** The tools module, which toolsReady() must have loaded. */
+  private toolsModule(): PipesimToolsModule {
+    if (!this.tools) throw new Error('the tools module is not loaded: await engine.toolsReady() first');
+    return this.tools;
   }
 
   /** The course module, which courseData() must have loaded. */
@@ -252,9 +278,9 @@ export class Engine {
   }
 
   /** The chunk model of DeepSeek-V3 Fig. 4: the CLI's `pipesim overlap --format json` (after
-   *  courseData(): the chunk model is in the module loaded on first need, wasm/bindings_later.cpp). */
+   *  toolsReady(): the chunk model is in the module loaded on first need, wasm/bindings_later.cpp). */
   overlap(request: OverlapRequestJs): OverlapResult {
-    return unwrap(() => this.courseModule().overlap(request)) as OverlapResult;
+    return unwrap(() => this.toolsModule().overlap(request)) as OverlapResult;
   }
 
   /** The schedule of `request` as text a custom schedule accepts, to start editing from: PyTorch
@@ -263,10 +289,10 @@ export class Engine {
     return unwrap(() => this.module.actions(toJs(request))).actions;
   }
 
-  /** The run in one of the CLI's export formats (after courseData(): the exporters are in the module
+  /** The run in one of the CLI's export formats (after toolsReady(): the exporters are in the module
    *  loaded on first need, wasm/bindings_later.cpp, not in the page's first download). */
   exportText(request: RunRequest, format: ExportFormat, usPerUnit = 0): string {
-    return unwrap(() => this.courseModule().exportText(toJs(request), format, usPerUnit)).text;
+    return unwrap(() => this.toolsModule().exportText(toJs(request), format, usPerUnit)).text;
   }
 
   /** The course's quiz.json, as `pipesim quiz --course --lang L` writes it (after courseData()): each
@@ -306,9 +332,9 @@ export class Engine {
   }
 
   /** A PyTorch profiler trace of one F&B pair measured next to the chunk model: the CLI's `pipesim
-   *  overlap --trace FILE --format json` (after courseData(): the trace reader is in the course module). */
+   *  overlap --trace FILE --format json` (after toolsReady(): the trace reader is in the tools module). */
   overlapTrace(text: string, language: string): OverlapResult {
-    return unwrap(() => this.courseModule().overlapTrace(text, language)) as OverlapResult;
+    return unwrap(() => this.toolsModule().overlapTrace(text, language)) as OverlapResult;
   }
 
   /** A schedule run on a planner file's model and cluster, each rank's bytes with its activation
@@ -318,9 +344,9 @@ export class Engine {
   }
 
   /** One profiler trace per rank measured next to the model with fitted costs: the CLI's `pipesim
-   *  simulate --measured FILES --format json` (after courseData()). */
+   *  simulate --measured FILES --format json` (after toolsReady()). */
   measuredPipeline(texts: string[], align: 'profiler' | 'first-ops' = 'profiler'): MeasuredPipelineResult {
-    return unwrap(() => this.courseModule().measuredPipeline(texts, align)) as MeasuredPipelineResult;
+    return unwrap(() => this.toolsModule().measuredPipeline(texts, align)) as MeasuredPipelineResult;
   }
 
   /** The values 1..to of one size that the request's schedule accepts, its other sizes as given:
@@ -351,9 +377,9 @@ export class Engine {
     return unwrap(() => this.module.costBounds(F, B));
   }
 
-  /** The chunk model's default workload (after courseData(), as overlap()). */
+  /** The chunk model's default workload (after toolsReady(), as overlap()). */
   defaultWorkload(): Record<string, number> {
-    return this.courseModule().defaultWorkload();
+    return this.toolsModule().defaultWorkload();
   }
 
   schedule(name: string): ScheduleInfo | undefined {

@@ -59,11 +59,14 @@ export type TaskArgs<K extends TaskName> = Parameters<(typeof TASKS)[K]>[1];
 export type TaskResult<K extends TaskName> = ReturnType<(typeof TASKS)[K]>;
 
 /** Tasks whose engine calls need the course module and its data, which an engine loads on first need. */
-const COURSE_TASKS: ReadonlySet<TaskName> = new Set<TaskName>(['plan', 'planSearch', 'overlapTrace', 'measuredPipeline', 'exportText', 'simulateModel']);
+const COURSE_TASKS: ReadonlySet<TaskName> = new Set<TaskName>(['plan', 'planSearch', 'simulateModel']);
+/** Tasks whose engine calls need the tools module (exports, profiler traces), loaded on first need too. */
+const TOOLS_TASKS: ReadonlySet<TaskName> = new Set<TaskName>(['overlapTrace', 'measuredPipeline', 'exportText']);
 
 /** Gets `engine` ready for `task` (the worker and the main thread both call it before runTask). */
 export async function prepareTask(engine: Engine, task: TaskName): Promise<void> {
   if (COURSE_TASKS.has(task)) await engine.courseData();
+  if (TOOLS_TASKS.has(task)) await engine.toolsReady();
 }
 
 export function runTask<K extends TaskName>(engine: Engine, task: K, args: TaskArgs<K>): TaskResult<K> {

@@ -14,7 +14,7 @@ namespace pipesim::detail {
 /// GPipe's phases are separate chains, so each send adds its latency once per hop: exact with comm
 /// too (`with_comm`). 1F1B's steady state also waits on round trips when comm > 0, so there the
 /// closed form needs comm = 0.
-inline auto fill_drain_formula(int p, const Costs& c, bool with_comm, std::string source) -> Formula {
+PIPESIM_ONCE_PER_RUN inline auto fill_drain_formula(int p, const Costs& c, bool with_comm, std::string source) -> Formula {
   const double value = (p - 1) * (c.f + c.b + (with_comm ? 2 * c.comm : 0));
   const std::string numbers = "(" + std::to_string(p) + "-1)(" + num(c.f) + "+" + num(c.b) +
                               (with_comm ? "+2*" + num(c.comm) : "") + ") = " + num(value);
@@ -50,7 +50,7 @@ inline void add_range_term(std::vector<BubbleTerm>& terms, std::string text, int
 
 /// GPipe's (PP-1)(F+B+2comm) on rank r: r forwards (and hops) before its first one arrives, PP-1-r
 /// forward-and-backward round trips before its first backward, r backwards after its last.
-inline auto gpipe_terms(int p, const Costs& c) -> std::vector<RankTerms> {
+PIPESIM_ONCE_PER_RUN inline auto gpipe_terms(int p, const Costs& c) -> std::vector<RankTerms> {
   std::vector<RankTerms> out(static_cast<std::size_t>(p), std::vector<BubbleTerm>{});
   for (int r = 0; r < p; ++r) {
     auto& terms = *out[static_cast<std::size_t>(r)];
@@ -64,7 +64,7 @@ inline auto gpipe_terms(int p, const Costs& c) -> std::vector<RankTerms> {
 /// 1F1B's (PP-1)(F+B) on rank r (comm = 0, at least PP micro-batches): the fill's r forwards, the
 /// PP-1-r backwards below it before its first backward returns, one forward per cool-down backward
 /// of the PP-1-r warm-up micro-batches, and the r backwards above it after its last op.
-inline auto one_f_one_b_terms(int p, const Costs& c) -> std::vector<RankTerms> {
+PIPESIM_ONCE_PER_RUN inline auto one_f_one_b_terms(int p, const Costs& c) -> std::vector<RankTerms> {
   std::vector<RankTerms> out(static_cast<std::size_t>(p), std::vector<BubbleTerm>{});
   for (int r = 0; r < p; ++r) {
     auto& terms = *out[static_cast<std::size_t>(r)];

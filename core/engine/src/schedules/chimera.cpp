@@ -21,7 +21,7 @@ namespace pipesim::detail {
 
 namespace {
 
-void check(const ScheduleParams& p) {
+PIPESIM_ONCE_PER_RUN void check(const ScheduleParams& p) {
   require(p.ranks >= 2 && p.ranks % 2 == 0, "chimera",
           "needs an even number of ranks (stages), at least 2: the two pipelines meet in the middle", ranks_text(p),
           {"chimera.even_ranks", size_params(p)});
@@ -111,7 +111,7 @@ auto chimera_terms(int d, const Costs& c) -> std::vector<RankTerms> {
   return out;
 }
 
-auto formula(const ScheduleParams& p, const Costs& c) -> Formula {
+PIPESIM_ONCE_PER_RUN auto formula(const ScheduleParams& p, const Costs& c) -> Formula {
   const int d = p.ranks;
   const double value = (d / 2.0 - 1) * (c.f + c.b);
   Formula f{"(PP/2-1)(F+B)",

@@ -319,7 +319,7 @@ auto dualpipe_family_schedule(std::string name, const ScheduleParams& p, Layout 
 
 // ---- DualPipe -------------------------------------------------------------------------------------
 
-void check_dualpipe(const ScheduleParams& p) {
+PIPESIM_ONCE_PER_RUN void check_dualpipe(const ScheduleParams& p) {
   require(p.ranks >= 2 && p.ranks % 2 == 0, "dualpipe",
           "needs an even number of ranks, at least 2: rank r is paired with rank N-1-r", ranks_text(p),
           {"dualpipe.even_ranks", size_params(p)});
@@ -338,7 +338,7 @@ auto generate_dualpipe_with_comm(const ScheduleParams& p) -> Schedule {
 
 // ---- DualPipeV ------------------------------------------------------------------------------------
 
-void check_dualpipev(const ScheduleParams& p) {
+PIPESIM_ONCE_PER_RUN void check_dualpipev(const ScheduleParams& p) {
   require(p.micro_batches >= 2 * p.ranks, "dualpipev",
           "needs at least 2 x ranks = " + std::to_string(2 * p.ranks) + " micro-batches (as many as stages)",
           micro_batches_text(p), {"dualpipev.micro_batches", size_params(p)});
@@ -372,7 +372,7 @@ auto dualpipe_rank_terms(int pp, const Costs& c, int h) -> std::vector<BubbleTer
 
 /// (PP/2-1)(F&B+B-3W) with PP stages: the DualPipe README's one row for both twins. `half_rank` maps
 /// each of the `ranks` ranks to its h.
-auto dualpipe_formula(int pp, const Costs& c, int ranks, int (*half_rank)(int ranks, int r)) -> Formula {
+PIPESIM_ONCE_PER_RUN auto dualpipe_formula(int pp, const Costs& c, int ranks, int (*half_rank)(int ranks, int r)) -> Formula {
   const double k = pp / 2.0 - 1;
   const double value = k * (c.fb + c.b - 3 * c.w);
   Formula f{"(PP/2-1)(F&B+B-3W)",
@@ -388,12 +388,12 @@ auto dualpipe_formula(int pp, const Costs& c, int ranks, int (*half_rank)(int ra
 }
 
 // DualPipe: PP = N stages along each direction; ranks r and N-1-r mirror each other.
-auto dualpipe_bubble(const ScheduleParams& p, const Costs& c) -> Formula {
+PIPESIM_ONCE_PER_RUN auto dualpipe_bubble(const ScheduleParams& p, const Costs& c) -> Formula {
   return dualpipe_formula(p.ranks, c, p.ranks, [](int n, int r) { return std::min(r, n - 1 - r); });
 }
 
 // DualPipeV: the same formula with PP = 2N, the stages of the V, and h = r (the substitution above).
-auto dualpipev_bubble(const ScheduleParams& p, const Costs& c) -> Formula {
+PIPESIM_ONCE_PER_RUN auto dualpipev_bubble(const ScheduleParams& p, const Costs& c) -> Formula {
   return dualpipe_formula(2 * p.ranks, c, p.ranks, [](int, int r) { return r; });
 }
 

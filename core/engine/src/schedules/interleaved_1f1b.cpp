@@ -18,7 +18,7 @@ namespace {
 /// PyTorch's rounds: max(1, m // p) groups of micro-batches; each group visits every chunk in turn.
 [[nodiscard]] auto rounds(const ScheduleParams& p) -> int { return std::max(1, p.micro_batches / p.ranks); }
 
-void check(const ScheduleParams& p) {
+PIPESIM_ONCE_PER_RUN void check(const ScheduleParams& p) {
   // NOTE: we refuse v = 1 rather than treat it as 1F1B: torch's interleaved order with one chunk is not
   // 1F1B (its warm-up is 2(p-1-r), not p-1-r), so either reading would surprise someone.
   require(p.virtual_stages >= 2, "interleaved-1f1b",
@@ -92,7 +92,7 @@ auto interleaved_terms(int ranks, const Costs& c) -> std::vector<RankTerms> {
 }
 
 /// (p-1)(f+b) with per-chunk costs: 1F1B's fill and drain shrunk by v.
-auto formula(const ScheduleParams& p, const Costs& c) -> Formula {
+PIPESIM_ONCE_PER_RUN auto formula(const ScheduleParams& p, const Costs& c) -> Formula {
   const int n = p.ranks;
   const double value = (n - 1) * (c.f + c.b);
   Formula f{"(PP-1)(F+B)",

@@ -79,7 +79,7 @@ auto zb_h1_terms(int p, const Costs& c) -> std::vector<RankTerms> {
   return out;
 }
 
-auto zb_h1_formula(const ScheduleParams& p, const Costs& c) -> Formula {
+PIPESIM_ONCE_PER_RUN auto zb_h1_formula(const ScheduleParams& p, const Costs& c) -> Formula {
   const int n = p.ranks;
   const double value = (n - 1) * (c.f + c.b - 2 * c.w);
   Formula f{"(PP-1)(F+B-2W)",
@@ -131,7 +131,7 @@ auto zb_h2_terms(int p, const Costs& c) -> std::vector<RankTerms> {
   return out;
 }
 
-auto zb_h2_formula(const ScheduleParams& p, const Costs& c) -> Formula {
+PIPESIM_ONCE_PER_RUN auto zb_h2_formula(const ScheduleParams& p, const Costs& c) -> Formula {
   const int n = p.ranks;
   const double value = (n - 1) * (c.f + c.i() + 2 * c.comm - 2 * c.w);
   Formula f{"(PP-1)(F+B-3W+2comm), over the span",

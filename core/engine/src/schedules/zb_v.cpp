@@ -103,7 +103,7 @@ auto zb_v_terms(int ranks, const Costs& c) -> std::vector<RankTerms> {
   return out;
 }
 
-auto formula(const ScheduleParams& p, const Costs& c) -> Formula {
+PIPESIM_ONCE_PER_RUN auto formula(const ScheduleParams& p, const Costs& c) -> Formula {
   Formula f{"0 over the span",
                  "span bubble = 0",
                  0,

@@ -67,7 +67,8 @@ struct ExportFormatInfo {
   /// The fewest bytes one op takes in the format (its shortest record: one-digit numbers), checked
   /// against every schedule by tests/test_export.cpp.
   std::size_t min_bytes_per_op;
-  void (*write)(const Run& run, TextSink& out, const TraceOptions& options);
+  // Its writer is write_export's (core/io/src/export_write.cpp), kept out of this table so that a
+  // program listing the formats links no writer.
 };
 
 /// The table of export formats, in the order the page offers them.
