@@ -52,7 +52,8 @@ auto binary_size(double bytes) -> std::string {
   throw Error(ErrorCode::limit_exceeded, "the " + name + " export of this run would take " + size + ", over the " +
                                              binary_size(double(budget)) + " one export may take in memory here; export "
                                              "a smaller run, or use the CLI, which streams it (pipesim simulate --format " +
-                                             name + ")");
+                                             name + ")",
+              {"export.too_large", {{"format", name}, {"size", size}, {"budget", binary_size(double(budget))}}});
 }
 
 }  // namespace
@@ -75,7 +76,7 @@ auto parse_export_format(std::string_view name) -> ExportFormat {
   for (const ExportFormatInfo& e : formats)
     if (e.name == name) return e.format;
   throw Error(ErrorCode::unknown_name, "export format must be one of " + export_format_names("|") + ", got '" + std::string(name) + "'",
-              {}, "format");
+              {"export.unknown_format", {{"known", export_format_names("|")}, {"value", std::string(name)}}}, "format");
 }
 
 auto export_format_name(ExportFormat format) -> std::string_view { return export_format_info(format).name; }
