@@ -168,3 +168,40 @@ TEST_CASE("overlap --workload - reads the workload from standard input, as a pat
   CHECK(from_stdin.out == from_file.out);
   std::remove(path.c_str());
 }
+
+TEST_CASE("overlap --lang words the chunk derivation in en, pt-BR or zh-CN, as the page's language codes") {
+  const auto mlp_b_formula = [](const std::string& lang) {
+    const auto out = nlohmann::json::parse(cli("overlap --format json --lang " + lang).out);
+    for (const auto& d : out["derivation"])
+      if (d["component"] == "mlp_b") return d["formula"].get<std::string>();
+    return std::string("no mlp_b");
+  };
+  CHECK(mlp_b_formula("en") == "L·T·(k+s)·6·h·h_e / X × total/(total-comm)");
+  CHECK(mlp_b_formula("pt-BR") == "L·T·(k+s)·6·h·h_e / X × total/(total-com)");
+  CHECK(mlp_b_formula("zh-CN") == "L·T·(k+s)·6·h·h_e / X × 总数/(总数-通信)");
+  // English is the default, and the text view words its derivation the same way.
+  CHECK(cli("overlap").out == cli("overlap --lang en").out);
+  const Result zh = cli("overlap --lang zh-CN");
+  REQUIRE(zh.status == 0);
+  CHECK(zh.out.find("  MLP(B)      L·T·(k+s)·6·h·h_e / X × 总数/(总数-通信)\n") != std::string::npos);
+  CHECK(zh.out.find("total-comm") == std::string::npos);
+}
+
+TEST_CASE("overlap --trace --lang words the measured derivation in the language asked") {
+  const std::string pair = std::string(PIPESIM_SOURCE_DIR) + "/tests/data/profiler/chunk_pair.json";
+  const Result pt = cli("overlap --trace " + pair + " --lang pt-BR");
+  REQUIRE(pt.status == 0);
+  CHECK(pt.out.find("  ATTN(F)     medido: a união dos seus kernels no trace\n") != std::string::npos);
+  const Result zh = cli("overlap --trace " + pair + " --lang zh-CN");
+  REQUIRE(zh.status == 0);
+  CHECK(zh.out.find("  ATTN(F)     实测：trace 中其各 kernel 的并集\n") != std::string::npos);
+}
+
+TEST_CASE("overlap --lang refuses an unknown language code with exit 2, before reading any file") {
+  check_refused("overlap --lang fr", ErrorCode::unknown_name, "unknown language 'fr'; languages are en, pt-BR, zh-CN");
+  check_refused("overlap --lang pt_BR", ErrorCode::unknown_name, "unknown language 'pt_BR'; languages are en, pt-BR, zh-CN");
+  check_refused("overlap --lang fr --trace /nonexistent/trace.json", ErrorCode::unknown_name,
+                "unknown language 'fr'; languages are en, pt-BR, zh-CN");
+  check_refused("overlap --lang fr --workload /nonexistent/w.json", ErrorCode::unknown_name,
+                "unknown language 'fr'; languages are en, pt-BR, zh-CN");
+}

@@ -365,3 +365,34 @@ TEST_CASE("the CLI option --model-stages takes --cost as one of N stages of the 
   pipesim::test::check_refused("simulate --model-cost F=8 --model-stages 8", ErrorCode::usage,
                                "--model-stages applies to --cost: --model-cost is already the whole model's cost");
 }
+
+TEST_CASE("a per-stage cost refusal carries its rule's key and values, and one inside a stage says which stage") {
+  using Params = std::vector<std::pair<std::string, std::string>>;
+  const auto wording_of = [](const auto& call) -> pipesim::Wording {
+    try {
+      call();
+    } catch (const Error& e) {
+      return e.wording();
+    }
+    FAIL("accepted");
+    return {};
+  };
+  const auto not_number = wording_of([] { (void)pipesim::parse_stage_cost("0:F=abc"); });
+  CHECK(not_number.key == "stage_cost.not_number");
+  CHECK(not_number.params == Params{{"cost", "F"}, {"value", "abc"}});
+  CHECK(wording_of([] { (void)pipesim::parse_rank_speed("1:0"); }).key == "rank_speed.factor");
+  CHECK(wording_of([] { (void)pipesim::parse_stage_cost_table(R"([{"F": 1}, 3])"); }).params == Params{{"entry", "1"}, {"value", "3"}});
+  CHECK(wording_of([] { (void)pipesim::run(with_overrides(request_of("1f1b", 4, 8), {"9:F=1"})); }).params ==
+        Params{{"stage", "9"}, {"stages", "4"}, {"max", "3"}});
+
+  // W above B on stage 1 only: the costs' own rule, its values, and the stage it broke on.
+  try {
+    (void)pipesim::run(with_overrides(request_of("1f1b", 4, 8), {"1:W=9"}));
+    FAIL("accepted");
+  } catch (const Error& e) {
+    CHECK(std::string(e.what()) == "stage 1: cost W (9) must not exceed B (2): B is the full backward and contains W");
+    CHECK(e.field() == "stage_cost");
+    CHECK(e.wording().key == "cost.w_exceeds_b");
+    CHECK(e.wording().params == Params{{"w", "9"}, {"b", "2"}, {"at_kind", "stage"}, {"at", "1"}});
+  }
+}

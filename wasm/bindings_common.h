@@ -111,7 +111,8 @@ inline auto int_field(const val& obj, const char* key, const char* label, int fa
 /// A string argument. Parameters are taken as JavaScript values, not std::string, so that a number or
 /// an object is refused with {error} instead of throwing a binding error past `guarded`.
 inline auto text_arg(const val& v, const char* name) -> std::string {
-  if (v.typeOf().as<std::string>() != "string") throw Error(ErrorCode::bad_value, std::string(name) + " must be a string, got " + js_kind(v));
+  if (v.typeOf().as<std::string>() != "string")
+    throw Error(ErrorCode::bad_value, std::string(name) + " must be a string, got " + js_kind(v), {"arg.string", {{"name", name}, {"value", js_kind(v)}}});
   return v.as<std::string>();
 }
 
@@ -120,12 +121,14 @@ inline auto text_arg(const val& v, const char* name) -> std::string {
 inline auto text_field(const val& obj, const char* key, std::size_t max_bytes = 0) -> std::string {
   const val v = obj[key];
   if (v.isUndefined() || v.isNull()) return {};
-  if (v.typeOf().as<std::string>() != "string") throw Error(ErrorCode::bad_value, std::string(key) + " must be a string");
+  if (v.typeOf().as<std::string>() != "string")
+    throw Error(ErrorCode::bad_value, std::string(key) + " must be a string", {"arg.string", {{"name", key}, {"value", js_kind(v)}}});
   // UTF-16 units: each is at least one byte of UTF-8, so more units than bytes allowed is too long.
   const double units = v["length"].as<double>();
   if (max_bytes != 0 && units > static_cast<double>(max_bytes))
     throw Error(ErrorCode::limit_exceeded, std::string(key) + " may be at most " + std::to_string(max_bytes >> 20) + " MiB (got " +
-                                               std::to_string(static_cast<long long>(units)) + " characters)");
+                                               std::to_string(static_cast<long long>(units)) + " characters)",
+                {"arg.too_long", {{"name", key}, {"max", std::to_string(max_bytes >> 20)}, {"value", std::to_string(static_cast<long long>(units))}}});
   return v.as<std::string>();
 }
 
@@ -140,7 +143,7 @@ inline auto optional_number(const val& obj, const char* key) -> std::optional<do
   const auto text = optional_text(obj, key);
   if (!text) return std::nullopt;
   const auto d = pipesim::parse_finite(*text);
-  if (!d) throw Error(ErrorCode::bad_value, std::string(key) + " must be a number, got " + *text);
+  if (!d) throw Error(ErrorCode::bad_value, std::string(key) + " must be a number, got " + *text, {"arg.number", {{"name", key}, {"value", *text}}});
   return d;
 }
 

@@ -40,7 +40,7 @@ auto quiz_seed(const val& request) -> std::uint64_t {
   const auto seed = reading("seed", [&] { return optional_number(request, "seed"); });
   if (!seed) return 0;
   if (!(*seed >= 0 && *seed <= 9007199254740992.0 && *seed == static_cast<double>(static_cast<std::uint64_t>(*seed))))
-    throw pipesim::Error(pipesim::ErrorCode::bad_value, "seed must be a whole number from 0 to 2^53", {}, "seed");
+    throw pipesim::Error(pipesim::ErrorCode::bad_value, "seed must be a whole number from 0 to 2^53", {"quiz.seed", {}}, "seed");
   return static_cast<std::uint64_t>(*seed);
 }
 
@@ -72,7 +72,7 @@ auto quiz_questions(val request) -> val {
       if (const std::string cost = text_field(request, "cost"); !cost.empty()) settings.cost = cost;
       questions = pipesim::live_questions(course_data(), settings, lang.empty() ? "en" : lang, seed);
     } else {
-      throw pipesim::Error(pipesim::ErrorCode::unknown_name, "unknown quiz set '" + set + "'; sets are bank, live", {}, "set");
+      throw pipesim::Error(pipesim::ErrorCode::unknown_name, "unknown quiz set '" + set + "'; sets are bank, live", {"quiz.set", {{"value", set}}}, "set");
     }
     nlohmann::json out = nlohmann::json::array();
     for (const auto& q : questions) out.push_back(question_value(q));
@@ -103,14 +103,17 @@ auto search_list(const val& options, const char* key, const char* field) -> std:
   const val v = options.isUndefined() || options.isNull() ? val::undefined() : options[key];
   if (v.isUndefined() || v.isNull()) return {};
   if (!v.isArray())
-    throw pipesim::Error(pipesim::ErrorCode::bad_value, std::string("plan search: ") + field + " must be a list of whole numbers, got " + js_kind(v), {}, field);
+    throw pipesim::Error(pipesim::ErrorCode::bad_value, std::string("plan search: ") + field + " must be a list of whole numbers, got " + js_kind(v),
+                         {"search.list", {{"name", field}, {"value", js_kind(v)}}}, field);
   std::vector<int> out;
   const auto n = v["length"].as<std::size_t>();
-  if (n > 4096) throw pipesim::Error(pipesim::ErrorCode::limit_exceeded, std::string("plan search: ") + field + " may list at most 4096 values", {}, field);
+  if (n > 4096) throw pipesim::Error(pipesim::ErrorCode::limit_exceeded, std::string("plan search: ") + field + " may list at most 4096 values",
+                                     {"search.list_length", {{"name", field}, {"max", "4096"}}}, field);
   for (std::size_t i = 0; i < n; ++i) {
     const val item = v[i];
     if (item.typeOf().as<std::string>() != "number" || std::floor(item.as<double>()) != item.as<double>() || std::fabs(item.as<double>()) > 1e9)
-      throw pipesim::Error(pipesim::ErrorCode::bad_value, std::string("plan search: ") + field + " must list whole numbers, got " + js_text(item), {}, field);
+      throw pipesim::Error(pipesim::ErrorCode::bad_value, std::string("plan search: ") + field + " must list whole numbers, got " + js_text(item),
+                           {"search.list_item", {{"name", field}, {"value", js_text(item)}}}, field);
     out.push_back(static_cast<int>(item.as<double>()));
   }
   return out;
@@ -148,7 +151,7 @@ auto plan_search_begin(val input, val options) -> val {
 }
 
 auto require_search() -> pipesim::SearchRun& {
-  if (!search_run()) throw pipesim::Error(pipesim::ErrorCode::usage, "no plan search under way: call planSearchBegin first");
+  if (!search_run()) throw pipesim::Error(pipesim::ErrorCode::usage, "no plan search under way: call planSearchBegin first", {"search.not_begun", {}});
   return *search_run();
 }
 
@@ -158,7 +161,8 @@ auto plan_search_step(val count) -> val {
     pipesim::SearchRun& run = require_search();
     const double n = count.typeOf().as<std::string>() == "number" ? count.as<double>() : NAN;
     if (!(n >= 1 && n <= 1e9 && std::floor(n) == n))
-      throw pipesim::Error(pipesim::ErrorCode::bad_value, "count must be a whole number from 1 to 10^9, got " + js_text(count), {}, "count");
+      throw pipesim::Error(pipesim::ErrorCode::bad_value, "count must be a whole number from 1 to 10^9, got " + js_text(count),
+                           {"number.whole_range", {{"name", "count"}, {"min", "1"}, {"max", "10^9"}, {"value", js_text(count)}}}, "count");
     run.step(static_cast<std::size_t>(n));
     return search_progress();
   });
@@ -170,7 +174,8 @@ auto plan_search_result(val keep) -> val {
     const pipesim::SearchRun& run = require_search();
     const double n = keep.typeOf().as<std::string>() == "number" ? keep.as<double>() : NAN;
     if (!(n >= 1 && n <= 1e6 && std::floor(n) == n))
-      throw pipesim::Error(pipesim::ErrorCode::bad_value, "keep must be a whole number from 1 to 10^6, got " + js_text(keep), {}, "keep");
+      throw pipesim::Error(pipesim::ErrorCode::bad_value, "keep must be a whole number from 1 to 10^6, got " + js_text(keep),
+                           {"number.whole_range", {{"name", "keep"}, {"min", "1"}, {"max", "10^6"}, {"value", js_text(keep)}}}, "keep");
     nlohmann::json out = pipesim::search_json(run.result(static_cast<std::size_t>(n)));
     out["done"] = run.done();
     out["total"] = run.total();
@@ -195,7 +200,8 @@ auto with_pipeline_size(const std::string& text, int pp) -> std::string {
 auto simulate_model(val request) -> val {
   return guarded([&] {
     if (request.isUndefined() || request.isNull() || request.typeOf().as<std::string>() != "object")
-      throw pipesim::Error(pipesim::ErrorCode::usage, "a model run must be an object {schedule, model}: model is a planner file's JSON text");
+      throw pipesim::Error(pipesim::ErrorCode::usage, "a model run must be an object {schedule, model}: model is a planner file's JSON text",
+                           {"request.model_run_not_object", {}});
     const std::string model_text = text_field(request, "model", pipesim::limits::max_small_json_bytes);
     pipesim::PlanInput input = reading("model", [&] { return pipesim::parse_plan_input(model_text); });
     // Read as the file is first: its size and depth are checked before the text is parsed again.

@@ -139,7 +139,8 @@ auto simulate_json(val request, val detail_arg) -> val {
       return out;
     }
 #ifdef PIPESIM_WASM_PAGE_MODULE
-    throw Error(ErrorCode::usage, "simulateJson's full report (detail 'json') is in the Node build; in the browser ask exportText(request, 'json') of the course module");
+    throw Error(ErrorCode::usage, "simulateJson's full report (detail 'json') is in the Node build; in the browser ask exportText(request, 'json') of the course module",
+                {"request.full_report_in_node", {}});
 #endif
     // The full report is the json export without its final newline, held within the same budget.
     std::string text = pipesim::export_text(run, pipesim::ExportFormat::json, pipesim::limits::max_export_bytes);
@@ -152,16 +153,19 @@ auto simulate_json(val request, val detail_arg) -> val {
 /// The values of a sweep: an array of whole numbers, its length checked before any element is read.
 auto sweep_values(const val& values) -> std::vector<int> {
   if (!val::global("Array").call<bool>("isArray", values))
-    throw Error(ErrorCode::bad_value, "sweep values must be an array of whole numbers like [16, 18, 20], got " + js_kind(values));
+    throw Error(ErrorCode::bad_value, "sweep values must be an array of whole numbers like [16, 18, 20], got " + js_kind(values),
+                {"sweep.values", {{"value", js_kind(values)}}});
   // Checked as a double before any conversion: an array-like's length may be -1, NaN or 1e10, for
   // which a cast to size_t is undefined behaviour.
   const double length = values["length"].as<double>();
   if (!(length >= 0) || std::floor(length) != length)
     throw Error(ErrorCode::bad_value, "sweep values must be an array of whole numbers like [16, 18, 20], its length is " +
-                                          js_text(values["length"]));
+                                          js_text(values["length"]),
+                {"sweep.values_length", {{"value", js_text(values["length"])}}});
   if (length > static_cast<double>(pipesim::max_sweep_points))
     throw Error(ErrorCode::limit_exceeded, "a sweep takes at most " + std::to_string(pipesim::max_sweep_points) +
-                                               " points (got " + js_text(values["length"]) + ")");
+                                               " points (got " + js_text(values["length"]) + ")",
+                {"sweep.too_many_points", {{"max", std::to_string(pipesim::max_sweep_points)}, {"value", js_text(values["length"])}}});
   const auto n = static_cast<std::size_t>(length);
   std::vector<int> xs;
   xs.reserve(n);
@@ -217,7 +221,8 @@ auto accepted_values(val request, val field_arg, val to_arg) -> val {
     pipesim::SizeField which = pipesim::SizeField::ranks;
     if (field == "microBatches") which = pipesim::SizeField::micro_batches;
     else if (field == "virtualStages") which = pipesim::SizeField::virtual_stages;
-    else if (field != "ranks") throw Error(ErrorCode::unknown_name, "size field must be one of ranks|microBatches|virtualStages, got '" + field + "'");
+    else if (field != "ranks") throw Error(ErrorCode::unknown_name, "size field must be one of ranks|microBatches|virtualStages, got '" + field + "'",
+                     {"size.field", {{"value", field}}});
     val out = val::object();
     out.set("values", typed_array(pipesim::accepted_values(r.schedule, r.params, which, 1, to)));
     return out;
@@ -286,7 +291,8 @@ auto cost_bounds(val f, val b) -> val {
   return guarded([&] {
     const auto number = [](const val& v, const char* name) {
       if (v.typeOf().as<std::string>() != "number" || !std::isfinite(v.as<double>()))
-        throw Error(ErrorCode::bad_value, std::string(name) + " must be a finite number, got " + js_text(v), {}, std::string("cost.") + name);
+        throw Error(ErrorCode::bad_value, std::string(name) + " must be a finite number, got " + js_text(v),
+                    {"cost.finite", {{"cost", name}, {"value", js_text(v)}}}, std::string("cost.") + name);
       return v.as<double>();
     };
     const pipesim::FbRange fb = pipesim::fb_range(number(f, "F"), number(b, "B"));

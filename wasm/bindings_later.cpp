@@ -22,7 +22,7 @@ using namespace pipesim_wasm;
 auto overlap(val request) -> val {
   return guarded([&] {
     if (request.isUndefined() || request.isNull() || request.typeOf().as<std::string>() != "object")
-      throw Error(ErrorCode::usage, "an overlap request must be an object like {ratio: '1:1', commSms: 20}");
+      throw Error(ErrorCode::usage, "an overlap request must be an object like {ratio: '1:1', commSms: 20}", {"request.overlap_not_object", {}});
     pipesim::OverlapRequest r;
     r.forward = optional_text(request, "forward");
     r.backward = optional_text(request, "backward");

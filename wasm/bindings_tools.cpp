@@ -30,7 +30,8 @@ auto overlap_trace(val text, val language) -> val {
 auto measured_pipeline(val texts, val align) -> val {
   return guarded([&] {
     if (texts.isUndefined() || texts.isNull() || !texts.isArray())
-      throw pipesim::Error(pipesim::ErrorCode::usage, "a measured pipeline needs an array of profiler traces, one per rank");
+      throw pipesim::Error(pipesim::ErrorCode::usage, "a measured pipeline needs an array of profiler traces, one per rank",
+                           {"measured.not_array", {}});
     const auto traces = pipesim::frontend::read_traces(
         texts["length"].as<std::size_t>(), [&](std::size_t i) { return text_arg(texts[i], "profiler trace"); },
         [](std::size_t i) { return "trace " + std::to_string(i + 1) + ": "; }, "a measured pipeline");

@@ -25,10 +25,12 @@ PIPESIM_WASM_COLD inline auto texts_field(const val& js, const char* key) -> std
   const val v = js[key];
   if (v.isUndefined() || v.isNull()) return out;
   if (!val::global("Array").call<bool>("isArray", v))
-    throw Error(ErrorCode::bad_value, std::string(key) + " must be an array of strings, got " + js_kind(v));
+    throw Error(ErrorCode::bad_value, std::string(key) + " must be an array of strings, got " + js_kind(v),
+                {"arg.string_array", {{"name", key}, {"value", js_kind(v)}}});
   const auto n = static_cast<std::size_t>(v["length"].as<double>());
   if (n > static_cast<std::size_t>(pipesim::limits::max_ranks) * pipesim::limits::max_virtual_stages * 2)
-    throw Error(ErrorCode::limit_exceeded, std::string(key) + " lists more entries than a run has stages or ranks");
+    throw Error(ErrorCode::limit_exceeded, std::string(key) + " lists more entries than a run has stages or ranks",
+                {"arg.too_many_entries", {{"name", key}}});
   for (std::size_t i = 0; i < n; ++i) out.push_back(text_field(v, std::to_string(i).c_str()));
   return out;
 }
@@ -58,7 +60,9 @@ PIPESIM_WASM_COLD inline void read_stage_costs(const val& js, pipesim::RunReques
   const pipesim::Preset& example = pipesim::presets().front();
   throw Error(ErrorCode::usage, "a request must be an object like {schedule: '" + std::string(example.schedule) +
                                     "', ranks: " + std::to_string(example.ranks) +
-                                    ", microBatches: " + std::to_string(example.micro_batches) + "}");
+                                    ", microBatches: " + std::to_string(example.micro_batches) + "}",
+              {"request.not_object", {{"schedule", std::string(example.schedule)}, {"ranks", std::to_string(example.ranks)},
+                                      {"micro_batches", std::to_string(example.micro_batches)}}});
 }
 
 inline auto request_from(const val& js) -> pipesim::RunRequest {

@@ -13,6 +13,7 @@
 #include "commands.h"
 #include "output.h"
 #include "pipesim/error.h"
+#include "pipesim/language.h"
 #include "pipesim/limits.h"
 #include "pipesim/measured_chunk.h"
 #include "pipesim/overlap.h"
@@ -39,6 +40,7 @@ auto request_from(const Args& args) -> OverlapRequest {
   if (args.has("total-sms")) r.total_sms = args.integer_or("total-sms", 132, 2, 1'000'000);
   if (args.has("saturation-sms")) r.saturation_sms = args.integer_or("saturation-sms", 20, 1, 1'000'000);
   r.ratio = args.text("ratio");
+  r.language = args.text("lang");
   return r;
 }
 
@@ -50,7 +52,7 @@ auto measured_from(const Args& args) -> std::optional<MeasuredOverlap> {
     if (args.has(name))
       throw Error(ErrorCode::usage, "--" + std::string(name) + " does not apply with --trace: the trace gives the durations as measured, "
                                     "on the SMs the run gave to communication");
-  return run_measured_overlap(read_input("trace", *path, limits::max_profile_trace_bytes));
+  return run_measured_overlap(read_input("trace", *path, limits::max_profile_trace_bytes), args.text_or("lang", "en"));
 }
 
 auto simulation_from(const Args& args, const Overlap& o, const std::optional<MeasuredOverlap>& measured) -> std::optional<Run> {
@@ -73,7 +75,15 @@ auto simulation_from(const Args& args, const Overlap& o, const std::optional<Mea
 auto run_overlap(Argv argv) -> int {
   const Args args("overlap", argv,
                   {"forward", "backward", "pp-comm", "workload", "comm-sms", "total-sms", "saturation-sms", "ratio",
-                   "simulate", "ranks", "micro-batches", "virtual-stages", "format", "color", "trace"});
+                   "simulate", "ranks", "micro-batches", "virtual-stages", "format", "color", "trace", "lang"});
+  // An unknown language is refused before any file is read, whichever input the durations come from.
+  if (const auto lang = args.text("lang")) {
+    try {
+      (void)known_language(*lang);
+    } catch (const Error& e) {
+      throw e.about("language");
+    }
+  }
   const std::optional<MeasuredOverlap> measured = measured_from(args);
   const std::string format = args.choice_or("format", "text", {"text", "json"});
   const bool colour = colour_wanted(args);

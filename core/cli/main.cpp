@@ -60,12 +60,13 @@ usage:
                    --backward combine=C,mlp_b=M,mlp_w=W,dispatch=D,attn_b=A,attn_w=W [--pp-comm X]
                    | --workload FILE | --trace PROFILE.json] [--comm-sms 20 [--total-sms 132] [--saturation-sms 20]]
                   [--ratio 1:1] [--simulate NAME [--ranks N] [--micro-batches M] [--virtual-stages V]]
-                  [--format text|json] [--color auto|always|never]
+                  [--format text|json] [--color auto|always|never] [--lang en|pt-BR|zh-CN]
       One forward and one backward chunk overlapped on compute and communication SMs (DeepSeek-V3
       Fig. 4): f, b, the pair's fb, exposed communication. Without inputs: a DeepSeek-V3 workload.
       --simulate runs a schedule with F, B, W, FB derived from the chunk model.
       --trace reads a PyTorch profiler trace of one F&B pair ('-' = stdin): the measured pair next to
       the model, its components' times as the model's inputs, the measured span as FB.
+      --lang words the derivation of each component's duration (default en).
   pipesim quiz --course [--lang en|pt-BR|zh-CN]
   pipesim quiz --bank [--lang en|pt-BR|zh-CN]
       The lesson's quiz: --course prints the course's quiz.json (6 questions, each one's options in

@@ -510,7 +510,7 @@ auto first_two_direction_slot(const Run& r) -> std::optional<TwoDirectionSlot> {
 
 auto second_copy_cost(double bytes_per_param, double gpu_memory_gb) -> SecondCopyCost {
   if (!(bytes_per_param > 0) || !(gpu_memory_gb > 0))
-    throw Error(ErrorCode::bad_value, "bytes per parameter and GPU memory must be positive numbers", {},
+    throw Error(ErrorCode::bad_value, "bytes per parameter and GPU memory must be positive numbers", {"lesson.memory_positive", {}},
                 bytes_per_param > 0 ? "gpu_memory_gb" : "bytes_per_param");
   SecondCopyCost e;
   const ModelSpec v3 = deepseek_v3();
@@ -537,7 +537,8 @@ auto detail::lesson_exercise_tree(const CourseData& course, const LessonRequest&
     case 2: return exercise_2(text, req);
     case 3: return exercise_3(text, req);
     case 4: return exercise_4(text, req);
-    default: throw Error(ErrorCode::bad_value, "--exercise must be 1, 2, 3 or 4, got " + std::to_string(req.exercise), {}, "exercise");
+    default: throw Error(ErrorCode::bad_value, "--exercise must be 1, 2, 3 or 4, got " + std::to_string(req.exercise),
+                        {"lesson.exercise", {{"value", std::to_string(req.exercise)}}}, "exercise");
   }
 }
 

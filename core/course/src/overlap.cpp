@@ -143,19 +143,25 @@ auto parse_components_of(std::string_view text, const std::string& which, const 
   std::map<Part, double> out;
   for (const detail::Assignment& a : detail::split_assignments(text)) {
     if (!a.has_value)
-      throw Error(ErrorCode::bad_value, which + " component '" + std::string(a.item) + "' must be NAME=VALUE with NAME one of " + names);
+      throw Error(ErrorCode::bad_value, which + " component '" + std::string(a.item) + "' must be NAME=VALUE with NAME one of " + names,
+                  {"component.assignment", {{"which", which}, {"value", std::string(a.item)}, {"names", names}}});
     const std::string key(a.key);
     const auto it = std::find_if(parts.begin(), parts.end(), [&](Part p) { return part_name(p) == key; });
     if (it == parts.end())
-      throw Error(ErrorCode::unknown_name, "unknown " + which + " component '" + key + "'; " + which + " components are " + names);
-    if (out.count(*it) != 0) throw Error(ErrorCode::bad_value, which + " component " + key + " is given twice");
+      throw Error(ErrorCode::unknown_name, "unknown " + which + " component '" + key + "'; " + which + " components are " + names,
+                  {"component.unknown", {{"which", which}, {"name", key}, {"names", names}}});
+    if (out.count(*it) != 0)
+      throw Error(ErrorCode::bad_value, which + " component " + key + " is given twice", {"component.twice", {{"which", which}, {"name", key}}});
     const auto v = parse_finite(a.value);
-    if (!v || *v < 0) throw Error(ErrorCode::bad_value, which + " component " + key + " must be a number >= 0, got '" + std::string(a.value) + "'");
+    if (!v || *v < 0)
+      throw Error(ErrorCode::bad_value, which + " component " + key + " must be a number >= 0, got '" + std::string(a.value) + "'",
+                  {"component.number", {{"which", which}, {"name", key}, {"value", std::string(a.value)}}});
     out[*it] = *v;
   }
   for (Part p : parts)
     if (out.count(p) == 0)
-      throw Error(ErrorCode::bad_value, which + " component " + std::string(part_name(p)) + " is missing; give all of " + names);
+      throw Error(ErrorCode::bad_value, which + " component " + std::string(part_name(p)) + " is missing; give all of " + names,
+                  {"component.missing", {{"which", which}, {"name", std::string(part_name(p))}, {"names", names}}});
   return out;
 }
 
@@ -194,11 +200,14 @@ auto all_to_all_total(const ChunkDurations& d) -> double {
 
 auto ratio_factor(const ChunkDurations& d, double compute_to_comm) -> double {
   if (!std::isfinite(compute_to_comm) || compute_to_comm <= 0)
-    throw Error(ErrorCode::bad_value, "the compute:comm ratio must be a finite number > 0, got " + format_number(compute_to_comm), {}, "ratio");
+    throw Error(ErrorCode::bad_value, "the compute:comm ratio must be a finite number > 0, got " + format_number(compute_to_comm),
+                {"ratio.finite", {{"value", format_number(compute_to_comm)}}}, "ratio");
   const double a2a = all_to_all_total(d);
-  if (a2a <= 0) throw Error(ErrorCode::bad_value, "cannot scale communication to a compute:comm ratio: every all-to-all duration is 0", {}, "ratio");
+  if (a2a <= 0) throw Error(ErrorCode::bad_value, "cannot scale communication to a compute:comm ratio: every all-to-all duration is 0",
+                           {"ratio.no_all_to_all", {}}, "ratio");
   const double compute = compute_total(d);
-  if (compute <= 0) throw Error(ErrorCode::bad_value, "cannot scale communication to a compute:comm ratio: every compute duration is 0", {}, "ratio");
+  if (compute <= 0) throw Error(ErrorCode::bad_value, "cannot scale communication to a compute:comm ratio: every compute duration is 0",
+                               {"ratio.no_compute", {}}, "ratio");
   return compute / compute_to_comm / a2a;
 }
 
@@ -349,7 +358,8 @@ void validate_durations(const ChunkDurations& d) {
   for (const Component& c : all_components()) {
     const double v = duration_of(d, c);
     if (!std::isfinite(v) || v < 0)
-      throw Error(ErrorCode::bad_value, "duration of " + figure_label(c) + " must be a finite number >= 0, got " + format_number(v), {},
+      throw Error(ErrorCode::bad_value, "duration of " + figure_label(c) + " must be a finite number >= 0, got " + format_number(v),
+                  {"chunk.duration", {{"name", figure_label(c)}, {"value", format_number(v)}}},
                   c.pass == Pass::forward ? "forward" : "backward");
   }
 }
@@ -392,14 +402,16 @@ void check_usable_as_costs(const Overlap& o) {
     if (v != 0 && (v < min_cost || v > max_cost))
       throw Error(ErrorCode::bad_value, std::string("the chunk model gives ") + name + " = " + format_number(v) +
                                             ", which no pipeline cost can be: costs are 0 or between " +
-                                            format_number(min_cost) + " and " + format_number(max_cost));
+                                            format_number(min_cost) + " and " + format_number(max_cost),
+                  {"chunk.cost_range", {{"cost", name}, {"value", format_number(v)}, {"min", format_number(min_cost)}, {"max", format_number(max_cost)}}});
   };
   check("F", o.f);
   check("B", o.b);
   check("W", o.durations.backward.mlp_w + o.durations.backward.attn_w);
   if (o.f + o.b == 0)
     throw Error(ErrorCode::bad_value, "the chunk model gives F = B = 0: a chunk with no computation and no "
-                                      "communication has nothing to overlap and no cost to give a pipeline");
+                                      "communication has nothing to overlap and no cost to give a pipeline",
+                {"chunk.no_work", {}});
 }
 
 }  // namespace

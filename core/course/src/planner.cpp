@@ -565,11 +565,12 @@ auto parse_plan_input(std::string_view whole) -> PlanInput {
   in.assumptions = read_assumptions(top.child("assumptions", false));
   // An unknown language is unknown_name here as on every surface (check_language); a non-string is bad_value.
   if (root.contains("language") && !root["language"].is_string())
-    throw Error(ErrorCode::bad_value, "plan input: language must be a string like \"pt-BR\", got " + detail::describe_json(root["language"]));
+    throw Error(ErrorCode::bad_value, "plan input: language must be a string like \"pt-BR\", got " + detail::describe_json(root["language"]),
+                {"plan.string", {{"name", "language"}, {"value", detail::describe_json(root["language"])}}});
   try {
     in.language = root.contains("language") ? detail::check_language(root["language"].get<std::string>()) : "en";
   } catch (const Error& e) {
-    throw Error(e.code(), std::string("plan input: ") + e.what());
+    throw Error(e.code(), std::string("plan input: ") + e.what(), e.wording());
   }
   check_consistency(in);
   return in;
@@ -582,7 +583,8 @@ auto parameter_split(const ModelSpec& m) -> ParameterSplit {
   s.total = s.estimated ? estimated_total(m) : m.params;
   if (s.total < s.routed)
     throw Error(ErrorCode::bad_value, "plan input: model.params_b (" + fixed(s.total / 1e9, 1) + ") is smaller than the routed experts alone (" +
-                fixed(s.routed / 1e9, 1) + "B = MoE layers x experts x 3 x hidden x expert_hidden)");
+                fixed(s.routed / 1e9, 1) + "B = MoE layers x experts x 3 x hidden x expert_hidden)",
+                {"plan.params_below_experts", {{"params", fixed(s.total / 1e9, 1)}, {"routed", fixed(s.routed / 1e9, 1)}}});
   s.other = s.total - s.routed;
   s.active = m.active_params > 0   ? m.active_params
              : m.experts > 0 ? s.other + s.routed * m.top_k / m.experts
@@ -846,7 +848,8 @@ void check_search_list(const std::vector<int>& values, int lo, int hi, const cha
   for (const int v : values)
     if (v < lo || v > hi)
       throw Error(ErrorCode::bad_value, std::string("plan search: ") + field + " must list whole numbers from " +
-                  std::to_string(lo) + " to " + std::to_string(hi) + ", got " + std::to_string(v));
+                  std::to_string(lo) + " to " + std::to_string(hi) + ", got " + std::to_string(v),
+                  {"search.range", {{"name", field}, {"min", std::to_string(lo)}, {"max", std::to_string(hi)}, {"value", std::to_string(v)}}});
 }
 
 /// Balanced layers with `fewer` layers less on the first and on the last stage (Megatron lets the

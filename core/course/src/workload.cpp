@@ -276,9 +276,11 @@ void validate_workload(const Workload& w) {
                 {"workload.nodes_per_token", {{"nodes", n(w.nodes_per_token)}, {"top_k", n(w.top_k)}}});
   for (const double v : {w.tokens, w.hidden, w.expert_hidden, w.bytes_per_element, w.combine_bytes_per_element,
                          w.gpu_tflops, w.nvlink_gbps, w.ib_gbps, w.layers})
-    if (!std::isfinite(v) || v <= 0) throw Error(ErrorCode::bad_value, "workload sizes, bandwidths and throughput must be > 0, got " + n(v));
+    if (!std::isfinite(v) || v <= 0)
+      throw Error(ErrorCode::bad_value, "workload sizes, bandwidths and throughput must be > 0, got " + n(v), {"workload.sizes_positive", {{"value", n(v)}}});
   for (const double v : {w.shared_experts, w.attention_params, w.attention_dim, w.sequence})
-    if (!std::isfinite(v) || v < 0) throw Error(ErrorCode::bad_value, "workload counts must be >= 0, got " + n(v));
+    if (!std::isfinite(v) || v < 0)
+      throw Error(ErrorCode::bad_value, "workload counts must be >= 0, got " + n(v), {"workload.counts_non_negative", {{"value", n(v)}}});
   if (w.sms) validate_sm_split(*w.sms);
 }
 

@@ -25,8 +25,8 @@ auto cost_field(std::string_view key) -> std::string { return "cost." + std::str
 auto parse_cost_value(std::string_view key, std::string_view text) -> double {
   const auto value = parse_finite(text);
   if (!value)
-    throw Error(ErrorCode::bad_value, "cost " + std::string(key) + " must be a number, got '" + std::string(detail::trim(text)) + "'", {},
-                cost_field(key));
+    throw Error(ErrorCode::bad_value, "cost " + std::string(key) + " must be a number, got '" + std::string(detail::trim(text)) + "'",
+                {"cost.not_number", {{"cost", std::string(key)}, {"value", std::string(detail::trim(text))}}}, cost_field(key));
   return *value;
 }
 
@@ -51,18 +51,20 @@ auto read_costs(std::string_view text) -> Costs {
   std::set<std::string> seen;
   for (const detail::Assignment& a : detail::split_assignments(text)) {
     if (!a.has_value)
-      throw Error(ErrorCode::bad_value, "cost '" + std::string(a.item) + "' must be KEY=VALUE with KEY one of F, B, W, FB, comm", {}, "cost");
+      throw Error(ErrorCode::bad_value, "cost '" + std::string(a.item) + "' must be KEY=VALUE with KEY one of F, B, W, FB, comm",
+                  {"cost.assignment", {{"value", std::string(a.item)}}}, "cost");
     std::string key = detail::lower(a.key);
     if (key == "f&b") key = "fb";
     if (key == "c") key = "comm";
-    if (!seen.insert(key).second) throw Error(ErrorCode::bad_value, "cost " + std::string(a.key) + " is given twice", {}, "cost");
+    if (!seen.insert(key).second) throw Error(ErrorCode::bad_value, "cost " + std::string(a.key) + " is given twice", {"cost.twice", {{"cost", std::string(a.key)}}}, "cost");
     const std::string_view value_text = a.value;
     if (key == "f") costs.f = parse_cost_value("F", value_text);
     else if (key == "b") costs.b = parse_cost_value("B", value_text);
     else if (key == "w") costs.w = parse_cost_value("W", value_text);
     else if (key == "fb") { costs.fb = parse_cost_value("FB", value_text); fb_given = true; }
     else if (key == "comm") costs.comm = parse_cost_value("comm", value_text);
-    else throw Error(ErrorCode::unknown_name, "unknown cost '" + std::string(a.key) + "'; known costs are F, B, W, FB, comm", {}, "cost");
+    else throw Error(ErrorCode::unknown_name, "unknown cost '" + std::string(a.key) + "'; known costs are F, B, W, FB, comm",
+                      {"cost.unknown", {{"cost", std::string(a.key)}}}, "cost");
   }
   if (!fb_given) costs.fb = costs.f + costs.b;
   return costs;

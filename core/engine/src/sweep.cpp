@@ -9,12 +9,14 @@ namespace pipesim {
 auto parse_sweep_axis(std::string_view name) -> SweepAxis {
   if (name == "micro_batches" || name == "micro-batches") return SweepAxis::micro_batches;
   if (name == "ranks") return SweepAxis::ranks;
-  throw Error(ErrorCode::unknown_name, "sweep axis must be micro_batches or ranks, got '" + std::string(name) + "'");
+  throw Error(ErrorCode::unknown_name, "sweep axis must be micro_batches or ranks, got '" + std::string(name) + "'",
+              {"sweep.axis", {{"value", std::string(name)}}});
 }
 
 void check_sweep_size(std::size_t points) {
   if (points > max_sweep_points)
-    throw Error(ErrorCode::limit_exceeded, "a sweep takes at most " + std::to_string(max_sweep_points) + " points (got " + std::to_string(points) + ")");
+    throw Error(ErrorCode::limit_exceeded, "a sweep takes at most " + std::to_string(max_sweep_points) + " points (got " + std::to_string(points) + ")",
+                {"sweep.too_many_points", {{"max", std::to_string(max_sweep_points)}, {"value", std::to_string(points)}}});
 }
 
 // Each point is checked against the limits of one run by run() itself; the sum bounds the whole sweep.
@@ -30,7 +32,8 @@ void check_sweep_work(const RunRequest& request, SweepAxis axis, const std::vect
   if (chunks > limits::max_sweep_chunks)
     throw Error(ErrorCode::limit_exceeded, "a sweep may simulate at most " + std::to_string(limits::max_sweep_chunks) +
                                                " ranks x micro-batches x virtual stages in all its points together (got " +
-                                               std::to_string(chunks) + ")");
+                                               std::to_string(chunks) + ")",
+                {"sweep.too_much_work", {{"max", std::to_string(limits::max_sweep_chunks)}, {"value", std::to_string(chunks)}}});
 }
 
 auto sweep(const RunRequest& request, SweepAxis axis, const std::vector<int>& values) -> std::vector<SweepPoint> {

@@ -18,10 +18,11 @@ template <typename Label>
   const auto it = object.find(key);
   if (it == object.end()) {
     if (fallback) return *fallback;
-    throw Error(ErrorCode::bad_import, label() + " is missing");
+    throw Error(ErrorCode::bad_import, label() + " is missing", {"field.missing", {{"name", label()}}});
   }
   if (!it->is_number_integer() || *it < lo || *it > hi)
-    throw Error(ErrorCode::bad_import, label() + " must be a whole number from " + std::to_string(lo) + " to " + std::to_string(hi));
+    throw Error(ErrorCode::bad_import, label() + " must be a whole number from " + std::to_string(lo) + " to " + std::to_string(hi),
+                {"field.whole_range", {{"name", label()}, {"min", std::to_string(lo)}, {"max", std::to_string(hi)}}});
   return it->get<int>();
 }
 

@@ -45,7 +45,7 @@ auto parse_export_format(std::string_view name) -> ExportFormat {
   for (const ExportFormatInfo& e : formats)
     if (e.name == name) return e.format;
   throw Error(ErrorCode::unknown_name, "export format must be one of " + export_format_names("|") + ", got '" + std::string(name) + "'",
-              {}, "format");
+              {"export.unknown_format", {{"known", export_format_names("|")}, {"value", std::string(name)}}}, "format");
 }
 
 auto export_format_name(ExportFormat format) -> std::string_view { return export_format_info(format).name; }

@@ -29,7 +29,8 @@ auto binary_size(double bytes) -> std::string {
   throw Error(ErrorCode::limit_exceeded, "the " + name + " export of this run would take " + size + ", over the " +
                                              binary_size(double(budget)) + " one export may take in memory here; export "
                                              "a smaller run, or use the CLI, which streams it (pipesim simulate --format " +
-                                             name + ")");
+                                             name + ")",
+              {"export.too_large", {{"format", name}, {"size", size}, {"budget", binary_size(double(budget))}}});
 }
 
 }  // namespace

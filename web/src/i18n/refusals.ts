@@ -16,14 +16,26 @@ const FIELDS: Record<Exclude<Lang, 'en'>, Record<string, string>> = {
 
 /** The documents the engine names in its size and shape refusals ({what}). */
 const DOCUMENTS: Record<Exclude<Lang, 'en'>, Record<string, string>> = {
-  'pt-BR': { 'a workload': 'a carga de trabalho', 'plan input': 'a entrada do planejador', 'a stage cost table': 'a tabela de custos por estágio', 'a custom schedule': 'o escalonamento personalizado', 'schedule JSON': 'o JSON do escalonamento' },
-  'zh-CN': { 'a workload': '工作负载', 'plan input': '规划器输入', 'a stage cost table': '分阶段成本表', 'a custom schedule': '自定义调度', 'schedule JSON': '调度 JSON' },
+  'pt-BR': { 'a workload': 'a carga de trabalho', 'plan input': 'a entrada do planejador', 'a stage cost table': 'a tabela de custos por estágio', 'a custom schedule': 'o escalonamento personalizado', 'schedule JSON': 'o JSON do escalonamento', 'a measured pipeline': 'um pipeline medido', '--measured': '--measured' },
+  'zh-CN': { 'a workload': '工作负载', 'plan input': '规划器输入', 'a stage cost table': '分阶段成本表', 'a custom schedule': '自定义调度', 'schedule JSON': '调度 JSON', 'a measured pipeline': '实测流水线', '--measured': '--measured' },
 };
 
 /** The kinds a refusal quotes for a JSON array or object it got ({value}: the engine's describe_json). */
 const JSON_KINDS: Record<Exclude<Lang, 'en'>, Record<string, string>> = {
-  'pt-BR': { 'an array': 'um array', 'an object': 'um objeto' },
-  'zh-CN': { 'an array': '一个数组', 'an object': '一个对象' },
+  'pt-BR': { 'an array': 'um array', 'an object': 'um objeto', 'a number': 'um número', 'a string': 'um texto', 'a boolean': 'um booleano' },
+  'zh-CN': { 'an array': '一个数组', 'an object': '一个对象', 'a number': '一个数', 'a string': '一个字符串', 'a boolean': '一个布尔值' },
+};
+
+/** The chunk's two halves a component refusal names ({which}). */
+const SIDES: Record<Exclude<Lang, 'en'>, Record<string, string>> = {
+  'pt-BR': { forward: 'do forward', backward: 'do backward' },
+  'zh-CN': { forward: '前向', backward: '反向' },
+};
+
+/** Where in a larger input a refusal happened (params at_kind and at: Error::within in error.h). */
+const PLACES: Record<Exclude<Lang, 'en'>, Record<string, string>> = {
+  'pt-BR': { stage: 'estágio {at}: ', model_stage: 'estágio do modelo {at}: ', trace: 'trace {at}: ' },
+  'zh-CN': { stage: '阶段 {at}：', model_stage: '模型阶段 {at}：', trace: 'trace {at}：' },
 };
 
 const CATALOGUES: Record<Exclude<Lang, 'en'>, Catalogue> = {
@@ -89,6 +101,88 @@ const CATALOGUES: Record<Exclude<Lang, 'en'>, Catalogue> = {
     'document.nul': '{what} contém um byte NUL (no byte {at}); deve ser texto',
     'document.too_many_values': '{what} tem mais de {max} valores, mais do que qualquer documento que o pipesim lê',
     'document.too_deep': '{what} aninha mais de {max} níveis de arrays e objetos, mais do que qualquer documento que o pipesim lê',
+    // Per-stage costs and rank speeds (core/engine/src/inputs/stage_costs.cpp); the option names
+    // (--stage-cost, --rank-speed) are the CLI's and the page's own words for them.
+    'stage_cost.stage_range': 'o estágio {stage} de --stage-cost está fora do intervalo: há {stages} estágios (0 a {max}, ou first / last)',
+    'stage_cost.table_length': '--stage-costs lista {listed} estágios, mas há {stages}',
+    'stage_cost.model_stages': 'os estágios do modelo devem ser um número inteiro de 1 a {max}, recebeu {value}',
+    'stage_cost.stages_listed': 'os custos por estágio listam {listed} estágios, mas o escalonamento tem {stages}',
+    'stage_cost.syntax': "--stage-cost deve ser ESTÁGIO:CHAVE=VALOR,... (ESTÁGIO um índice, first ou last), recebeu '{value}'",
+    'stage_cost.assignment': "--stage-cost '{value}' deve ser CHAVE=VALOR com CHAVE uma de F, B, W, FB, comm",
+    'stage_cost.twice': 'o custo {cost} de --stage-cost aparece duas vezes',
+    'stage_cost.not_number': "o custo {cost} de --stage-cost deve ser um número, recebeu '{value}'",
+    'stage_cost.no_cost': "--stage-cost '{value}' não dá nenhum custo depois do estágio",
+    'rank_speed.rank_range': 'o rank {rank} de --rank-speed está fora do intervalo: o {schedule} tem os ranks 0 a {max}',
+    'rank_speed.ranks_listed': 'as velocidades listam {listed} ranks, mas o escalonamento tem {ranks}',
+    'rank_speed.factor_range': 'o fator de --rank-speed do rank {rank} deve ser um número > 0 (de {min} a {max}), recebeu {value}',
+    'rank_speed.syntax': "--rank-speed deve ser RANK:FATOR (0.5 = metade da velocidade), recebeu '{value}'",
+    'rank_speed.factor': "o fator de --rank-speed do rank {rank} deve ser um número > 0, recebeu '{value}'",
+    'stage_costs.not_json': '--stage-costs não é um JSON válido: espera-se uma lista como [{"F": 1, "B": 2}, ...]',
+    'stage_costs.not_list': '--stage-costs deve ser uma lista JSON não vazia, com um objeto de custos por estágio',
+    'stage_costs.entry_not_object': 'a entrada {entry} de --stage-costs deve ser um objeto de custos, recebeu {value}',
+    'stage_costs.unknown_cost': "entrada {entry} de --stage-costs: custo desconhecido '{cost}'; os custos conhecidos são F, B, W, FB, comm",
+    'stage_costs.twice': 'entrada {entry} de --stage-costs: o custo {cost} aparece duas vezes',
+    'stage_costs.not_number': 'entrada {entry} de --stage-costs: o custo {cost} deve ser um número, recebeu {value}',
+    // The cost text (core/engine/src/costs.cpp) and the module's cost arguments.
+    'cost.not_number': "o custo {cost} deve ser um número, recebeu '{value}'",
+    'cost.assignment': "o custo '{value}' deve ser CHAVE=VALOR com CHAVE uma de F, B, W, FB, comm",
+    'cost.twice': 'o custo {cost} aparece duas vezes',
+    'cost.unknown': "custo desconhecido '{cost}'; os custos conhecidos são F, B, W, FB, comm",
+    'cost.finite': '{cost} deve ser um número finito, recebeu {value}',
+    // Numbers read from text (core/engine/src/inputs/parse.cpp); {name} is the option or field.
+    'number.whole_range': '{name} deve ser um número inteiro de {min} a {max}, recebeu {value}',
+    'number.range': '{name} deve ser um número de {min} a {max}, recebeu {value}',
+    'field.missing': 'falta {name}',
+    'field.whole_range': '{name} deve ser um número inteiro de {min} a {max}',
+    'workload.sizes_positive': 'tamanhos, larguras de banda e vazão da carga de trabalho devem ser > 0, recebeu {value}',
+    'workload.counts_non_negative': 'as contagens da carga de trabalho devem ser >= 0, recebeu {value}',
+    // Measured pipelines (core/frontend/src/measured.cpp, the course module).
+    'measured.align': "{name} deve ser um de profiler|first-ops, recebeu '{value}'",
+    'measured.too_many_traces': '{what} aceita no máximo {max} traces, um por rank',
+    'measured.not_array': 'um pipeline medido precisa de um array de traces do profiler, um por rank',
+    'language.unknown': "idioma desconhecido '{name}'; os idiomas são {known}",
+    // Sweeps (core/engine/src/sweep.cpp, the engine module).
+    'sweep.axis': "o eixo da varredura deve ser micro_batches ou ranks, recebeu '{value}'",
+    'sweep.too_many_points': 'uma varredura tem no máximo {max} pontos (recebeu {value})',
+    'sweep.too_much_work': 'uma varredura pode simular no máximo {max} ranks x micro-batches x estágios virtuais somando todos os seus pontos (recebeu {value})',
+    'sweep.values': 'os valores da varredura devem ser um array de números inteiros como [16, 18, 20], recebeu {value}',
+    'sweep.values_length': 'os valores da varredura devem ser um array de números inteiros como [16, 18, 20]; o seu comprimento é {value}',
+    'export.too_large': 'a exportação {format} desta execução ocuparia {size}, acima dos {budget} que uma exportação pode ocupar na memória aqui; exporte uma execução menor ou use a CLI, que a grava em fluxo (pipesim simulate --format {format})',
+    'export.unknown_format': "o formato de exportação deve ser um de {known}, recebeu '{value}'",
+    // The module's arguments (wasm/bindings_common.h, run_request.h, bindings_engine.cpp).
+    'arg.string': '{name} deve ser um texto, recebeu {value}',
+    'arg.number': '{name} deve ser um número, recebeu {value}',
+    'arg.too_long': '{name} pode ter no máximo {max} MiB (recebeu {value} caracteres)',
+    'arg.string_array': '{name} deve ser um array de textos, recebeu {value}',
+    'arg.too_many_entries': '{name} lista mais entradas do que uma execução tem estágios ou ranks',
+    'request.not_object': "um pedido deve ser um objeto como {schedule: '{schedule}', ranks: {ranks}, microBatches: {micro_batches}}",
+    'request.full_report_in_node': "o relatório completo de simulateJson (detail 'json') está na versão para Node; no navegador, peça exportText(request, 'json') ao módulo do curso",
+    'request.overlap_not_object': "um pedido de sobreposição deve ser um objeto como {ratio: '1:1', commSms: 20}",
+    'size.field': "o campo de tamanho deve ser um de ranks|microBatches|virtualStages, recebeu '{value}'",
+    // The chunk model's components and ratio (core/course/src/overlap.cpp); {which} is worded by SIDES.
+    'component.assignment': "o componente {which} '{value}' deve ser NOME=VALOR com NOME um de {names}",
+    'component.unknown': "componente {which} desconhecido '{name}'; os componentes {which} são {names}",
+    'component.twice': 'o componente {which} {name} aparece duas vezes',
+    'component.number': "o componente {which} {name} deve ser um número >= 0, recebeu '{value}'",
+    'component.missing': 'falta o componente {which} {name}; informe todos de {names}',
+    'ratio.finite': 'a razão cálculo:comunicação deve ser um número finito > 0, recebeu {value}',
+    'ratio.no_all_to_all': 'não dá para ajustar a comunicação a uma razão cálculo:comunicação: toda duração de all-to-all é 0',
+    'ratio.no_compute': 'não dá para ajustar a comunicação a uma razão cálculo:comunicação: toda duração de cálculo é 0',
+    'chunk.duration': 'a duração de {name} deve ser um número finito >= 0, recebeu {value}',
+    'chunk.cost_range': 'o modelo do chunk dá {cost} = {value}, que nenhum custo de pipeline pode ser: custos são 0 ou ficam entre {min} e {max}',
+    'chunk.no_work': 'o modelo do chunk dá F = B = 0: um chunk sem cálculo e sem comunicação não tem o que sobrepor nem custo para dar a um pipeline',
+    'lesson.memory_positive': 'bytes por parâmetro e memória da GPU devem ser números positivos',
+    'lesson.exercise': '--exercise deve ser 1, 2, 3 ou 4, recebeu {value}',
+    // The course module's own arguments (wasm/bindings_course.cpp) and the plan search's lists.
+    'quiz.seed': 'a semente deve ser um número inteiro de 0 a 2^53',
+    'quiz.set': "conjunto de quiz desconhecido '{value}'; os conjuntos são bank, live",
+    'search.list': 'busca de planos: {name} deve ser uma lista de números inteiros, recebeu {value}',
+    'search.list_length': 'busca de planos: {name} pode listar no máximo {max} valores',
+    'search.list_item': 'busca de planos: {name} deve listar números inteiros, recebeu {value}',
+    'search.range': 'busca de planos: {name} deve listar números inteiros de {min} a {max}, recebeu {value}',
+    'search.not_begun': 'nenhuma busca de planos em andamento: chame planSearchBegin primeiro',
+    'request.model_run_not_object': 'uma execução de modelo deve ser um objeto {schedule, model}: model é o texto JSON de um arquivo do planejador',
+    'plan.params_below_experts': 'entrada do planejador: model.params_b ({params}) é menor que só os experts roteados ({routed}B = camadas MoE x experts x 3 x hidden x expert_hidden)',
   },
   'zh-CN': {
     'dualpipe.even_ranks': 'dualpipe 需要偶数个 rank，至少 2 个：rank r 与 rank N-1-r 配对（收到 {ranks} 个 rank）',
@@ -151,11 +245,97 @@ const CATALOGUES: Record<Exclude<Lang, 'en'>, Catalogue> = {
     'document.nul': '{what}包含 NUL 字节（位于第 {at} 字节）；它必须是文本',
     'document.too_many_values': '{what}包含超过 {max} 个值，多于 pipesim 读取的任何文档',
     'document.too_deep': '{what}的数组和对象嵌套超过 {max} 层，多于 pipesim 读取的任何文档',
+    // Per-stage costs and rank speeds (core/engine/src/inputs/stage_costs.cpp).
+    'stage_cost.stage_range': '--stage-cost 的阶段 {stage} 超出范围：共有 {stages} 个阶段（0 到 {max}，或 first / last）',
+    'stage_cost.table_length': '--stage-costs 列出了 {listed} 个阶段，但共有 {stages} 个',
+    'stage_cost.model_stages': '模型阶段数必须是 1 到 {max} 的整数，收到 {value}',
+    'stage_cost.stages_listed': '分阶段成本列出了 {listed} 个阶段，但调度有 {stages} 个',
+    'stage_cost.syntax': "--stage-cost 必须是 阶段:键=值,...（阶段为索引、first 或 last），收到 '{value}'",
+    'stage_cost.assignment': "--stage-cost '{value}' 必须是 键=值，键为 F、B、W、FB、comm 之一",
+    'stage_cost.twice': '--stage-cost 的成本 {cost} 给出了两次',
+    'stage_cost.not_number': "--stage-cost 的成本 {cost} 必须是数，收到 '{value}'",
+    'stage_cost.no_cost': "--stage-cost '{value}' 在阶段之后没有给出任何成本",
+    'rank_speed.rank_range': '--rank-speed 的 rank {rank} 超出范围：{schedule} 的 rank 为 0 到 {max}',
+    'rank_speed.ranks_listed': '速度列出了 {listed} 个 rank，但调度有 {ranks} 个',
+    'rank_speed.factor_range': 'rank {rank} 的 --rank-speed 系数必须是 > 0 的数（{min} 到 {max}），收到 {value}',
+    'rank_speed.syntax': "--rank-speed 必须是 RANK:系数（0.5 = 半速），收到 '{value}'",
+    'rank_speed.factor': "rank {rank} 的 --rank-speed 系数必须是 > 0 的数，收到 '{value}'",
+    'stage_costs.not_json': '--stage-costs 不是有效的 JSON：应为形如 [{"F": 1, "B": 2}, ...] 的列表',
+    'stage_costs.not_list': '--stage-costs 必须是非空的 JSON 列表，每个阶段一个成本对象',
+    'stage_costs.entry_not_object': '--stage-costs 的第 {entry} 项必须是成本对象，收到 {value}',
+    'stage_costs.unknown_cost': "--stage-costs 的第 {entry} 项：未知的成本 '{cost}'；已知的成本有 F、B、W、FB、comm",
+    'stage_costs.twice': '--stage-costs 的第 {entry} 项：成本 {cost} 给出了两次',
+    'stage_costs.not_number': '--stage-costs 的第 {entry} 项：成本 {cost} 必须是数，收到 {value}',
+    // The cost text (core/engine/src/costs.cpp) and the module's cost arguments.
+    'cost.not_number': "成本 {cost} 必须是数，收到 '{value}'",
+    'cost.assignment': "成本 '{value}' 必须是 键=值，键为 F、B、W、FB、comm 之一",
+    'cost.twice': '成本 {cost} 给出了两次',
+    'cost.unknown': "未知的成本 '{cost}'；已知的成本有 F、B、W、FB、comm",
+    'cost.finite': '{cost} 必须是有限数，收到 {value}',
+    // Numbers read from text (core/engine/src/inputs/parse.cpp).
+    'number.whole_range': '{name} 必须是 {min} 到 {max} 的整数，收到 {value}',
+    'number.range': '{name} 必须是 {min} 到 {max} 的数，收到 {value}',
+    'field.missing': '缺少 {name}',
+    'field.whole_range': '{name} 必须是 {min} 到 {max} 的整数',
+    'workload.sizes_positive': '工作负载的规模、带宽和吞吐量必须 > 0，收到 {value}',
+    'workload.counts_non_negative': '工作负载的计数必须 >= 0，收到 {value}',
+    // Measured pipelines (core/frontend/src/measured.cpp, the course module).
+    'measured.align': "{name} 必须是 profiler|first-ops 之一，收到 '{value}'",
+    'measured.too_many_traces': '{what}最多接受 {max} 个 trace，每个 rank 一个',
+    'measured.not_array': '实测流水线需要一个 profiler trace 数组，每个 rank 一个',
+    'language.unknown': "未知的语言 '{name}'；可用的语言有 {known}",
+    // Sweeps (core/engine/src/sweep.cpp, the engine module).
+    'sweep.axis': "扫描轴必须是 micro_batches 或 ranks，收到 '{value}'",
+    'sweep.too_many_points': '一次扫描最多 {max} 个点（收到 {value}）',
+    'sweep.too_much_work': '一次扫描的所有点合计最多模拟 {max} 个 rank × 微批次 × 虚拟阶段（收到 {value}）',
+    'sweep.values': '扫描值必须是整数数组，如 [16, 18, 20]，收到 {value}',
+    'sweep.values_length': '扫描值必须是整数数组，如 [16, 18, 20]；其长度为 {value}',
+    'export.too_large': '此次运行的 {format} 导出将占用 {size}，超过此处一次导出可在内存中占用的 {budget}；请导出更小的运行，或使用以流式写出的 CLI（pipesim simulate --format {format}）',
+    'export.unknown_format': "导出格式必须是 {known} 之一，收到 '{value}'",
+    // The module's arguments (wasm/bindings_common.h, run_request.h, bindings_engine.cpp).
+    'arg.string': '{name} 必须是字符串，收到 {value}',
+    'arg.number': '{name} 必须是数，收到 {value}',
+    'arg.too_long': '{name} 最多 {max} MiB（收到 {value} 个字符）',
+    'arg.string_array': '{name} 必须是字符串数组，收到 {value}',
+    'arg.too_many_entries': '{name} 列出的条目多于一次运行的阶段数或 rank 数',
+    'request.not_object': "请求必须是形如 {schedule: '{schedule}', ranks: {ranks}, microBatches: {micro_batches}} 的对象",
+    'request.full_report_in_node': "simulateJson 的完整报告（detail 'json'）在 Node 版本中；在浏览器中请向课程模块调用 exportText(request, 'json')",
+    'request.overlap_not_object': "重叠请求必须是形如 {ratio: '1:1', commSms: 20} 的对象",
+    'size.field': "规模字段必须是 ranks|microBatches|virtualStages 之一，收到 '{value}'",
+    // The chunk model's components and ratio (core/course/src/overlap.cpp); {which} is worded by SIDES.
+    'component.assignment': "{which}组件 '{value}' 必须是 名称=值，名称为 {names} 之一",
+    'component.unknown': "未知的{which}组件 '{name}'；{which}组件有 {names}",
+    'component.twice': '{which}组件 {name} 给出了两次',
+    'component.number': "{which}组件 {name} 必须是 >= 0 的数，收到 '{value}'",
+    'component.missing': '缺少{which}组件 {name}；请给出全部 {names}',
+    'ratio.finite': '计算:通信比必须是 > 0 的有限数，收到 {value}',
+    'ratio.no_all_to_all': '无法按计算:通信比缩放通信：所有 all-to-all 的时长都为 0',
+    'ratio.no_compute': '无法按计算:通信比缩放通信：所有计算的时长都为 0',
+    'chunk.duration': '{name} 的时长必须是 >= 0 的有限数，收到 {value}',
+    'chunk.cost_range': '块模型给出 {cost} = {value}，这不可能是流水线成本：成本为 0 或介于 {min} 与 {max} 之间',
+    'chunk.no_work': '块模型给出 F = B = 0：既无计算也无通信的块没有可重叠的内容，也无法给流水线提供成本',
+    'lesson.memory_positive': '每个参数的字节数和 GPU 显存必须是正数',
+    'lesson.exercise': '--exercise 必须是 1、2、3 或 4，收到 {value}',
+    // The course module's own arguments (wasm/bindings_course.cpp) and the plan search's lists.
+    'quiz.seed': '种子必须是 0 到 2^53 的整数',
+    'quiz.set': "未知的测验集 '{value}'；测验集有 bank、live",
+    'search.list': '方案搜索：{name} 必须是整数列表，收到 {value}',
+    'search.list_length': '方案搜索：{name} 最多列出 {max} 个值',
+    'search.list_item': '方案搜索：{name} 必须只列出整数，收到 {value}',
+    'search.range': '方案搜索：{name} 必须列出 {min} 到 {max} 的整数，收到 {value}',
+    'search.not_begun': '没有进行中的方案搜索：请先调用 planSearchBegin',
+    'request.model_run_not_object': '模型运行必须是对象 {schedule, model}：model 是规划器文件的 JSON 文本',
+    'plan.params_below_experts': '规划器输入：model.params_b（{params}）小于仅路由专家的参数量（{routed}B = MoE 层数 x 专家数 x 3 x hidden x expert_hidden）',
   },
 };
 
 /** The keys this catalogue words, for tests. */
 export const REFUSAL_KEYS = Object.keys(CATALOGUES['pt-BR']);
+
+/** The sentence of `key` in `language` with its {placeholders}, for tests (undefined when missing). */
+export function refusalTemplate(language: Exclude<Lang, 'en'>, key: string): string | undefined {
+  return CATALOGUES[language][key];
+}
 
 /** `english` (the engine's message) in the page's language, from the refusal's key and values. */
 export function wordRefusal(english: string, wording: Wording | undefined): string {
@@ -164,11 +344,14 @@ export function wordRefusal(english: string, wording: Wording | undefined): stri
   const template = CATALOGUES[current][wording.key];
   if (!template) return english;
   const fields = FIELDS[current];
-  return template.replace(/\{(\w+)\}/g, (m, name: string) => {
+  const place = wording.params.at_kind ? PLACES[current][wording.params.at_kind] : undefined;
+  const prefix = place ? place.replace('{at}', wording.params.at ?? '') : '';
+  return prefix + template.replace(/\{(\w+)\}/g, (m, name: string) => {
     const value = wording.params[name];
     if (value === undefined) return m;
     if (name === 'field') return fields[value] ?? value;
     if (name === 'what') return DOCUMENTS[current][value] ?? value;
+    if (name === 'which') return SIDES[current][value] ?? value;
     if (name === 'value' && JSON_KINDS[current][value]) return JSON_KINDS[current][value];
     // pt-BR writes a decimal comma, as the page's numbers do.
     return current === 'pt-BR' && /^-?\d+\.\d+$/.test(value) ? value.replace('.', ',') : value;

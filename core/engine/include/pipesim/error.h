@@ -71,6 +71,18 @@ class Error : public std::runtime_error {
     return out;
   }
 
+  /// The same refusal inside one part of a larger input: its message prefixed with `prefix`
+  /// ("stage 2: "), its wording told the part's kind and index (params "at_kind", "at": "stage",
+  /// "2"), so another language words the place as well as the rule.
+  [[nodiscard]] auto within(const std::string& prefix, std::string kind, std::string index) const -> Error {
+    Wording w = wording_;
+    if (!w.key.empty()) {
+      w.params.emplace_back("at_kind", std::move(kind));
+      w.params.emplace_back("at", std::move(index));
+    }
+    return Error(code_, prefix + what(), std::move(w), field_);
+  }
+
  private:
   // Messages quote what users typed (file names, tokens, options): control characters are written
   // as escapes so a message stays one printable line and cannot drive a terminal. That covers C0

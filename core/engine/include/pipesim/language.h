@@ -23,7 +23,8 @@ inline constexpr std::array<std::string_view, 3> languages = {"en", "pt-BR", "zh
 inline auto known_language(std::string_view language) -> std::string_view {
   for (std::string_view l : languages)
     if (l == language) return l;
-  throw Error(ErrorCode::unknown_name, "unknown language '" + std::string(language) + "'; languages are " + language_list());
+  throw Error(ErrorCode::unknown_name, "unknown language '" + std::string(language) + "'; languages are " + language_list(),
+              {"language.unknown", {{"name", std::string(language)}, {"known", language_list()}}});
 }
 
 /// A value written once per language of `languages`, set by name: {.en = ..., .pt_br = ..., .zh_cn = ...}.

@@ -42,8 +42,9 @@ auto parse_whole_in(const std::string& name, std::string_view text, int lo, int 
   const std::string s(text);
   const std::string range = "a whole number from " + std::to_string(lo) + " to " + std::to_string(hi);
   const auto v = whole_number(s);
-  if (!v) throw Error(ErrorCode::bad_value, name + " must be " + range + ", got '" + s + "'");
-  if (*v < lo || *v > hi) throw Error(ErrorCode::bad_value, name + " must be " + range + ", got " + s);
+  const Wording wording{"number.whole_range", {{"name", name}, {"min", std::to_string(lo)}, {"max", std::to_string(hi)}, {"value", s}}};
+  if (!v) throw Error(ErrorCode::bad_value, name + " must be " + range + ", got '" + s + "'", wording);
+  if (*v < lo || *v > hi) throw Error(ErrorCode::bad_value, name + " must be " + range + ", got " + s, wording);
   return static_cast<int>(*v);
 }
 
@@ -53,15 +54,17 @@ auto parse_count(const std::string& name, std::string_view text, int limit) -> i
   // Past what an int holds is no count either, as in the WebAssembly module (which reads past 1e9 so).
   if (!v || *v < std::numeric_limits<int>::min() || *v > std::numeric_limits<int>::max())
     throw Error(ErrorCode::bad_value,
-                name + " must be a whole number from 1 to " + std::to_string(limit) + ", got '" + s + "'");
+                name + " must be a whole number from 1 to " + std::to_string(limit) + ", got '" + s + "'",
+                {"number.whole_range", {{"name", name}, {"min", "1"}, {"max", std::to_string(limit)}, {"value", s}}});
   return static_cast<int>(*v);
 }
 
 auto parse_number_in(const std::string& name, std::string_view text, double lo, double hi) -> double {
   const std::string range = "a number from " + format_number(lo) + " to " + format_number(hi);
   const auto v = parse_finite(text);
-  if (!v) throw Error(ErrorCode::bad_value, name + " must be " + range + ", got '" + std::string(text) + "'");
-  if (*v < lo || *v > hi) throw Error(ErrorCode::bad_value, name + " must be " + range + ", got " + std::string(text));
+  const Wording wording{"number.range", {{"name", name}, {"min", format_number(lo)}, {"max", format_number(hi)}, {"value", std::string(text)}}};
+  if (!v) throw Error(ErrorCode::bad_value, name + " must be " + range + ", got '" + std::string(text) + "'", wording);
+  if (*v < lo || *v > hi) throw Error(ErrorCode::bad_value, name + " must be " + range + ", got " + std::string(text), wording);
   return *v;
 }
 

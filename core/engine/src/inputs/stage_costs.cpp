@@ -69,7 +69,9 @@ auto stage_index(const StageSelector& at, const Indexed& stages) -> int {
   }
   if (at.index < 0 || at.index >= stages.count)
     throw Error(ErrorCode::bad_value, "--stage-cost stage " + std::to_string(at.index) + " is out of range: " +
-                stages.described + " (0 to " + std::to_string(stages.count - 1) + ", or first / last)", {}, "stage_cost");
+                stages.described + " (0 to " + std::to_string(stages.count - 1) + ", or first / last)",
+                {"stage_cost.stage_range", {{"stage", std::to_string(at.index)}, {"stages", std::to_string(stages.count)}, {"max", std::to_string(stages.count - 1)}}},
+                "stage_cost");
   return at.index;
 }
 
@@ -79,7 +81,8 @@ auto cost_profile(const Costs& base, const CostRequest& request, const Indexed& 
   if (!request.table.empty()) {
     if (static_cast<int>(request.table.size()) != stages.count)
       throw Error(ErrorCode::bad_value, "--stage-costs lists " + std::to_string(request.table.size()) + " stage" +
-                  (request.table.size() == 1 ? "" : "s") + " but " + stages.described, {}, "stage_cost");
+                  (request.table.size() == 1 ? "" : "s") + " but " + stages.described,
+                  {"stage_cost.table_length", {{"listed", std::to_string(request.table.size())}, {"stages", std::to_string(stages.count)}}}, "stage_cost");
     for (std::size_t k = 0; k < out.size(); ++k) out[k] = request.table[k].apply(base);
   }
   for (const StageCostOverride& o : request.overrides) {
@@ -141,7 +144,8 @@ void validate_stage(const Costs& c, int stage, const char* which = "stage ") {
   try {
     validate_costs(c);
   } catch (const Error& e) {
-    throw Error(e.code(), which + std::to_string(stage) + ": " + e.what(), {}, "stage_cost");
+    const Error located = e.within(which + std::to_string(stage) + ": ", std::string(which) == "stage " ? "stage" : "model_stage", std::to_string(stage));
+    throw Error(located.code(), located.what(), located.wording(), "stage_cost");
   }
 }
 
@@ -183,7 +187,8 @@ auto resolve_stage_costs(const Costs& costs, const CostRequest& request, const S
   constexpr int most_stages = 2 * limits::max_ranks * limits::max_virtual_stages;
   if (request.model_stages < 0 || request.model_stages > most_stages)
     throw Error(ErrorCode::bad_value, "model stages must be a whole number from 1 to " + std::to_string(most_stages) + ", got " +
-                std::to_string(request.model_stages), {}, "model_stages");
+                std::to_string(request.model_stages),
+                {"stage_cost.model_stages", {{"max", std::to_string(most_stages)}, {"value", std::to_string(request.model_stages)}}}, "model_stages");
   StageCosts out = uniform_stage_costs(costs, stages, schedule.ranks());
   out.model_stages = request.model_stages;
   const Indexed indexed = indexed_stages(request, schedule);
@@ -197,7 +202,9 @@ auto resolve_stage_costs(const Costs& costs, const CostRequest& request, const S
   for (const RankSpeed& speed : request.rank_speeds) {
     if (speed.rank < 0 || speed.rank >= schedule.ranks())
       throw Error(ErrorCode::bad_value, "--rank-speed rank " + std::to_string(speed.rank) + " is out of range: " +
-                  schedule.name + " has ranks 0 to " + std::to_string(schedule.ranks() - 1), {}, "rank_speed");
+                  schedule.name + " has ranks 0 to " + std::to_string(schedule.ranks() - 1),
+                  {"rank_speed.rank_range", {{"rank", std::to_string(speed.rank)}, {"schedule", schedule.name}, {"max", std::to_string(schedule.ranks() - 1)}}},
+                  "rank_speed");
     out.rank_speed[static_cast<std::size_t>(speed.rank)] = speed.factor;
   }
   validate_stage_costs(out, schedule);
@@ -207,17 +214,21 @@ auto resolve_stage_costs(const Costs& costs, const CostRequest& request, const S
 void validate_stage_costs(const StageCosts& costs, const Schedule& schedule) {
   if (static_cast<int>(costs.stages.size()) != schedule.layout.stages)
     throw Error(ErrorCode::bad_value, "stage costs list " + std::to_string(costs.stages.size()) + " stages but " +
-                stage_count_text(schedule));
+                stage_count_text(schedule),
+                {"stage_cost.stages_listed", {{"listed", std::to_string(costs.stages.size())}, {"stages", std::to_string(schedule.layout.stages)}}});
   if (static_cast<int>(costs.rank_speed.size()) != schedule.ranks())
     throw Error(ErrorCode::bad_value, "rank speeds list " + std::to_string(costs.rank_speed.size()) + " ranks but " +
-                schedule.name + " has " + std::to_string(schedule.ranks()));
+                schedule.name + " has " + std::to_string(schedule.ranks()),
+                {"rank_speed.ranks_listed", {{"listed", std::to_string(costs.rank_speed.size())}, {"ranks", std::to_string(schedule.ranks())}}});
   for (std::size_t s = 0; s < costs.stages.size(); ++s) validate_stage(costs.stages[s], static_cast<int>(s));
   for (std::size_t r = 0; r < costs.rank_speed.size(); ++r) {
     const double v = costs.rank_speed[r];
     // The same range as a cost: a duration divided by a speed stays a normal, finite number.
     if (!std::isfinite(v) || v <= 0 || v < min_cost || v > max_cost)
       throw Error(ErrorCode::bad_value, "--rank-speed factor of rank " + std::to_string(r) + " must be a number > 0 (from " +
-                  format_number(min_cost) + " to " + format_number(max_cost) + "), got " + format_number(v), {}, "rank_speed");
+                  format_number(min_cost) + " to " + format_number(max_cost) + "), got " + format_number(v),
+                  {"rank_speed.factor_range", {{"rank", std::to_string(r)}, {"min", format_number(min_cost)}, {"max", format_number(max_cost)}, {"value", format_number(v)}}},
+                  "rank_speed");
   }
 }
 
@@ -233,7 +244,8 @@ auto parse_stage_cost(std::string_view text) -> StageCostOverride try {
   const auto colon = text.find(':');
   if (colon == std::string_view::npos)
     throw Error(ErrorCode::bad_value, "--stage-cost must be STAGE:KEY=VALUE,... (STAGE an index, first or last), got '" +
-                std::string(detail::trim(text)) + "'");
+                std::string(detail::trim(text)) + "'",
+                {"stage_cost.syntax", {{"value", std::string(detail::trim(text))}}});
   StageCostOverride out;
   const std::string stage = detail::lower(detail::trim(text.substr(0, colon)));
   if (stage == "first") out.stage.kind = StageSelector::Kind::first;
@@ -244,16 +256,22 @@ auto parse_stage_cost(std::string_view text) -> StageCostOverride try {
     const std::string key = cost_key(a.key);
     if (!a.has_value || key.empty())
       throw Error(a.has_value ? ErrorCode::unknown_name : ErrorCode::bad_value,
-                  "--stage-cost '" + std::string(a.item) + "' must be KEY=VALUE with KEY one of F, B, W, FB, comm");
+                  "--stage-cost '" + std::string(a.item) + "' must be KEY=VALUE with KEY one of F, B, W, FB, comm",
+                  {"stage_cost.assignment", {{"value", std::string(a.item)}}});
     std::optional<double>& slot = slot_of(out.costs, key);
-    if (slot) throw Error(ErrorCode::bad_value, "--stage-cost cost " + std::string(a.key) + " is given twice");
+    if (slot)
+      throw Error(ErrorCode::bad_value, "--stage-cost cost " + std::string(a.key) + " is given twice",
+                  {"stage_cost.twice", {{"cost", std::string(a.key)}}});
     const auto value = parse_finite(a.value);
     if (!value)
-      throw Error(ErrorCode::bad_value, "--stage-cost cost " + std::string(a.key) + " must be a number, got '" + std::string(a.value) + "'");
+      throw Error(ErrorCode::bad_value, "--stage-cost cost " + std::string(a.key) + " must be a number, got '" + std::string(a.value) + "'",
+                  {"stage_cost.not_number", {{"cost", std::string(a.key)}, {"value", std::string(a.value)}}});
     slot = *value;
     any = true;
   }
-  if (!any) throw Error(ErrorCode::bad_value, "--stage-cost '" + std::string(detail::trim(text)) + "' gives no cost after the stage");
+  if (!any)
+    throw Error(ErrorCode::bad_value, "--stage-cost '" + std::string(detail::trim(text)) + "' gives no cost after the stage",
+                {"stage_cost.no_cost", {{"value", std::string(detail::trim(text))}}});
   return out;
 } catch (const Error& e) {
   throw e.about("stage_cost");
@@ -262,13 +280,15 @@ auto parse_stage_cost(std::string_view text) -> StageCostOverride try {
 auto parse_rank_speed(std::string_view text) -> RankSpeed try {
   const auto colon = text.find(':');
   if (colon == std::string_view::npos)
-    throw Error(ErrorCode::bad_value, "--rank-speed must be RANK:FACTOR (0.5 = half speed), got '" + std::string(detail::trim(text)) + "'");
+    throw Error(ErrorCode::bad_value, "--rank-speed must be RANK:FACTOR (0.5 = half speed), got '" + std::string(detail::trim(text)) + "'",
+                {"rank_speed.syntax", {{"value", std::string(detail::trim(text))}}});
   RankSpeed out;
   out.rank = parse_whole_in("--rank-speed rank", detail::trim(text.substr(0, colon)), 0, limits::max_ranks - 1);
   const auto factor = parse_finite(text.substr(colon + 1));
   if (!factor || *factor <= 0)
     throw Error(ErrorCode::bad_value, "--rank-speed factor of rank " + std::to_string(out.rank) + " must be a number > 0, got '" +
-                std::string(detail::trim(text.substr(colon + 1))) + "'");
+                std::string(detail::trim(text.substr(colon + 1))) + "'",
+                {"rank_speed.factor", {{"rank", std::to_string(out.rank)}, {"value", std::string(detail::trim(text.substr(colon + 1)))}}});
   out.factor = *factor;
   return out;
 } catch (const Error& e) {
@@ -281,23 +301,32 @@ auto parse_stage_cost_table(std::string_view json_text) -> std::vector<PartialCo
   try {
     root = nlohmann::json::parse(json_text);
   } catch (const nlohmann::json::exception&) {
-    throw Error(ErrorCode::bad_import, "--stage-costs is not valid JSON: expected a list such as [{\"F\": 1, \"B\": 2}, ...]");
+    throw Error(ErrorCode::bad_import, "--stage-costs is not valid JSON: expected a list such as [{\"F\": 1, \"B\": 2}, ...]",
+                {"stage_costs.not_json", {}});
   }
   if (!root.is_array() || root.empty())
-    throw Error(ErrorCode::bad_import, "--stage-costs must be a non-empty JSON list with one object of costs per stage");
+    throw Error(ErrorCode::bad_import, "--stage-costs must be a non-empty JSON list with one object of costs per stage",
+                {"stage_costs.not_list", {}});
   std::vector<PartialCosts> out;
   for (std::size_t s = 0; s < root.size(); ++s) {
     const nlohmann::json& entry = root[s];
     const std::string where = "--stage-costs entry " + std::to_string(s);
-    if (!entry.is_object()) throw Error(ErrorCode::bad_import, where + " must be an object of costs, got " + detail::describe_json(entry));
+    const std::string entry_index = std::to_string(s);
+    if (!entry.is_object())
+      throw Error(ErrorCode::bad_import, where + " must be an object of costs, got " + detail::describe_json(entry),
+                  {"stage_costs.entry_not_object", {{"entry", entry_index}, {"value", detail::describe_json(entry)}}});
     PartialCosts p;
     for (const auto& [name, value] : entry.items()) {
       const std::string key = cost_key(name);
-      if (key.empty()) throw Error(ErrorCode::unknown_name, where + ": unknown cost '" + name + "'; known costs are F, B, W, FB, comm");
+      if (key.empty())
+        throw Error(ErrorCode::unknown_name, where + ": unknown cost '" + name + "'; known costs are F, B, W, FB, comm",
+                    {"stage_costs.unknown_cost", {{"entry", entry_index}, {"cost", name}}});
       std::optional<double>& slot = slot_of(p, key);
-      if (slot) throw Error(ErrorCode::bad_import, where + ": cost " + name + " is given twice");
+      if (slot)
+        throw Error(ErrorCode::bad_import, where + ": cost " + name + " is given twice", {"stage_costs.twice", {{"entry", entry_index}, {"cost", name}}});
       if (!value.is_number() || !std::isfinite(value.get<double>()))
-        throw Error(ErrorCode::bad_value, where + ": cost " + name + " must be a number, got " + detail::describe_json(value));
+        throw Error(ErrorCode::bad_value, where + ": cost " + name + " must be a number, got " + detail::describe_json(value),
+                    {"stage_costs.not_number", {{"entry", entry_index}, {"cost", name}, {"value", detail::describe_json(value)}}});
       slot = value.get<double>();
     }
     out.push_back(p);

@@ -1,0 +1,216 @@
+// The general rule of the page's languages, read from the sources: every refusal the engine, the io
+// and course layers, the shared front-end code and the WebAssembly bindings can raise carries a
+// wording key (pipesim::Wording, core/engine/include/pipesim/error.h), and web/src/i18n/refusals.ts
+// words that key in pt-BR and zh-CN with no placeholder the site does not give. A new `throw Error(...)`
+// without a key fails here, whichever input reaches it; the module's answers themselves are checked in
+// refusal_wording.test.mjs.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { loadWebModule } from './load.mjs';
+
+const { refusalTemplate, REFUSAL_KEYS } = await loadWebModule('i18n/refusals');
+const root = fileURLToPath(new URL('../../', import.meta.url));
+
+// What the page can reach: the three core parts, their shared helpers, the front-end code and the
+// bindings. The CLI's own options (core/cli) never reach the page; error.h declares the type.
+const SCANNED = ['core/engine', 'core/io', 'core/course', 'core/frontend', 'core/internal', 'wasm'];
+const NOT_A_SITE = new Set(['core/engine/include/pipesim/error.h']);
+
+/**
+ * Refusals not yet worded, by file, with how many sites each still has: the count must match
+ * exactly, so keying one means lowering it here (and the list only shrinks).
+ */
+const NOT_YET = {
+  'core/engine/src/inputs/custom.cpp': { sites: 27, why: 'the custom schedule import (Import tab and CLI --custom)' },
+  'core/engine/src/inputs/trace_import.cpp': { sites: 7, why: "a pipesim Chrome trace read back as a custom schedule" },
+  'core/engine/src/schedules/custom.cpp': { sites: 3, why: 'the custom schedule with no text' },
+  'core/engine/src/detail/chunk_index.cpp': { sites: 6, why: "a custom schedule's ops that break the engine's rules (rank, op, why)" },
+  'core/engine/src/simulate.cpp': { sites: 1, why: "a custom schedule's deadlock, worded as the cycle it found" },
+  'core/engine/src/reference/reference.cpp': { sites: 5, why: "the reference timing's words and deadlocks (P3's files this round)" },
+  'core/engine/src/reference/torch_lowering.cpp': { sites: 1, why: 'a deadlock of the reference timing (P3)' },
+  'core/io/src/profile_trace.cpp': { sites: 9, why: 'a PyTorch profiler trace that cannot be read (Measured tab)' },
+  'core/io/src/measured_pipeline.cpp': { sites: 9, why: 'op names and traces of a measured pipeline (Measured tab)' },
+  'core/io/src/export_trace.cpp': { sites: 1, why: "the trace's time scale, which the page always gives" },
+  'core/course/src/measured_chunk.cpp': { sites: 2, why: 'a profiler trace of one F&B pair without kernels or annotations (Chunk tab)' },
+  'core/course/src/model_stages.cpp': { sites: 7, why: "a model file's stages (G2's file this round)" },
+  'core/course/src/planner.cpp': { sites: 2, why: 'a plan search candidate that does not fit: caught and reported as its reason, never shown as a refusal' },
+  'core/course/src/course_data.cpp': { sites: 2, why: "the page's own course files (a missing or unknown one is the page's bug)" },
+  'core/engine/src/registry.cpp': { sites: 3, why: "a schedule registered by a program (C++ API), never by the page" },
+};
+
+function sourceFiles(dir) {
+  return readdirSync(join(root, dir)).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(join(root, path)).isDirectory()) return sourceFiles(path);
+    return /\.(cpp|h)$/.test(name) && !NOT_A_SITE.has(path) ? [path] : [];
+  });
+}
+
+/**
+ * `text` with its comments blanked (same length, so indices and lines stay), its string literals
+ * kept: an apostrophe in a comment ("can't") is no character literal.
+ */
+function withoutComments(text) {
+  let out = '';
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '"' || (c === "'" && !/[0-9A-Fa-f]/.test(text[i - 1] ?? ''))) {
+      let j = i + 1;
+      while (j < text.length && text[j] !== c) j += text[j] === '\\' ? 2 : 1;
+      out += text.slice(i, j + 1);
+      i = j;
+    } else if (text.startsWith('//', i)) {
+      const end = text.indexOf('\n', i);
+      const stop = end < 0 ? text.length : end;
+      out += ' '.repeat(stop - i);
+      i = stop - 1;
+    } else if (text.startsWith('/*', i)) {
+      const stop = text.indexOf('*/', i) + 2;
+      out += text.slice(i, stop).replace(/[^\n]/g, ' ');
+      i = stop - 1;
+    } else out += c;
+  }
+  return out;
+}
+
+/** The top-level arguments of the call whose '(' or '{' is at `open`, as source text. */
+function argumentsAt(text, open) {
+  const closing = { '(': ')', '{': '}', '[': ']' };
+  const stack = [];
+  const args = [];
+  let current = '';
+  for (let i = open; i < text.length; i++) {
+    const c = text[i];
+    if (c === '"' || (c === "'" && !/[0-9A-Fa-f]/.test(text[i - 1] ?? ''))) {
+      // A string or character literal, escapes included, copied whole (1'000 is a number).
+      let j = i + 1;
+      while (j < text.length && text[j] !== c) j += text[j] === '\\' ? 2 : 1;
+      current += text.slice(i, j + 1);
+      i = j;
+      continue;
+    }
+    if (closing[c]) {
+      stack.push(closing[c]);
+      if (stack.length > 1) current += c;
+      continue;
+    }
+    if (c === stack[stack.length - 1]) {
+      stack.pop();
+      if (stack.length === 0) {
+        args.push(current.trim());
+        return args;
+      }
+      current += c;
+      continue;
+    }
+    if (c === ',' && stack.length === 1) {
+      args.push(current.trim());
+      current = '';
+      continue;
+    }
+    current += c;
+  }
+  throw new Error(`unbalanced call at ${open}`);
+}
+
+/**
+ * Every place that builds a refusal: `Error(code, message, wording, field)` (and `pipesim::Error{...}`),
+ * a rethrow `Error(e.code(), ...)` included, a schedule rule `require(ok, name, rule, got, wording)`,
+ * and a wording held in a variable (`Wording w{"key", ...}`), with the wording's source text.
+ */
+function refusalSites() {
+  const sites = [];
+  for (const file of SCANNED.flatMap(sourceFiles)) {
+    const text = withoutComments(readFileSync(join(root, file), 'utf8'));
+    const line = (index) => text.slice(0, index).split('\n').length;
+    for (const m of text.matchAll(/\bError[({]/g)) {
+      const args = argumentsAt(text, m.index + m[0].length - 1);
+      if (!/ErrorCode::|\.code\(\)/.test(args[0] ?? '')) continue;  // a declaration or a type, not a refusal
+      sites.push({ file, line: line(m.index), code: args[0], message: args[1] ?? '', wording: args[2] ?? '' });
+    }
+    for (const m of text.matchAll(/\brequire\(/g)) {
+      if (!file.includes('/schedules/')) continue;
+      const args = argumentsAt(text, m.index + m[0].length - 1);
+      sites.push({ file, line: line(m.index), code: 'ErrorCode::schedule_rule', message: args[2] ?? '', wording: args[4] ?? '' });
+    }
+  }
+  return sites;
+}
+
+/**
+ * The keys a wording's source text names ("dualpipe.even_ranks"); a key built from a prefix
+ * ("plan.missing_" + kind) names every catalogue key that starts with it.
+ */
+function keysOf(wording) {
+  return [...wording.matchAll(/"([a-z_]+\.[a-z_0-9]+)"(\s*\+)?/g)].flatMap((m) =>
+    m[2] ? REFUSAL_KEYS.filter((key) => key.startsWith(m[1])).concat(REFUSAL_KEYS.some((key) => key.startsWith(m[1])) ? [] : [m[1]]) : [m[1]],
+  );
+}
+/** The values a wording gives, when they are written out at the site (else undefined: made by a helper). */
+function paramsOf(wording) {
+  if (!/\{\s*\{"/.test(wording)) return undefined;
+  return new Set([...wording.matchAll(/\{"(\w+)",/g)].map((m) => m[1]).concat(['at_kind', 'at']));
+}
+/** A wording passed on from another refusal or a variable (`e.wording()`, `wording`): checked where it is made. */
+const forwarded = (wording) => /^(std::move\()?\w*(\.wording\(\)|[wW]ording)\)?$/.test(wording.replace(/\s/g, ''));
+/** A bug in pipesim itself, not a refusal of input: reported as it is, in English, to be fixed. */
+const isInternal = (site) => site.code.trim() === 'ErrorCode::internal';
+
+const sites = refusalSites();
+const held = [];
+for (const file of SCANNED.flatMap(sourceFiles)) {
+  const text = withoutComments(readFileSync(join(root, file), 'utf8'));
+  for (const m of text.matchAll(/\bWording\s+\w+\s*\{/g)) {
+    const args = argumentsAt(text, m.index + m[0].length - 1);
+    held.push({ file, line: text.slice(0, m.index).split('\n').length, wording: `{${args.join(', ')}}` });
+  }
+}
+
+test('the scan finds the refusals it is about (a broken scan would find none)', () => {
+  assert.ok(sites.length > 200, `${sites.length} sites`);
+  assert.ok(sites.some((s) => s.file === 'core/engine/src/inputs/stage_costs.cpp' && /must be an object of costs/.test(s.message)));
+  assert.ok(sites.some((s) => s.file === 'core/engine/src/schedules/dualpipe.cpp' && s.wording.includes('dualpipe.even_ranks')));
+  assert.ok(sites.some((s) => s.file === 'wasm/bindings_course.cpp'));
+});
+
+test('every refusal the page can reach carries a wording key, or its file is listed as not yet worded', () => {
+  const unworded = new Map();
+  for (const site of sites) {
+    if (isInternal(site) || forwarded(site.wording) || keysOf(site.wording).length > 0) continue;
+    const list = unworded.get(site.file) ?? [];
+    list.push(`${site.file}:${site.line}: ${site.message.slice(0, 90)}`);
+    unworded.set(site.file, list);
+  }
+  const unlisted = [...unworded].filter(([file]) => !NOT_YET[file]).flatMap(([, list]) => list);
+  assert.deepEqual(unlisted, [], 'refusals without a wording key (give each a key and its pt-BR and zh-CN sentence)');
+  for (const [file, { sites: count }] of Object.entries(NOT_YET))
+    assert.equal(unworded.get(file)?.length ?? 0, count, `${file}: unworded refusals (lower NOT_YET when you word one):\n${(unworded.get(file) ?? []).join('\n')}`);
+});
+
+test('every key a refusal names is worded in pt-BR and zh-CN, with only the values the refusal gives', () => {
+  const problems = [];
+  for (const site of [...sites, ...held]) {
+    const given = paramsOf(site.wording);
+    for (const key of keysOf(site.wording)) {
+      for (const language of ['pt-BR', 'zh-CN']) {
+        const template = refusalTemplate(language, key);
+        if (!template) {
+          problems.push(`${site.file}:${site.line}: ${key} has no ${language} sentence`);
+          continue;
+        }
+        for (const [, name] of template.matchAll(/\{(\w+)\}/g))
+          if (given && !given.has(name)) problems.push(`${site.file}:${site.line}: ${key} (${language}) quotes {${name}}, which the refusal does not give`);
+      }
+    }
+  }
+  assert.deepEqual(problems, []);
+});
+
+test('every sentence of the catalogue words a refusal some source raises, in both languages', () => {
+  const raised = new Set([...sites, ...held].flatMap((s) => keysOf(s.wording)));
+  assert.deepEqual(REFUSAL_KEYS.filter((key) => !raised.has(key)), [], 'catalogue keys no refusal names');
+  assert.deepEqual(REFUSAL_KEYS.filter((key) => !refusalTemplate('zh-CN', key)), [], 'keys without a zh-CN sentence');
+});
