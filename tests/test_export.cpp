@@ -382,6 +382,17 @@ TEST_CASE("trace names are readable: F3, B2 (dir 1), F7 & B3, and a scale other 
                     "the trace's microseconds per cost unit must be a finite number > 0, got 0");
 }
 
+TEST_CASE("a trace scale that is no finite number > 0 is refused with its key and the value given") {
+  const Run one = run_with("1f1b", {2, 2, 1}, default_costs());
+  try {
+    (void)to_chrome_trace(one, TraceOptions{-0.5});
+    FAIL("accepted");
+  } catch (const Error& e) {
+    CHECK(e.wording().key == "trace.us_per_unit");
+    CHECK(e.wording().params == std::vector<std::pair<std::string, std::string>>{{"value", "-0.5"}});
+  }
+}
+
 TEST_CASE("every built-in schedule survives export to a Chrome trace and import: same ops, same makespan") {
   for (const Costs costs : {default_costs(), test::costs(1, 2, 0, 2.5, 0.5)}) {  // W = 0: ops of zero duration
     INFO("costs " << format_costs(costs));

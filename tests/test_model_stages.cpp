@@ -281,3 +281,53 @@ TEST_CASE("a rank over the GPU's memory makes the run not fit", "[model_stages][
   CHECK(j["per_rank"][1]["memory_bytes"]["fits"] == false);
   CHECK(j["memory"]["fits"] == false);
 }
+
+TEST_CASE("a model that does not fit its stages is refused with its rule's key and the counts it quotes", "[model_stages]") {
+  using Params = std::vector<std::pair<std::string, std::string>>;
+  const auto wording_of = [](const auto& call) -> pipesim::Wording {
+    try {
+      call();
+    } catch (const Error& e) {
+      return e.wording();
+    }
+    FAIL("accepted");
+    return {};
+  };
+  const pipesim::PlanInput tiny = tiny_input();
+  const auto divide = [&](int stages, std::vector<int> layers) {
+    return [&tiny, stages, layers] { (void)pipesim::divide_model(tiny, stages, layers, "1f1b on 4 ranks"); };
+  };
+  const pipesim::Wording count = wording_of(divide(4, {1, 2, 3}));
+  CHECK(count.key == "layers_per_stage.count");
+  CHECK(count.params == Params{{"listed", "3"}, {"stages", "4"}});
+  const pipesim::Wording sum = wording_of(divide(4, {1, 2, 2, 2}));
+  CHECK(sum.key == "layers_per_stage.sum");
+  CHECK(sum.params == Params{{"sum", "7"}, {"layers", "6"}});
+  const pipesim::Wording middle = wording_of(divide(4, {3, 0, 2, 1}));
+  CHECK(middle.key == "layers_per_stage.middle_empty");
+  CHECK(middle.params == Params{{"stage", "1"}});
+  // 6 layers cannot fill the 8 stages of a two-stage-per-rank schedule on 4 ranks.
+  const pipesim::Wording fewer = wording_of(divide(8, {}));
+  CHECK(fewer.key == "model.fewer_layers_than_stages");
+  CHECK(fewer.params == Params{{"layers", "6"}, {"stages", "8"}});
+
+  std::string no_vocab = tiny_model;
+  no_vocab.replace(no_vocab.find("\"vocab\": 5000"), 13, "\"vocab\": 0");
+  const pipesim::Wording end = wording_of([&] { (void)pipesim::divide_model(pipesim::parse_plan_input(no_vocab), 4, {0, 3, 3, 0}, "x"); });
+  CHECK(end.key == "layers_per_stage.end_empty");
+  CHECK(end.params == Params{{"stage", "0"}});
+  // 0.005B given, the embeddings alone 2 x 5000 x 1000 = 0.01B.
+  std::string small = tiny_model;
+  small.replace(small.find("\"pp\": 4"), 7, "\"pp\": 4, \"params_b\": 0.005");
+  const pipesim::Wording nothing = wording_of([&] { (void)pipesim::divide_model(pipesim::parse_plan_input(small), 4, {}, "x"); });
+  CHECK(nothing.key == "model.nothing_for_layers");
+  CHECK(nothing.params == Params{{"name", "model.params_b"}, {"given", "0.005"}, {"embeddings", "0.01"}});
+
+  // A schedule given as text brings its own rank count: 2 ranks against the file's pp of 4.
+  pipesim::RunRequest custom;
+  custom.schedule = "custom";
+  custom.custom_schedule = "0F0,0F1,0B0,0B1\n1F0,1B0,1F1,1B1\n";
+  const pipesim::Wording ranks = wording_of([&] { (void)pipesim::model_request(tiny, custom, {}); });
+  CHECK(ranks.key == "model.schedule_ranks");
+  CHECK(ranks.params == Params{{"ranks", "2"}, {"pp", "4"}});
+}

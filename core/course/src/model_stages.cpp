@@ -30,33 +30,42 @@ auto unrouted_layer_params(const ModelSpec& m, int layer) -> double {
 /// the layers' shape-based share (1 when the totals are estimated from the shape).
 auto layer_scale(double given, double embeddings, double from_shape, const char* field) -> double {
   if (given - embeddings <= 0 || from_shape <= 0)
-    throw Error(ErrorCode::bad_value, std::string("model file: model.") + field + " (" + format_number(given / 1e9) +
-                "B) leaves nothing for the layers once the embeddings (2 x vocab x hidden = " +
-                format_number(embeddings / 1e9) + "B) are taken out");
+    throw Error(ErrorCode::bad_value,
+                std::string("model file: model.") + field + " (" + format_number(given / 1e9) +
+                    "B) leaves nothing for the layers once the embeddings (2 x vocab x hidden = " + format_number(embeddings / 1e9) +
+                    "B) are taken out",
+                {"model.nothing_for_layers",
+                 {{"name", std::string("model.") + field}, {"given", format_number(given / 1e9)}, {"embeddings", format_number(embeddings / 1e9)}}});
   return (given - embeddings) / from_shape;
 }
 
 void check_layer_list(const std::vector<int>& list, int stages, int layers, std::string_view what) {
   if (static_cast<int>(list.size()) != stages)
-    throw Error(ErrorCode::bad_value, "--layers-per-stage lists " + std::to_string(list.size()) + " stage" +
-                (list.size() == 1 ? "" : "s") + " but " + std::string(what) + " has " + std::to_string(stages) + " stages");
+    throw Error(ErrorCode::bad_value,
+                "--layers-per-stage lists " + std::to_string(list.size()) + " stage" + (list.size() == 1 ? "" : "s") + " but " +
+                    std::string(what) + " has " + std::to_string(stages) + " stages",
+                {"layers_per_stage.count", {{"listed", std::to_string(list.size())}, {"stages", std::to_string(stages)}}});
   const long long sum = std::accumulate(list.begin(), list.end(), 0LL);
   if (sum != layers)
-    throw Error(ErrorCode::bad_value, "--layers-per-stage adds up to " + std::to_string(sum) +
-                " layers but the model file's model.layers is " + std::to_string(layers));
+    throw Error(ErrorCode::bad_value,
+                "--layers-per-stage adds up to " + std::to_string(sum) + " layers but the model file's model.layers is " + std::to_string(layers),
+                {"layers_per_stage.sum", {{"sum", std::to_string(sum)}, {"layers", std::to_string(layers)}}});
   for (int s = 1; s + 1 < stages; ++s)
     if (list[static_cast<std::size_t>(s)] == 0)
-      throw Error(ErrorCode::bad_value, "--layers-per-stage gives stage " + std::to_string(s) +
-                  " no layers: only the first and the last stage, which hold the embeddings, may have none");
+      throw Error(ErrorCode::bad_value,
+                  "--layers-per-stage gives stage " + std::to_string(s) +
+                      " no layers: only the first and the last stage, which hold the embeddings, may have none",
+                  {"layers_per_stage.middle_empty", {{"stage", std::to_string(s)}}});
 }
 
 }  // namespace
 
 auto balanced_layers(int layers, int stages, std::string_view what) -> std::vector<int> {
   if (layers < stages)
-    throw Error(ErrorCode::bad_value, "model file: model.layers (" + std::to_string(layers) + ") is fewer than the " +
-                std::to_string(stages) + " stages of " + std::string(what) +
-                ": every stage needs a layer (fewer ranks, or a schedule with fewer stages per rank)");
+    throw Error(ErrorCode::bad_value,
+                "model file: model.layers (" + std::to_string(layers) + ") is fewer than the " + std::to_string(stages) + " stages of " +
+                    std::string(what) + ": every stage needs a layer (fewer ranks, or a schedule with fewer stages per rank)",
+                {"model.fewer_layers_than_stages", {{"layers", std::to_string(layers)}, {"stages", std::to_string(stages)}}});
   std::vector<int> out(static_cast<std::size_t>(stages), layers / stages);
   const int extra = layers % stages;
   // extra < stages, so stages 1 .. extra exist.
@@ -101,8 +110,10 @@ auto divide_model(const PlanInput& input, int stages, const std::vector<int>& la
     }
     const double own_embeddings = (st.embedding ? 1 : 0) * detail::embedding_params(m) + (st.head ? 1 : 0) * detail::embedding_params(m);
     if (st.layers == 0 && m.vocab == 0)  // only a listed end stage can have no layers
-      throw Error(ErrorCode::bad_value, "--layers-per-stage gives stage " + std::to_string(s) +
-                  " no layers, and the model has no embeddings (model.vocab is 0): the stage would do no work");
+      throw Error(ErrorCode::bad_value,
+                  "--layers-per-stage gives stage " + std::to_string(s) +
+                      " no layers, and the model has no embeddings (model.vocab is 0): the stage would do no work",
+                  {"layers_per_stage.end_empty", {{"stage", std::to_string(s)}}});
     // The LM head is a matmul; the input embedding a lookup, priced by the bytes it moves (planner.h).
     const double head_params = st.head ? detail::embedding_params(m) : 0;
     st.part = model_part_costs(input, {active * active_scale + head_params, st.layers, st.moe_layers, activation_values,
@@ -238,8 +249,9 @@ auto model_request(const PlanInput& input, RunRequest& request, const std::vecto
   const ScheduleSpec& spec = find_schedule(request.schedule);
   const Schedule shape = spec.parse != nullptr ? spec.parse(request.custom_schedule) : build_schedule(request.schedule, request.params);
   if (shape.ranks() != input.model.pp)  // a schedule given as text brings its own rank count
-    throw Error(ErrorCode::usage, "the schedule file has " + std::to_string(shape.ranks()) + " ranks but the model file's model.pp is " +
-                std::to_string(input.model.pp));
+    throw Error(ErrorCode::usage,
+                "the schedule file has " + std::to_string(shape.ranks()) + " ranks but the model file's model.pp is " + std::to_string(input.model.pp),
+                {"model.schedule_ranks", {{"ranks", std::to_string(shape.ranks())}, {"pp", std::to_string(input.model.pp)}}});
   return model_request(input, request, shape, layers_per_stage);
 }
 

@@ -445,7 +445,8 @@ auto other_data(const Run& run, double scale) -> ordered {
 void write_chrome_trace(const Run& run, TextSink& sink, const TraceOptions& options) {
   const double scale = options.us_per_unit;
   if (!std::isfinite(scale) || scale <= 0)
-    throw Error(ErrorCode::bad_value, "the trace's microseconds per cost unit must be a finite number > 0, got " + format_number(scale));
+    throw Error(ErrorCode::bad_value, "the trace's microseconds per cost unit must be a finite number > 0, got " + format_number(scale),
+                {"trace.us_per_unit", {{"value", format_number(scale)}}});
   const Schedule& s = run.schedule;
   const std::vector<int> rank_of = rank_of_ops(s);
   std::vector<Transfer> transfers = find_transfers(run, rank_of);

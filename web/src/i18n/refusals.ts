@@ -183,6 +183,15 @@ const CATALOGUES: Record<Exclude<Lang, 'en'>, Catalogue> = {
     'search.not_begun': 'nenhuma busca de planos em andamento: chame planSearchBegin primeiro',
     'request.model_run_not_object': 'uma execução de modelo deve ser um objeto {schedule, model}: model é o texto JSON de um arquivo do planejador',
     'plan.params_below_experts': 'entrada do planejador: model.params_b ({params}) é menor que só os experts roteados ({routed}B = camadas MoE x experts x 3 x hidden x expert_hidden)',
+    // A model file's stages (core/course/src/model_stages.cpp) and the trace's time scale (core/io/src/export_trace.cpp).
+    'model.nothing_for_layers': 'arquivo do modelo: {name} ({given}B) não deixa nada para as camadas depois de tirar os embeddings (2 x vocab x hidden = {embeddings}B)',
+    'model.fewer_layers_than_stages': 'arquivo do modelo: model.layers ({layers}) é menor que os {stages} estágios do escalonamento: cada estágio precisa de uma camada (menos ranks, ou um escalonamento com menos estágios por rank)',
+    'model.schedule_ranks': 'o arquivo do escalonamento tem {ranks} ranks, mas o model.pp do arquivo do modelo é {pp}',
+    'layers_per_stage.count': '--layers-per-stage lista {listed} estágios, mas o escalonamento tem {stages}',
+    'layers_per_stage.sum': '--layers-per-stage soma {sum} camadas, mas o model.layers do arquivo do modelo é {layers}',
+    'layers_per_stage.middle_empty': '--layers-per-stage não dá camadas ao estágio {stage}: só o primeiro e o último estágio, que guardam os embeddings, podem ficar sem nenhuma',
+    'layers_per_stage.end_empty': '--layers-per-stage não dá camadas ao estágio {stage}, e o modelo não tem embeddings (model.vocab é 0): o estágio não faria trabalho algum',
+    'trace.us_per_unit': 'os microssegundos por unidade de custo do trace devem ser um número finito > 0, recebeu {value}',
   },
   'zh-CN': {
     'dualpipe.even_ranks': 'dualpipe 需要偶数个 rank，至少 2 个：rank r 与 rank N-1-r 配对（收到 {ranks} 个 rank）',
@@ -326,6 +335,15 @@ const CATALOGUES: Record<Exclude<Lang, 'en'>, Catalogue> = {
     'search.not_begun': '没有进行中的方案搜索：请先调用 planSearchBegin',
     'request.model_run_not_object': '模型运行必须是对象 {schedule, model}：model 是规划器文件的 JSON 文本',
     'plan.params_below_experts': '规划器输入：model.params_b（{params}）小于仅路由专家的参数量（{routed}B = MoE 层数 x 专家数 x 3 x hidden x expert_hidden）',
+    // A model file's stages (core/course/src/model_stages.cpp) and the trace's time scale (core/io/src/export_trace.cpp).
+    'model.nothing_for_layers': '模型文件：{name}（{given}B）去掉嵌入（2 x vocab x hidden = {embeddings}B）后没有留给各层的参数',
+    'model.fewer_layers_than_stages': '模型文件：model.layers（{layers}）少于调度的 {stages} 个阶段：每个阶段都需要一层（减少 rank 数，或选每个 rank 阶段更少的调度）',
+    'model.schedule_ranks': '调度文件有 {ranks} 个 rank，但模型文件的 model.pp 为 {pp}',
+    'layers_per_stage.count': '--layers-per-stage 列出了 {listed} 个阶段，但调度有 {stages} 个',
+    'layers_per_stage.sum': '--layers-per-stage 合计 {sum} 层，但模型文件的 model.layers 为 {layers}',
+    'layers_per_stage.middle_empty': '--layers-per-stage 没有给阶段 {stage} 分配层：只有持有嵌入的第一个和最后一个阶段可以没有层',
+    'layers_per_stage.end_empty': '--layers-per-stage 没有给阶段 {stage} 分配层，而模型没有嵌入（model.vocab 为 0）：该阶段将没有任何计算',
+    'trace.us_per_unit': 'trace 的每成本单位微秒数必须是 > 0 的有限数，收到 {value}',
   },
 };
 
