@@ -18,6 +18,7 @@
 #include "cli_run.h"
 #include "pipesim/custom.h"
 #include "pipesim/error.h"
+#include "pipesim/limits.h"
 #include "pipesim/measured_pipeline.h"
 #include "pipesim/run.h"
 
@@ -267,4 +268,44 @@ TEST_CASE("simulate --measured refuses options that would set the schedule or co
   const auto r = pipesim::test::run_cli("simulate --measured " + bad);
   CHECK(r.status == 2);
   CHECK_THAT(r.err, Catch::StartsWith("pipesim: error[bad_import]: '" + bad + "': the profiler trace is not valid JSON"));
+}
+
+TEST_CASE("a refused measured pipeline carries its rule's key and values: the op kind, the trace and its rank") {
+  using Params = std::vector<std::pair<std::string, std::string>>;
+  const auto wording_of = [](const auto& call) -> Wording {
+    try {
+      call();
+    } catch (const Error& e) {
+      return e.wording();
+    }
+    FAIL("accepted");
+    return {};
+  };
+  CHECK(wording_of([] { (void)parse_op_naming("{"); }).key == "op_names.not_json");
+  CHECK(wording_of([] { (void)parse_op_naming("{}"); }).key == "op_names.not_object");
+  const Wording unknown = wording_of([] { (void)parse_op_naming(R"J({"X": "(\\d+)(\\d+)"})J"); });
+  CHECK(unknown.key == "op_names.unknown_kind");
+  CHECK(unknown.params == Params{{"name", "X"}});
+  CHECK(wording_of([] { (void)parse_op_naming(R"J({"B": 3})J"); }).params == Params{{"kind", "B"}});
+  CHECK(wording_of([] { (void)parse_op_naming(R"J({"W": "(("})J"); }).key == "op_names.bad_regex");
+  const Wording groups = wording_of([] { (void)parse_op_naming(R"J({"F": "fwd (\\d+)"})J"); });
+  CHECK(groups.key == "op_names.groups");
+  CHECK(groups.params == Params{{"kind", "F"}});
+
+  CHECK(wording_of([] { (void)measure_pipeline({}); }).key == "measured.no_traces");
+  const Wording too_many =
+      wording_of([] { (void)measure_pipeline(std::vector<ProfileTrace>(static_cast<std::size_t>(limits::max_profile_trace_files) + 1)); });
+  CHECK(too_many.key == "measured.too_many_traces");
+  CHECK(too_many.params == Params{{"what", "a measured pipeline"}, {"max", std::to_string(limits::max_profile_trace_files)}});
+  // The second trace file (1-based, as the English says it) has no op: the default names, then names given.
+  const std::vector<ProfileTrace> second_empty{read_profile_trace(R"({"schemaVersion": 1, "traceEvents": [
+      {"ph": "X", "cat": "user_annotation", "name": "PP:0F0", "pid": 1, "tid": 1, "ts": 0, "dur": 10}]})"),
+                                               read_profile_trace(R"({"schemaVersion": 1, "traceEvents": [
+      {"ph": "X", "cat": "user_annotation", "name": "forward", "pid": 1, "tid": 1, "ts": 0, "dur": 10}]})")};
+  const Wording no_ops = wording_of([&] { (void)measure_pipeline(second_empty); });
+  CHECK(no_ops.key == "measured.no_pipelining_ops");
+  CHECK(no_ops.params == Params{{"trace", "2"}, {"rank", "1"}});
+  const Wording unmatched = wording_of([&] { (void)measure_pipeline(second_empty, parse_op_naming(R"J({"F": "fwd s(\\d+) mb(\\d+)"})J")); });
+  CHECK(unmatched.key == "measured.no_named_ops");
+  CHECK(unmatched.params == Params{{"trace", "1"}, {"rank", "0"}});
 }

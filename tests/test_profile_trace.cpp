@@ -248,3 +248,50 @@ TEST_CASE("the drawn timeline stays bounded when components alternate faster tha
   CHECK(busy_of(m, fwd(Part::attn)) == 2.0 * kernels);
   CHECK(busy_of(m, fwd(Part::mlp)) == 2.0 * kernels);
 }
+
+TEST_CASE("a refused profiler trace carries its rule's key and the values it quotes, for the page's other languages") {
+  using Params = std::vector<std::pair<std::string, std::string>>;
+  const auto wording_of = [](const std::string& text) -> Wording {
+    try {
+      (void)measure_chunk_pair(read_profile_trace(text));
+    } catch (const Error& e) {
+      return e.wording();
+    }
+    FAIL("accepted");
+    return {};
+  };
+  // "{]": the parser stops at the second byte, well before the end of the 10-byte text.
+  const Wording broken = wording_of("{]        ");
+  CHECK(broken.key == "profile_trace.not_json");
+  CHECK(broken.params == Params{{"byte", "2"}});
+  const std::string good = fixture("chunk_pair.json");
+  CHECK(wording_of(good.substr(0, good.size() / 2)).key == "profile_trace.truncated");
+  CHECK(wording_of("[]").key == "profile_trace.top_array");
+  CHECK(wording_of("[]").params.empty());
+  CHECK(wording_of(R"({"schemaVersion": 1})").key == "profile_trace.no_events");
+  CHECK(wording_of(R"({"traceEvents": {"ph": "X"}})").key == "profile_trace.events_not_array");
+  CHECK(wording_of(R"({"traceEvents": [{"ph": "X", "cat": "stuff", "name": "a", "ts": 1, "dur": 2}]})").key ==
+        "profile_trace.no_profiler_marks");
+  CHECK(wording_of(R"({"otherData": {"generator": "pipesim"}, "traceEvents": []})").key == "profile_trace.pipesim_export");
+  // The event's index and its category as the profiler names it, not the English "a kernel event".
+  const Wording kernel = wording_of(R"({"schemaVersion": 1, "traceEvents": [{"ph": "X", "cat": "cpu_op", "ts": 1, "dur": 2},
+                   {"ph": "X", "cat": "kernel", "name": "k", "ts": 1, "dur": -2}]})");
+  CHECK(kernel.key == "profile_trace.event_time");
+  CHECK(kernel.params == Params{{"index", "1"}, {"category", "kernel"}});
+  CHECK(wording_of(R"({"schemaVersion": 1, "traceEvents": [{"ph": "X", "cat": "user_annotation", "name": "a", "ts": 1}]})").params ==
+        Params{{"index", "0"}, {"category", "user_annotation"}});
+
+  // One F&B pair's trace (measured_chunk.cpp): no kernels, or none under a component's annotation.
+  const Wording no_kernels =
+      wording_of(R"({"schemaVersion": 1, "traceEvents": [{"ph": "X", "cat": "cpu_op", "name": "aten::mm", "ts": 1, "dur": 2}]})");
+  CHECK(no_kernels.key == "chunk_trace.no_kernels");
+  CHECK(no_kernels.params.empty());
+  const Wording unannotated = wording_of(R"({"schemaVersion": 1, "traceEvents": [
+      {"ph": "X", "cat": "user_annotation", "name": "forward", "pid": 1, "tid": 1, "ts": 0, "dur": 10},
+      {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1, "ts": 1, "dur": 1, "args": {"correlation": 5}},
+      {"ph": "X", "cat": "kernel", "name": "k", "pid": 0, "tid": 7, "ts": 3, "dur": 2, "args": {"correlation": 5, "stream": 7}}]})");
+  CHECK(unannotated.key == "chunk_trace.no_component_kernel");
+  REQUIRE(unannotated.params.size() == 1);
+  CHECK(unannotated.params[0].first == "names");
+  CHECK_THAT(unannotated.params[0].second, Catch::StartsWith("attn(f), dispatch(f), mlp(f)"));
+}

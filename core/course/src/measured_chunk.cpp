@@ -155,7 +155,8 @@ auto component_of_annotation(std::string_view name) -> std::optional<Component> 
 auto measure_chunk_pair(const ProfileTrace& trace) -> MeasuredChunk {
   if (trace.kernels.empty())
     throw Error(ErrorCode::bad_import, "the profiler trace holds no GPU kernels (cat \"kernel\"): profile with "
-                                       "activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA]");
+                                       "activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA]",
+                {"chunk_trace.no_kernels", {}});
   std::vector<std::optional<Component>> named(trace.annotations.size());
   for (std::size_t i = 0; i < named.size(); ++i) named[i] = component_of_annotation(trace.annotations[i].name);
   std::vector<bool> wanted(named.size());
@@ -210,7 +211,8 @@ auto measure_chunk_pair(const ProfileTrace& trace) -> MeasuredChunk {
   }
   if (m.attributed_by[static_cast<std::size_t>(Attribution::none)] == m.kernels)
     throw Error(ErrorCode::bad_import, "no kernel of the trace ran under an annotation naming a component of the pair; wrap each "
-                                       "component in torch.profiler.record_function with one of: " + component_names());
+                                       "component in torch.profiler.record_function with one of: " + component_names(),
+                {"chunk_trace.no_component_kernel", {{"names", component_names()}}});
   for (std::size_t slot = 0; slot < list.size(); ++slot) {
     m.components[slot].component = list[slot];
     m.components[slot].busy_us = union_length(by_component[slot]);

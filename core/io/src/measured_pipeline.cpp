@@ -203,34 +203,40 @@ auto parse_op_naming(std::string_view json_text) -> OpNaming {
   try {
     j = json::parse(json_text);
   } catch (const json::exception&) {
-    throw Error(ErrorCode::bad_value, "the op names must be a JSON object such as {\"F\": \"fwd s(\\\\d+) mb(\\\\d+)\"}");
+    throw Error(ErrorCode::bad_value, "the op names must be a JSON object such as {\"F\": \"fwd s(\\\\d+) mb(\\\\d+)\"}",
+                {"op_names.not_json", {}});
   }
   if (!j.is_object() || j.empty())
-    throw Error(ErrorCode::bad_value, "the op names must be a JSON object with at least one of the keys F, B, I, W");
+    throw Error(ErrorCode::bad_value, "the op names must be a JSON object with at least one of the keys F, B, I, W", {"op_names.not_object", {}});
   OpNaming out;
   for (const auto& [key, value] : j.items()) {
     const auto kind = parse_kind(key);
     if (!kind || *kind == OpKind::FB)
-      throw Error(ErrorCode::unknown_name, "unknown op kind '" + key + "' in the op names; kinds are F, B, I, W");
-    if (!value.is_string()) throw Error(ErrorCode::bad_value, "op names: " + key + " must be a regular expression in a string");
+      throw Error(ErrorCode::unknown_name, "unknown op kind '" + key + "' in the op names; kinds are F, B, I, W",
+                  {"op_names.unknown_kind", {{"name", key}}});
+    if (!value.is_string())
+      throw Error(ErrorCode::bad_value, "op names: " + key + " must be a regular expression in a string", {"op_names.not_string", {{"kind", key}}});
     const std::string text = value.get<std::string>();
     std::regex regex;
     try {
       regex = std::regex(text);
     } catch (const std::regex_error&) {
-      throw Error(ErrorCode::bad_value, "op names: " + key + " is not a valid regular expression");
+      throw Error(ErrorCode::bad_value, "op names: " + key + " is not a valid regular expression", {"op_names.bad_regex", {{"kind", key}}});
     }
     if (regex.mark_count() < 2)
-      throw Error(ErrorCode::bad_value, "op names: " + key + " needs two groups, the stage then the micro-batch, e.g. \"s(\\\\d+) mb(\\\\d+)\"");
+      throw Error(ErrorCode::bad_value, "op names: " + key + " needs two groups, the stage then the micro-batch, e.g. \"s(\\\\d+) mb(\\\\d+)\"",
+                  {"op_names.groups", {{"kind", key}}});
     out.patterns.push_back({*kind, text, std::move(regex)});
   }
   return out;
 }
 
 auto measure_pipeline(const std::vector<ProfileTrace>& traces, const OpNaming& naming, Clock clock) -> MeasuredPipeline {
-  if (traces.empty()) throw Error(ErrorCode::bad_import, "a measured pipeline needs one profiler trace per rank, got none");
+  if (traces.empty())
+    throw Error(ErrorCode::bad_import, "a measured pipeline needs one profiler trace per rank, got none", {"measured.no_traces", {}});
   if (traces.size() > static_cast<std::size_t>(limits::max_profile_trace_files))
-    throw Error(ErrorCode::limit_exceeded, "a measured pipeline may have at most " + std::to_string(limits::max_profile_trace_files) + " traces");
+    throw Error(ErrorCode::limit_exceeded, "a measured pipeline may have at most " + std::to_string(limits::max_profile_trace_files) + " traces",
+                {"measured.too_many_traces", {{"what", "a measured pipeline"}, {"max", std::to_string(limits::max_profile_trace_files)}}});
   const std::vector<std::size_t> order = rank_order(traces);
   const ProfileTrace& first = traces[order[0]];
   MeasuredPipeline m;
@@ -243,7 +249,9 @@ auto measure_pipeline(const std::vector<ProfileTrace>& traces, const OpNaming& n
     if (rank.ops.empty())
       throw Error(ErrorCode::bad_import, "trace " + std::to_string(order[r] + 1) + " (pipeline rank " + std::to_string(r) + ") has no pipeline op: " +
                   (naming.patterns.empty() ? "expected record_function names like PP:0F0, PP:1I3, PP:2W0, PP:0B1 (torch.distributed.pipelining)"
-                                           : "no annotation matches the op names given"));
+                                           : "no annotation matches the op names given"),
+                  {naming.patterns.empty() ? "measured.no_pipelining_ops" : "measured.no_named_ops",
+                   {{"trace", std::to_string(order[r] + 1)}, {"rank", std::to_string(r)}}});
     // On the profiler's clock every rank is shifted by its base; with clocks apart, each rank starts at 0 for now.
     const double offset = clock == Clock::profiler ? clock_offset(t, first) : -rank.ops.front().start;
     for (MeasuredOp& op : rank.ops) op.start += offset, op.end += offset;

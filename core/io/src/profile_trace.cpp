@@ -143,9 +143,11 @@ class Reader : public nlohmann::json_sax<nlohmann::json> {
     std::string why = e.what();
     // nlohmann's text is "[json.exception.parse_error.101] parse error at line 1, column 5: ...".
     if (const auto at = why.find("] "); at != std::string::npos) why = why.substr(at + 2);
+    // The parser's own detail stays English; another language words the byte and the truncation.
+    const bool at_end = position + 1 >= text_size_;
     throw Error(ErrorCode::bad_import, "the profiler trace is not valid JSON (byte " + std::to_string(position) +
-                                           (position + 1 >= text_size_ ? ", the end of the file: is it truncated?" : "") +
-                                           "): " + why);
+                                           (at_end ? ", the end of the file: is it truncated?" : "") + "): " + why,
+                {at_end ? "profile_trace.truncated" : "profile_trace.not_json", {{"byte", std::to_string(position)}}});
   }
 
   std::size_t text_size_ = 0;
@@ -185,9 +187,11 @@ class Reader : public nlohmann::json_sax<nlohmann::json> {
     return true;
   }
 
-  [[noreturn]] void refuse_event(const char* what) const {
-    throw Error(ErrorCode::bad_import, "traceEvents[" + std::to_string(trace.events - 1) + "]: " + what +
-                                           " needs a finite number ts and a finite number dur >= 0");
+  /// `category` is the event's cat as the profiler writes it (kernel, cuda_runtime, user_annotation).
+  [[noreturn]] void refuse_event(const char* what, const char* category) const {
+    const std::string index = std::to_string(trace.events - 1);
+    throw Error(ErrorCode::bad_import, "traceEvents[" + index + "]: " + what + " needs a finite number ts and a finite number dur >= 0",
+                {"profile_trace.event_time", {{"index", index}, {"category", category}}});
   }
 
   /// Times relative to the first timestamp of the file (see ProfileTrace::origin_us).
@@ -201,18 +205,19 @@ class Reader : public nlohmann::json_sax<nlohmann::json> {
 
   void finish_event() {
     if (++trace.events > limits::max_profile_trace_events)
-      throw Error(ErrorCode::limit_exceeded, "a profiler trace may hold at most " + std::to_string(limits::max_profile_trace_events) +
-                                                 " events (traceEvents entries)");
+      throw Error(ErrorCode::limit_exceeded,
+                  "a profiler trace may hold at most " + std::to_string(limits::max_profile_trace_events) + " events (traceEvents entries)",
+                  {"profile_trace.too_many_events", {{"max", std::to_string(limits::max_profile_trace_events)}}});
     const Category cat = category_of(event_.cat);
     if (cat != Category::other) profiler_marks = true;
     const bool complete = event_.ph == "X";
     const TraceThread thread{event_.pid.value_or(0), event_.tid.value_or(0)};
-    const auto timed = [&](const char* what) {
+    const auto timed = [&](const char* what, const char* category) {
       if (event_.bad_time || !event_.ts || !event_.dur || !std::isfinite(*event_.ts) || !std::isfinite(*event_.dur) || *event_.dur < 0)
-        refuse_event(what);
+        refuse_event(what, category);
     };
     if (complete && cat == Category::kernel) {
-      timed("a kernel event");
+      timed("a kernel event", "kernel");
       const double start = relative(*event_.ts);
       TraceKernel k;
       k.start = start;
@@ -224,11 +229,11 @@ class Reader : public nlohmann::json_sax<nlohmann::json> {
       if (k.correlation < 0) kernel_at_[{thread, *event_.ts}] = trace.kernels.size();
       trace.kernels.push_back(k);
     } else if (complete && cat == Category::launch) {
-      timed("a CUDA runtime event");
+      timed("a CUDA runtime event", "cuda_runtime");
       const double at = relative(*event_.ts);
       if (event_.correlation) trace.launches.push_back({*event_.correlation, thread, at});
     } else if (complete && cat == Category::annotation) {
-      timed("a user_annotation event");
+      timed("a user_annotation event", "user_annotation");
       const double start = relative(*event_.ts);
       std::string name = event_.name.substr(0, limits::max_trace_name_chars);
       trace.annotations.push_back({std::move(name), thread, start, start + *event_.dur});
@@ -307,21 +312,30 @@ auto is_communication_kernel(std::string_view name) -> bool {
 
 auto read_profile_trace(std::string_view text) -> ProfileTrace {
   if (text.size() > limits::max_profile_trace_bytes)
-    throw Error(ErrorCode::limit_exceeded, "a profiler trace may be at most " + std::to_string(limits::max_profile_trace_bytes >> 20) +
-                                               " MiB (got " + std::to_string(text.size() >> 20) + " MiB)");
+    throw Error(ErrorCode::limit_exceeded,
+                "a profiler trace may be at most " + std::to_string(limits::max_profile_trace_bytes >> 20) + " MiB (got " +
+                    std::to_string(text.size() >> 20) + " MiB)",
+                {"profile_trace.too_large",
+                 {{"max", std::to_string(limits::max_profile_trace_bytes >> 20)}, {"value", std::to_string(text.size() >> 20)}}});
   Reader reader;
   reader.text_size_ = text.size();
   nlohmann::json::sax_parse(text, &reader);
   const char* expected = "a PyTorch profiler trace is a JSON object with a traceEvents array (torch.profiler export_chrome_trace)";
-  if (reader.top_not_object) throw Error(ErrorCode::bad_import, std::string("not a profiler trace: the JSON is an array; ") + expected);
+  if (reader.top_not_object)
+    throw Error(ErrorCode::bad_import, std::string("not a profiler trace: the JSON is an array; ") + expected, {"profile_trace.top_array", {}});
   if (reader.pipesim_export)
     throw Error(ErrorCode::bad_import, "this is a Chrome trace that pipesim wrote, not a PyTorch profiler trace: read it with "
-                                       "`pipesim simulate --schedule-file`");
-  if (reader.traceevents_not_array) throw Error(ErrorCode::bad_import, std::string("not a profiler trace: traceEvents is not an array; ") + expected);
-  if (!reader.saw_events_array) throw Error(ErrorCode::bad_import, std::string("not a profiler trace: no traceEvents; ") + expected);
+                                       "`pipesim simulate --schedule-file`",
+                {"profile_trace.pipesim_export", {}});
+  if (reader.traceevents_not_array)
+    throw Error(ErrorCode::bad_import, std::string("not a profiler trace: traceEvents is not an array; ") + expected,
+                {"profile_trace.events_not_array", {}});
+  if (!reader.saw_events_array)
+    throw Error(ErrorCode::bad_import, std::string("not a profiler trace: no traceEvents; ") + expected, {"profile_trace.no_events", {}});
   if (!reader.profiler_marks)
     throw Error(ErrorCode::bad_import, "not a PyTorch profiler trace: no schemaVersion, distributedInfo or deviceProperties and no "
-                                       "profiler event (cat kernel, cuda_runtime, user_annotation, cpu_op)");
+                                       "profiler event (cat kernel, cuda_runtime, user_annotation, cpu_op)",
+                {"profile_trace.no_profiler_marks", {}});
   reader.link_flows();
   return std::move(reader.trace);
 }
