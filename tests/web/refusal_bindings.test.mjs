@@ -74,6 +74,9 @@ const HOSTILE = [
   ['search.not_begun', () => course.planSearchStep(1)],
   ['measured.not_array', () => course.measuredPipeline('x')],
   ['measured.too_many_traces', () => course.measuredPipeline(new Array(engine.limits().maxRanks + 1).fill('{}'))],
+  ['profile_trace.top_array', () => course.measuredPipeline(['[]'])],
+  ['profile_trace.event_time', () => course.measuredPipeline(['{"schemaVersion": 1, "traceEvents": [{"ph": "X", "cat": "kernel", "name": "k", "ts": 1}]}'])],
+  ['measured.no_pipelining_ops', () => course.measuredPipeline(['{"schemaVersion": 1, "traceEvents": [{"ph": "X", "cat": "user_annotation", "name": "forward", "ts": 0, "dur": 10}]}'])],
   ['quiz.set', () => course.quizQuestions({ set: 'nope' })],
   ['lesson.exercise', () => course.lesson({ exercise: 9 })],
 ];
@@ -127,6 +130,14 @@ test('a refusal inside one stage or trace names that stage or trace in the page\
   assert.match(wordRefusal(stage.message, stage.wording), /^阶段 1：成本 W（9）不能超过 B（2）/);
   await setLang('en', { updateDocument: false });
   assert.equal(wordRefusal(stage.message, stage.wording), stage.message);
+  // The second of two traces is no profiler trace: the refusal says which trace, in each language.
+  const trace = refusalOf(() => course.measuredPipeline(['{"schemaVersion": 1, "traceEvents": []}', '[]']), 'profile_trace.top_array');
+  assert.match(trace.message, /^trace 2: not a profiler trace: the JSON is an array/);
+  await setLang('pt-BR', { updateDocument: false });
+  assert.match(wordRefusal(trace.message, trace.wording), /^trace 2: não é um trace do profiler: o JSON é um array/);
+  await setLang('zh-CN', { updateDocument: false });
+  assert.match(wordRefusal(trace.message, trace.wording), /^trace 2：不是 profiler trace：该 JSON 是数组/);
+  await setLang('en', { updateDocument: false });
 });
 
 test('the new refusals keep their English messages, which the CLI prints', () => {
