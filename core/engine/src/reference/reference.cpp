@@ -678,21 +678,23 @@ auto send_mode_name(SendMode mode) -> std::string_view {
 auto parse_timing(std::string_view text, std::string_view field) -> Timing {
   for (const Timing t : {Timing::dataflow, Timing::reference})
     if (text == timing_name(t)) return t;
-  throw Error(ErrorCode::unknown_name, std::string(field) + " must be dataflow or reference (got '" + std::string(text) + "')");
+  throw Error(ErrorCode::unknown_name, std::string(field) + " must be dataflow or reference (got '" + std::string(text) + "')",
+              {"timing.unknown", {{"name", std::string(field)}, {"value", std::string(text)}}});
 }
 
 auto parse_send_mode(std::string_view text, std::string_view field) -> SendMode {
   for (const SendMode m : {SendMode::rendezvous, SendMode::eager, SendMode::async})
     if (text == send_mode_name(m)) return m;
   throw Error(ErrorCode::unknown_name,
-              std::string(field) + " must be rendezvous, eager or async (got '" + std::string(text) + "')");
+              std::string(field) + " must be rendezvous, eager or async (got '" + std::string(text) + "')",
+              {"sends.unknown", {{"name", std::string(field)}, {"value", std::string(text)}}});
 }
 
 void check_sends_apply(Timing timing, bool sends_given, std::string_view sends_spelling,
                        std::string_view reference_spelling) {
   if (sends_given && timing != Timing::reference)
-    throw Error(ErrorCode::usage, std::string(sends_spelling) + " applies only to " + std::string(reference_spelling), {},
-                "sends");
+    throw Error(ErrorCode::usage, std::string(sends_spelling) + " applies only to " + std::string(reference_spelling),
+                {"sends.only_reference", {{"sends", std::string(sends_spelling)}, {"reference", std::string(reference_spelling)}}}, "sends");
 }
 
 auto simulate_reference(const Schedule& schedule, const StageCosts& costs, SendMode sends, bool with_transfers) -> Timeline {
