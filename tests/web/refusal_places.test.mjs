@@ -14,6 +14,9 @@ const OUTSIDE = wording('op.mb_range', [['mb', '1'], ['max', '0'], ['at_kind', '
 const PID = wording('trace_import.pid', [['min', '1'], ['max', '2'], ['at_kind', 'trace_event'], ['at', '0']]);
 const CYCLE = wording('deadlock.cycle', [['cycle', '0 1 B0 B0 1 3;1 0 F1 F1 0 2'], ['more', '0']]);
 const STUCK = wording('deadlock.lowering', [['stuck', '0 2 FB(F0,B1);3 0 F4']]);
+// The reference timing's cycle: each link's {where} and {step} are lists of their own.
+const COMM_CYCLE = wording('deadlock.comm_cycle', [['comm_cycle', '0|2 B0|0SEND_F1|1;1||1SEND_B0 1|0']]);
+const PROGRAM = wording('comm.sends_twice', [['step', '3SEND_F5'], ['at_kind', 'comm_rank'], ['at', '2']]);
 
 async function inLanguage(language, run) {
   await setLang(language, { updateDocument: false });
@@ -48,6 +51,21 @@ test('a deadlock is worded link by link from the cycle the engine found, its ops
     assert.equal(
       wordRefusal('english', CYCLE),
       '死锁：rank 0 在操作 1（B0）处等待 B0（rank 1，操作 3）；rank 1 在操作 0（F1）处等待 F1（rank 0，操作 2）；此循环中没有操作能开始',
+    );
+  });
+  await inLanguage('pt-BR', () => {
+    assert.equal(
+      wordRefusal('english', COMM_CYCLE),
+      'deadlock na comunicação de referência: o rank 0 espera antes do op 2 (B0) por 0SEND_F1 (o rank 1 não lançou o seu lado); ' +
+        'o rank 1 espera no fim do seu passo por 1SEND_B0 da direção 1 (o rank 0 não lançou o seu lado); nenhum rank deste ciclo pode continuar',
+    );
+    assert.equal(wordRefusal('english', PROGRAM), 'comunicação do rank 2: envia 3SEND_F5 duas vezes');
+  });
+  await inLanguage('zh-CN', () => {
+    assert.equal(
+      wordRefusal('english', COMM_CYCLE),
+      '参考通信中的死锁：rank 0 在操作 2（B0）之前等待 0SEND_F1（rank 1 尚未发起其一侧）；' +
+        'rank 1 在其步骤结束时等待 方向 1 的 1SEND_B0（rank 0 尚未发起其一侧）；此循环中没有 rank 能继续',
     );
   });
   assert.equal(wordRefusal('the English message', CYCLE), 'the English message');

@@ -42,20 +42,51 @@ const PLACES: Record<Exclude<Lang, 'en'>, Record<string, string>> = {
     stage: 'estágio {at}: ', model_stage: 'estágio do modelo {at}: ', trace: 'trace {at}: ',
     line_token: "linha {at}, token '{token}': ", rank: 'rank {at}: ', rank_op: 'rank {at}, op {op}: ',
     rank_op_named: 'rank {at}, op {op} ({op_text}): ', trace_event: 'trace do pipesim: traceEvents[{at}]: ',
+    comm_rank: 'comunicação do rank {at}: ',
   },
   'zh-CN': {
     stage: '阶段 {at}：', model_stage: '模型阶段 {at}：', trace: 'trace {at}：',
     line_token: "第 {at} 行，token '{token}'：", rank: 'rank {at}：', rank_op: 'rank {at}，操作 {op}：',
     rank_op_named: 'rank {at}，操作 {op}（{op_text}）：', trace_event: 'pipesim trace：traceEvents[{at}]：',
+    comm_rank: 'rank {at} 的通信：',
   },
 };
 
 /**
- * Lists a refusal gives as one value ({cycle}, {stuck}): entries split by ';', each entry's fields by
- * ' ' in the order `fields` names them (the engine's deadlock reports, core/engine/src/simulate.cpp and
- * reference/torch_lowering.cpp). The ops are in their notation (1F0, FB(F0,B1)), which no language changes.
+ * Values a refusal gives in parts ({cycle}, {stuck}, {step}, {where}): entries split by ';', each
+ * entry's fields by `split` (' ' unless said) in the order `fields` names them, a field that is itself
+ * listed here worded the same way (the engine's deadlock reports and communication programs,
+ * core/engine/src/simulate.cpp and reference/). `short` words an entry that gives fewer fields (a
+ * step of a one-path schedule, a rank at the end of its step). The ops are in their notation (1F0,
+ * FB(F0,B1), 3SEND_F5), which no language changes.
  */
-const LISTS: Record<string, { fields: string[]; entry: Record<Exclude<Lang, 'en'>, string> }> = {
+type ListSpec = {
+  fields: string[];
+  split?: string;
+  entry: Record<Exclude<Lang, 'en'>, string>;
+  short?: Record<Exclude<Lang, 'en'>, string>;
+};
+const STEP: ListSpec = {
+  fields: ['step', 'direction'],
+  entry: { 'pt-BR': '{step} da direção {direction}', 'zh-CN': '方向 {direction} 的 {step}' },
+  short: { 'pt-BR': '{step}', 'zh-CN': '{step}' },
+};
+const LISTS: Record<string, ListSpec> = {
+  step: STEP,
+  instead: STEP,
+  where: {
+    fields: ['op', 'op_text'],
+    entry: { 'pt-BR': 'antes do op {op} ({op_text})', 'zh-CN': '在操作 {op}（{op_text}）之前' },
+    short: { 'pt-BR': 'no fim do seu passo', 'zh-CN': '在其步骤结束时' },
+  },
+  comm_cycle: {
+    fields: ['rank', 'where', 'step', 'peer'],
+    split: '|',
+    entry: {
+      'pt-BR': 'o rank {rank} espera {where} por {step} (o rank {peer} não lançou o seu lado)',
+      'zh-CN': 'rank {rank} {where}等待 {step}（rank {peer} 尚未发起其一侧）',
+    },
+  },
   cycle: {
     fields: ['rank', 'op', 'op_text', 'for_text', 'for_rank', 'for_op'],
     entry: {
@@ -76,8 +107,13 @@ function wordList(language: Exclude<Lang, 'en'>, name: string, value: string): s
   return value
     .split(';')
     .map((entry) => {
-      const parts = entry.split(' ');
-      return list.entry[language].replace(/\{(\w+)\}/g, (m, field: string) => parts[list.fields.indexOf(field)] ?? m);
+      const parts = entry.split(list.split ?? ' ');
+      const template = parts.length < list.fields.length && list.short ? list.short[language] : list.entry[language];
+      return template.replace(/\{(\w+)\}/g, (m, field: string) => {
+        const part = parts[list.fields.indexOf(field)];
+        if (part === undefined) return m;
+        return LISTS[field] && field !== name ? wordList(language, field, part) : part;
+      });
     })
     .join(separator);
 }
@@ -297,6 +333,26 @@ const CATALOGUES: Record<Exclude<Lang, 'en'>, Catalogue> = {
     'timing.unknown': "{name} deve ser dataflow ou reference (recebeu '{value}')",
     'sends.unknown': "{name} deve ser rendezvous, eager ou async (recebeu '{value}')",
     'sends.only_reference': '{sends} só se aplica a {reference}',
+    // The reference timing's communication programs and deadlocks (core/engine/src/reference/reference.cpp);
+    // the rank is the place (PLACES' comm_rank), {step} and {where} are worded by LISTS.
+    'comm.fewer_steps': 'tem menos passos de cálculo do que ops: o op {op} ({op_text}) nunca roda',
+    'comm.never_launched': 'enfileira {step} e nunca o lança',
+    'comm.chunk_not_here': '{action} nomeia um chunk (micro-batch {mb}, estágio {stage}) cujo estágio não está neste rank',
+    'comm.no_previous': '{action} no estágio {stage}, que não tem estágio anterior',
+    'comm.no_next': '{action} no estágio {stage}, que não tem próximo estágio',
+    'comm.to_itself': '{action} do estágio {stage} para este mesmo rank: um estágio vizinho de outro no mesmo rank é passado localmente',
+    'comm.send_before_compute': 'enfileira {step} antes de calcular o que ele envia',
+    'comm.sends_twice': 'envia {step} duas vezes',
+    'comm.receives_twice': 'recebe {step} duas vezes',
+    'comm.order_step': 'espera {step} do rank {sender}, mas o próximo envio lançado nesse enlace é {instead}: envios e recebimentos de um enlace devem vir na mesma ordem',
+    'comm.order_number': 'espera {step} do rank {sender}, mas o próximo envio lançado nesse enlace é o envio número {number} do rank {sender} para ele: envios e recebimentos de um enlace devem vir na mesma ordem',
+    'comm.unlaunched_gradient': 'roda o op {op} ({op_text}) sem antes lançar o recebimento do gradiente da sua saída vindo do rank {from}',
+    'comm.unlaunched_forward': 'roda o op {op} ({op_text}) sem antes lançar o recebimento da entrada do seu forward vinda do rank {from}',
+    'comm.more_steps': 'tem mais passos de cálculo do que ops',
+    'deadlock.own_input': 'deadlock: o rank {rank} espera {where} por uma entrada que um op posterior dele mesmo produz',
+    'deadlock.never_matched_wait': 'deadlock na comunicação de referência: o rank {rank} espera {where} por {step}, que o rank {peer} nunca corresponde; nenhum rank pode continuar',
+    'deadlock.comm_cycle': 'deadlock na comunicação de referência: {comm_cycle}; nenhum rank deste ciclo pode continuar',
+    'deadlock.never_matched': 'deadlock na comunicação de referência: o {step} do rank {rank} nunca é correspondido pelo rank {peer}',
   },
   'zh-CN': {
     'dualpipe.even_ranks': 'dualpipe 需要偶数个 rank，至少 2 个：rank r 与 rank N-1-r 配对（收到 {ranks} 个 rank）',
@@ -509,6 +565,25 @@ const CATALOGUES: Record<Exclude<Lang, 'en'>, Catalogue> = {
     'timing.unknown': "{name} 必须是 dataflow 或 reference（收到 '{value}'）",
     'sends.unknown': "{name} 必须是 rendezvous、eager 或 async（收到 '{value}'）",
     'sends.only_reference': '{sends} 只适用于 {reference}',
+    // The reference timing's communication programs and deadlocks (core/engine/src/reference/reference.cpp).
+    'comm.fewer_steps': '计算步骤少于操作：操作 {op}（{op_text}）从未运行',
+    'comm.never_launched': '将 {step} 排入队列却从未发起',
+    'comm.chunk_not_here': '{action} 指向的块（微批次 {mb}，阶段 {stage}）的阶段不在本 rank 上',
+    'comm.no_previous': '{action} 位于阶段 {stage}，而该阶段没有上一个阶段',
+    'comm.no_next': '{action} 位于阶段 {stage}，而该阶段没有下一个阶段',
+    'comm.to_itself': '阶段 {stage} 的 {action} 发往本 rank 自身：与同一 rank 上的阶段相邻的阶段在本地交接',
+    'comm.send_before_compute': '在计算出要发送的内容之前就将 {step} 排入队列',
+    'comm.sends_twice': '{step} 发送了两次',
+    'comm.receives_twice': '{step} 接收了两次',
+    'comm.order_step': '期待来自 rank {sender} 的 {step}，但该链路上发起的下一个发送是 {instead}：一条链路的发送与接收必须顺序一致',
+    'comm.order_number': '期待来自 rank {sender} 的 {step}，但该链路上发起的下一个发送是 rank {sender} 发给它的第 {number} 个发送：一条链路的发送与接收必须顺序一致',
+    'comm.unlaunched_gradient': '运行操作 {op}（{op_text}）之前没有先发起从 rank {from} 接收其输出梯度',
+    'comm.unlaunched_forward': '运行操作 {op}（{op_text}）之前没有先发起从 rank {from} 接收其前向输入',
+    'comm.more_steps': '计算步骤多于操作',
+    'deadlock.own_input': '死锁：rank {rank} {where}等待一个由它自己之后的操作产生的输入',
+    'deadlock.never_matched_wait': '参考通信中的死锁：rank {rank} {where}等待 {step}，而 rank {peer} 从未与之匹配；没有 rank 能继续',
+    'deadlock.comm_cycle': '参考通信中的死锁：{comm_cycle}；此循环中没有 rank 能继续',
+    'deadlock.never_matched': '参考通信中的死锁：rank {rank} 的 {step} 从未被 rank {peer} 匹配',
   },
 };
 
