@@ -314,6 +314,11 @@ TEST_CASE("a refused custom schedule carries its rule's key, its values and its 
   CHECK(listed.wording().key == "custom.ranks_mismatch");
   CHECK(listed.wording().params == Params{{"ranks", "2"}, {"listed", "1"}});
   CHECK(parsed(R"({"micro_batches": 3, "directions": 2, "per_rank": []})").wording().params == Params{{"value", "3"}});
+  // Two directions: the rule that names a direction has its own key, since the sentence says it.
+  const Error unowned = parsed(R"({"directions": 2, "micro_batches": 2, "stages": 2, "per_rank": [{"ops": [{"op": "F", "mb": 0, "phase": 0, "stage": 0}]}]})");
+  CHECK(std::string(unowned.what()) == "stage 1 of direction 0 is run by no rank; stages are numbered 0 .. 1 without gaps");
+  CHECK(unowned.wording().key == "custom.stage_unowned_direction");
+  CHECK(unowned.wording().params == Params{{"stage", "1"}, {"direction", "0"}, {"max", "1"}});
 
   // A pipesim Chrome trace read back: the place is the event's index in traceEvents.
   CHECK(parsed(R"({"traceEvents": []})").wording().key == "trace_import.not_ours");
