@@ -2,6 +2,8 @@
 // of every built-in schedule, and one-line errors that name the line and token at fault.
 #include <catch2/catch.hpp>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -9,6 +11,7 @@
 #include "helpers.h"
 #include "pipesim/custom.h"
 #include "pipesim/error.h"
+#include "pipesim/reference.h"
 #include "pipesim/registry.h"
 #include "pipesim/report.h"
 
@@ -264,4 +267,90 @@ TEST_CASE("the JSON says what phase means, read off the layout, for built-in and
   CHECK(phases(unit("interleaved-1f1b", 2)) == "chunk");
   // A ZB-V imported from PyTorch actions is still a V.
   CHECK(phases(run_custom(format_actions(build_schedule("zb-v", {4, 8, 1})))) == "leg");
+}
+
+TEST_CASE("a refused custom schedule carries its rule's key, its values and its place, so the page words it in any language") {
+  using Params = std::vector<std::pair<std::string, std::string>>;
+  const auto refusal_of = [](const auto& call) -> Error {
+    try {
+      call();
+    } catch (const Error& e) {
+      return e;
+    }
+    FAIL("accepted");
+    return Error(ErrorCode::internal, "accepted");
+  };
+  const auto parsed = [&](const std::string& text) { return refusal_of([&] { (void)parse_custom_schedule(text); }); };
+
+  // Action notation: the place is the line and the token, as the English message says it.
+  const Error syntax = parsed("0F0,0B0\n1F0,1B0\n2X1");
+  CHECK(std::string(syntax.what()) == "line 3, token '2X1': expected {stage}{F|I|W|B}{microbatch}, e.g. 0F1");
+  CHECK(syntax.wording().key == "custom.action_syntax");
+  CHECK(syntax.wording().params == Params{{"at_kind", "line_token"}, {"at", "3"}, {"token", "2X1"}});
+  const Error twice = parsed("0F0,1F0,1B0,0B0\n1F1\n");
+  CHECK(twice.wording().key == "custom.stage_two_ranks");
+  CHECK(twice.wording().params ==
+        Params{{"stage", "1"}, {"direction", "0"}, {"rank", "0"}, {"at_kind", "line_token"}, {"at", "2"}, {"token", "1F1"}});
+  CHECK(parsed("(0F0;0B1\n").wording().params == Params{{"at_kind", "line_token"}, {"at", "1"}, {"token", "(0F0;0B1"}});
+  CHECK(parsed("(0F0;0F1)OVERLAP_F_B\n").wording().key == "custom.overlap_syntax");
+  const Error gap = parsed("0F0,0B0\n2F0,2B0\n");
+  CHECK(gap.wording().key == "custom.stage_unowned");
+  CHECK(gap.wording().params == Params{{"stage", "1"}, {"direction", "0"}, {"max", "2"}});
+  CHECK(parsed("  \n").wording().key == "custom.empty");
+  CHECK(parsed("[1]").wording().key == "custom.json_array");
+
+  // JSON: the place is the rank and the op index, with the op in its notation where the rule names it.
+  const Error unknown = parsed(R"({"micro_batches": 1, "per_rank": [{"ops": [{"op": "X"}]}]})");
+  CHECK(unknown.wording().key == "custom.unknown_op");
+  CHECK(unknown.wording().params == Params{{"name", "X"}, {"at_kind", "rank_op"}, {"at", "0"}, {"op", "0"}});
+  const Error phase = parsed(R"({"micro_batches": 1, "per_rank": [
+    {"ops": [{"op": "F", "mb": 0, "phase": 99, "stage": 0}, {"op": "B", "mb": 0, "phase": 0, "stage": 0}]},
+    {"ops": [{"op": "F", "mb": 0, "phase": 0, "stage": 1}, {"op": "B", "mb": 0, "phase": 0, "stage": 1}]}]})");
+  CHECK(phase.wording().key == "custom.phase_mismatch");
+  CHECK(phase.wording().params == Params{{"phase", "99"}, {"stage", "0"}, {"index", "0"}, {"rank", "0"},
+                                         {"at_kind", "rank_op_named"}, {"at", "0"}, {"op", "0"}, {"op_text", "F0.99"}});
+  CHECK(parsed(R"({"micro_batches": 1, "per_rank": [{"rank": 0}]})").wording().params == Params{{"at_kind", "rank"}, {"at", "0"}});
+  const Error listed = parsed(R"({"micro_batches": 1, "ranks": 2, "per_rank": [{"ops": []}]})");
+  CHECK(listed.wording().key == "custom.ranks_mismatch");
+  CHECK(listed.wording().params == Params{{"ranks", "2"}, {"listed", "1"}});
+  CHECK(parsed(R"({"micro_batches": 3, "directions": 2, "per_rank": []})").wording().params == Params{{"value", "3"}});
+  // Two directions: the rule that names a direction has its own key, since the sentence says it.
+  const Error unowned = parsed(R"({"directions": 2, "micro_batches": 2, "stages": 2, "per_rank": [{"ops": [{"op": "F", "mb": 0, "phase": 0, "stage": 0}]}]})");
+  CHECK(std::string(unowned.what()) == "stage 1 of direction 0 is run by no rank; stages are numbered 0 .. 1 without gaps");
+  CHECK(unowned.wording().key == "custom.stage_unowned_direction");
+  CHECK(unowned.wording().params == Params{{"stage", "1"}, {"direction", "0"}, {"max", "1"}});
+
+  // A pipesim Chrome trace read back: the place is the event's index in traceEvents.
+  CHECK(parsed(R"({"traceEvents": []})").wording().key == "trace_import.not_ours");
+  const Error pid = parsed(R"({"traceEvents": [{"ph": "X", "cat": "compute", "pid": 9, "ts": 0, "args": {}}],
+                               "otherData": {"generator": "pipesim", "ranks": 2, "micro_batches": 2, "stages": 2}})");
+  CHECK(std::string(pid.what()) == "pipesim trace: traceEvents[0]: pid must be a rank's process id, rank + 1, from 1 to 2");
+  CHECK(pid.wording().key == "trace_import.pid");
+  CHECK(pid.wording().params == Params{{"min", "1"}, {"max", "2"}, {"at_kind", "trace_event"}, {"at", "0"}});
+
+  // The engine's rules, met by an imported schedule: the op at fault, or the chunk that never completes.
+  const Error before = parsed("0B0,0F0\n");
+  CHECK(before.wording().key == "op.backward_before_forward");
+  CHECK(before.wording().params == Params{{"at_kind", "rank_op_named"}, {"at", "0"}, {"op", "0"}, {"op_text", "B0"}});
+  const Error outside = parsed(R"({"micro_batches": 1, "per_rank": [{"ops": [{"op": "F", "mb": 1, "stage": 0}, {"op": "B", "mb": 1, "stage": 0}]}]})");
+  CHECK(std::string(outside.what()) == "rank 0, op 0 (F1): micro-batch 1 is outside 0..0");
+  CHECK(outside.wording().key == "op.mb_range");
+  CHECK(outside.wording().params == Params{{"mb", "1"}, {"max", "0"}, {"at_kind", "rank_op_named"}, {"at", "0"}, {"op", "0"}, {"op_text", "F1"}});
+  const Error no_w = parsed("0F0,0I0\n");
+  CHECK(no_w.wording().key == "missing.weight");
+  CHECK(no_w.wording().params == Params{{"mb", "0"}, {"direction", "0"}, {"stage", "0"}, {"rank", "0"}});
+  CHECK(parsed("0F0,0B0,0F2,0B2\n").wording().key == "missing.forward");
+
+  // A deadlock gives its cycle as language-neutral links: rank, op index, op, the op it waits for, its rank and index.
+  const Error cycle = refusal_of([&] { (void)run_custom("0F0,0B0,0F1,0B1\n1F1,1B1,1F0,1B0\n"); });
+  CHECK(cycle.code() == ErrorCode::deadlock);
+  CHECK(cycle.wording().key == "deadlock.cycle");
+  CHECK(cycle.wording().params == Params{{"cycle", "0 1 B0 B0 1 3;1 0 F1 F1 0 2"}, {"more", "0"}});
+
+  // The custom schedule without its text, and the reference timing's words.
+  CHECK(refusal_of([&] { (void)run_custom(""); }).wording().key == "custom.needs_text");
+  const Error timing = refusal_of([] { (void)parse_timing("fast", "--timing"); });
+  CHECK(timing.wording().key == "timing.unknown");
+  CHECK(timing.wording().params == Params{{"name", "--timing"}, {"value", "fast"}});
+  CHECK(refusal_of([] { (void)parse_send_mode("later", "--sends"); }).wording().params == Params{{"name", "--sends"}, {"value", "later"}});
 }

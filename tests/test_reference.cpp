@@ -4,6 +4,7 @@
 // issue 15 measured with an independent replay of DeepSeek's step().
 #include <fstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <catch2/catch.hpp>
@@ -318,6 +319,40 @@ TEST_CASE("a program that consumes an input it never receives is refused") {
                        Refused(ErrorCode::invalid_schedule,
                                "communication of rank 1: runs op 0 (F0) without launching the receive of its forward "
                                "input from rank 0 first"));
+}
+
+TEST_CASE("a refused communication program carries its rule's key and its parts, so the page words it in any language") {
+  using Params = std::vector<std::pair<std::string, std::string>>;
+  const auto wording_of = [](const auto& call) -> Wording {
+    try {
+      call();
+    } catch (const Error& e) {
+      return e.wording();
+    }
+    FAIL("accepted");
+    return {};
+  };
+  const Costs c = costs(1, 2, 1, 3, 1);
+  // The rendezvous deadlock: each link is "rank|where|step|peer", where is "op op_text" before an op.
+  const Wording cycle = wording_of([&] { (void)simulate_reference(hand_program(false), c, SendMode::rendezvous); });
+  CHECK(cycle.key == "deadlock.comm_cycle");
+  CHECK(cycle.params == Params{{"comm_cycle", "0|2 B0|0SEND_F1|1;1|2 F1|1SEND_B0|0"}});
+  // The link out of order: the rank whose program breaks the rule is the place.
+  Schedule swapped = hand_program(true);
+  std::size_t seen = 0;
+  for (CommStep& step : swapped.comm.steps)
+    if (step.action == CommAction::recv_backward) step.chunk.mb = seen++ == 0 ? 1 : 0;
+  const Wording order = wording_of([&] { (void)simulate_reference(swapped, c, SendMode::eager); });
+  CHECK(order.key == "comm.order_step");
+  CHECK(order.params == Params{{"step", "0RECV_B1"}, {"sender", "1"}, {"number", "1"}, {"instead", "1SEND_B0"},
+                               {"at_kind", "comm_rank"}, {"at", "0"}});
+  Schedule unreceived = hand_program(true);
+  unreceived.comm.steps[static_cast<std::size_t>(unreceived.comm.rank_begin[1])].action = CommAction::post;
+  const Wording input = wording_of([&] { (void)simulate_reference(unreceived, c, SendMode::eager); });
+  CHECK(input.key == "comm.unlaunched_forward");
+  CHECK(input.params == Params{{"op", "0"}, {"op_text", "F0"}, {"from", "0"}, {"at_kind", "comm_rank"}, {"at", "1"}});
+  // The timing's own words name the option as the caller spells it.
+  CHECK(wording_of([] { (void)parse_timing("fast", "--timing"); }).params == Params{{"name", "--timing"}, {"value", "fast"}});
 }
 
 TEST_CASE("torch's lowering of 1F1B on 2 ranks places each RECV when its sender computes (_add_send_recv)") {

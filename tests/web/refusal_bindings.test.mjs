@@ -52,6 +52,16 @@ const HOSTILE = [
   ['request.not_object', () => engine.simulate(5)],
   ['arg.string', () => engine.simulate(run({ schedule: 5 }))],
   ['size.field', () => engine.acceptedValues(RUN, 'nope', 8)],
+  // A pasted custom schedule (the Import tab), and the reference timing's words.
+  ['custom.action_syntax', () => engine.simulate({ schedule: 'custom', customSchedule: '0F0,0B0\n2X1' })],
+  ['custom.stage_two_ranks', () => engine.simulate({ schedule: 'custom', customSchedule: '0F0,1F0,1B0,0B0\n1F1\n' })],
+  ['custom.unknown_op', () => engine.simulate({ schedule: 'custom', customSchedule: '{"micro_batches": 1, "per_rank": [{"ops": [{"op": "X"}]}]}' })],
+  ['trace_import.not_ours', () => engine.simulate({ schedule: 'custom', customSchedule: '{"traceEvents": []}' })],
+  ['op.backward_before_forward', () => engine.simulate({ schedule: 'custom', customSchedule: '0B0,0F0\n' })],
+  ['missing.weight', () => engine.simulate({ schedule: 'custom', customSchedule: '0F0,0I0\n' })],
+  ['deadlock.cycle', () => engine.simulate({ schedule: 'custom', customSchedule: '0F0,0B0,0F1,0B1\n1F1,1B1,1F0,1B0' })],
+  ['timing.unknown', () => engine.simulate(run({ timing: 'fast' }))],
+  ['sends.only_reference', () => engine.simulate(run({ sends: 'eager' }))],
   // Sweeps (Charts) and exports.
   ['sweep.axis', () => engine.sweep(RUN, 'nope', [4])],
   ['sweep.values', () => engine.sweep(RUN, 'ranks', 'x')],

@@ -24,13 +24,6 @@ const NOT_A_SITE = new Set(['core/engine/include/pipesim/error.h']);
  * exactly, so keying one means lowering it here (and the list only shrinks).
  */
 const NOT_YET = {
-  'core/engine/src/inputs/custom.cpp': { sites: 27, why: 'the custom schedule import (Import tab and CLI --custom)' },
-  'core/engine/src/inputs/trace_import.cpp': { sites: 7, why: "a pipesim Chrome trace read back as a custom schedule" },
-  'core/engine/src/schedules/custom.cpp': { sites: 3, why: 'the custom schedule with no text' },
-  'core/engine/src/detail/chunk_index.cpp': { sites: 6, why: "a custom schedule's ops that break the engine's rules (rank, op, why)" },
-  'core/engine/src/simulate.cpp': { sites: 1, why: "a custom schedule's deadlock, worded as the cycle it found" },
-  'core/engine/src/reference/reference.cpp': { sites: 5, why: "the reference timing's words and deadlocks (P3's files this round)" },
-  'core/engine/src/reference/torch_lowering.cpp': { sites: 1, why: 'a deadlock of the reference timing (P3)' },
   'core/course/src/planner.cpp': { sites: 2, why: 'a plan search candidate that does not fit: caught and reported as its reason, never shown as a refusal' },
   'core/course/src/course_data.cpp': { sites: 2, why: "the page's own course files (a missing or unknown one is the page's bug)" },
   'core/engine/src/registry.cpp': { sites: 3, why: "a schedule registered by a program (C++ API), never by the page" },

@@ -354,6 +354,9 @@ class Engine {
       r = blocker_of(index, r).rank;
     }
     std::string message = "deadlock: ";
+    // The same links for any language: "rank op op_text for_text for_rank for_op" each, ';' between
+    // (web/src/i18n/refusals.ts words the list); op notation (1F0, FB(F0,B1)) has neither space nor ';'.
+    std::string cycle;
     // A message stays one readable line: a cycle through thousands of ranks names its first eight.
     constexpr std::size_t named = 8;
     const auto first = static_cast<std::size_t>(seen_at[static_cast<std::size_t>(r)]);
@@ -366,10 +369,15 @@ class Engine {
                  describe(s_.ops[static_cast<std::size_t>(head)]) + ") for " +
                  describe(s_.ops[static_cast<std::size_t>(blocker.op)]) + " (rank " + std::to_string(blocker.rank) +
                  ", op " + std::to_string(blocker.op - s_.rank_begin[blocker.rank]) + "); ";
+      cycle += (cycle.empty() ? "" : ";") + std::to_string(rank) + " " + std::to_string(head - s_.rank_begin[rank]) + " " +
+               describe(s_.ops[static_cast<std::size_t>(head)]) + " " + describe(s_.ops[static_cast<std::size_t>(blocker.op)]) + " " +
+               std::to_string(blocker.rank) + " " + std::to_string(blocker.op - s_.rank_begin[blocker.rank]);
     }
     if (shown < order.size()) message += "and " + std::to_string(order.size() - shown) + " more ranks of the cycle; ";
     message += "no op in this cycle can start";
-    throw Error(ErrorCode::deadlock, message);
+    throw Error(ErrorCode::deadlock, message,
+                {shown < order.size() ? "deadlock.cycle_more" : "deadlock.cycle",
+                 {{"cycle", cycle}, {"more", std::to_string(order.size() - shown)}}});
   }
 
   const Schedule& s_;

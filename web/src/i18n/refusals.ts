@@ -32,11 +32,91 @@ const SIDES: Record<Exclude<Lang, 'en'>, Record<string, string>> = {
   'zh-CN': { forward: '前向', backward: '反向' },
 };
 
-/** Where in a larger input a refusal happened (params at_kind and at: Error::within in error.h). */
+/**
+ * Where in a larger input a refusal happened (params at_kind and at: Error::within in error.h). A
+ * place may quote the refusal's other values too: a pasted schedule's line and token, a rank's op
+ * index and the op in its notation (1F0), which every language keeps.
+ */
 const PLACES: Record<Exclude<Lang, 'en'>, Record<string, string>> = {
-  'pt-BR': { stage: 'estágio {at}: ', model_stage: 'estágio do modelo {at}: ', trace: 'trace {at}: ' },
-  'zh-CN': { stage: '阶段 {at}：', model_stage: '模型阶段 {at}：', trace: 'trace {at}：' },
+  'pt-BR': {
+    stage: 'estágio {at}: ', model_stage: 'estágio do modelo {at}: ', trace: 'trace {at}: ',
+    line_token: "linha {at}, token '{token}': ", rank: 'rank {at}: ', rank_op: 'rank {at}, op {op}: ',
+    rank_op_named: 'rank {at}, op {op} ({op_text}): ', trace_event: 'trace do pipesim: traceEvents[{at}]: ',
+    comm_rank: 'comunicação do rank {at}: ',
+  },
+  'zh-CN': {
+    stage: '阶段 {at}：', model_stage: '模型阶段 {at}：', trace: 'trace {at}：',
+    line_token: "第 {at} 行，token '{token}'：", rank: 'rank {at}：', rank_op: 'rank {at}，操作 {op}：',
+    rank_op_named: 'rank {at}，操作 {op}（{op_text}）：', trace_event: 'pipesim trace：traceEvents[{at}]：',
+    comm_rank: 'rank {at} 的通信：',
+  },
 };
+
+/**
+ * Values a refusal gives in parts ({cycle}, {stuck}, {step}, {where}): entries split by ';', each
+ * entry's fields by `split` (' ' unless said) in the order `fields` names them, a field that is itself
+ * listed here worded the same way (the engine's deadlock reports and communication programs,
+ * core/engine/src/simulate.cpp and reference/). `short` words an entry that gives fewer fields (a
+ * step of a one-path schedule, a rank at the end of its step). The ops are in their notation (1F0,
+ * FB(F0,B1), 3SEND_F5), which no language changes.
+ */
+type ListSpec = {
+  fields: string[];
+  split?: string;
+  entry: Record<Exclude<Lang, 'en'>, string>;
+  short?: Record<Exclude<Lang, 'en'>, string>;
+};
+const STEP: ListSpec = {
+  fields: ['step', 'direction'],
+  entry: { 'pt-BR': '{step} da direção {direction}', 'zh-CN': '方向 {direction} 的 {step}' },
+  short: { 'pt-BR': '{step}', 'zh-CN': '{step}' },
+};
+const LISTS: Record<string, ListSpec> = {
+  step: STEP,
+  instead: STEP,
+  where: {
+    fields: ['op', 'op_text'],
+    entry: { 'pt-BR': 'antes do op {op} ({op_text})', 'zh-CN': '在操作 {op}（{op_text}）之前' },
+    short: { 'pt-BR': 'no fim do seu passo', 'zh-CN': '在其步骤结束时' },
+  },
+  comm_cycle: {
+    fields: ['rank', 'where', 'step', 'peer'],
+    split: '|',
+    entry: {
+      'pt-BR': 'o rank {rank} espera {where} por {step} (o rank {peer} não lançou o seu lado)',
+      'zh-CN': 'rank {rank} {where}等待 {step}（rank {peer} 尚未发起其一侧）',
+    },
+  },
+  cycle: {
+    fields: ['rank', 'op', 'op_text', 'for_text', 'for_rank', 'for_op'],
+    entry: {
+      'pt-BR': 'o rank {rank} espera no op {op} ({op_text}) por {for_text} (rank {for_rank}, op {for_op})',
+      'zh-CN': 'rank {rank} 在操作 {op}（{op_text}）处等待 {for_text}（rank {for_rank}，操作 {for_op}）',
+    },
+  },
+  stuck: {
+    fields: ['rank', 'op', 'op_text'],
+    entry: { 'pt-BR': 'o rank {rank} espera no op {op} ({op_text})', 'zh-CN': 'rank {rank} 在操作 {op}（{op_text}）处等待' },
+  },
+};
+
+/** A LISTS value worded entry by entry in `language`. */
+function wordList(language: Exclude<Lang, 'en'>, name: string, value: string): string {
+  const list = LISTS[name]!;
+  const separator = language === 'zh-CN' ? '；' : '; ';
+  return value
+    .split(';')
+    .map((entry) => {
+      const parts = entry.split(list.split ?? ' ');
+      const template = parts.length < list.fields.length && list.short ? list.short[language] : list.entry[language];
+      return template.replace(/\{(\w+)\}/g, (m, field: string) => {
+        const part = parts[list.fields.indexOf(field)];
+        if (part === undefined) return m;
+        return LISTS[field] && field !== name ? wordList(language, field, part) : part;
+      });
+    })
+    .join(separator);
+}
 
 const CATALOGUES: Record<Exclude<Lang, 'en'>, Catalogue> = {
   'pt-BR': {
@@ -215,6 +295,96 @@ const CATALOGUES: Record<Exclude<Lang, 'en'>, Catalogue> = {
     'layers_per_stage.middle_empty': '--layers-per-stage não dá camadas ao estágio {stage}: só o primeiro e o último estágio, que guardam os embeddings, podem ficar sem nenhuma',
     'layers_per_stage.end_empty': '--layers-per-stage não dá camadas ao estágio {stage}, e o modelo não tem embeddings (model.vocab é 0): o estágio não faria trabalho algum',
     'trace.us_per_unit': 'os microssegundos por unidade de custo do trace devem ser um número finito > 0, recebeu {value}',
+    // The custom schedule import (core/engine/src/inputs/custom.cpp, trace_import.cpp, schedules/custom.cpp);
+    // the place (a line and token, a rank and op) is worded by PLACES.
+    'custom.too_many_ranks': 'um escalonamento personalizado pode ter no máximo {max} ranks',
+    'custom.too_many_comm': 'um escalonamento personalizado pode ter no máximo {max} ações de envio e recebimento',
+    'custom.too_many_ops': 'um escalonamento personalizado pode ter no máximo {max} ops, o limite de uma execução',
+    'custom.stage_two_ranks': 'o estágio {stage} já roda no rank {rank}; um estágio vive em um só rank',
+    'custom.stage_two_ranks_direction': 'o estágio {stage} da direção {direction} já roda no rank {rank}; um estágio vive em um só rank',
+    'custom.no_rank': 'um escalonamento personalizado precisa de pelo menos um rank',
+    'custom.no_op': 'um escalonamento personalizado precisa de pelo menos um op',
+    'custom.stage_unowned': 'nenhum rank roda o estágio {stage}; os estágios são numerados de 0 a {max} sem lacunas',
+    'custom.stage_unowned_direction': 'nenhum rank roda o estágio {stage} da direção {direction}; os estágios são numerados de 0 a {max} sem lacunas',
+    'custom.micro_batches': 'um escalonamento personalizado precisa de 1 a {max} micro-batches por direção (recebeu {value})',
+    'custom.action_syntax': 'esperava-se {estágio}{F|I|W|B}{micro-batch}, por exemplo 0F1',
+    'custom.overlap_syntax': 'esperava-se (sF m;sB m)OVERLAP_F_B, um forward F e um backward completo B',
+    'custom.unclosed_paren': "o '(' nunca é fechado",
+    'custom.rank_stages': 'o rank {rank} tem {held} estágios; um rank pode ter no máximo {max} estágios',
+    'custom.phase_mismatch': 'a fase {phase} não corresponde ao estágio {stage}, que é o número {index} dos estágios que o rank {rank} tem (em um caminho, a fase é esse número)',
+    'custom.op_not_object': 'um op é um objeto com "op": "F", "B", "I", "W" ou "FB"',
+    'custom.unknown_op': "op desconhecido '{name}'; os ops são F, B, I, W e FB",
+    'custom.trace_malformed': 'o trace do pipesim está malformado: {detail}',
+    'custom.json_parse': 'o JSON do escalonamento não é válido: {detail}',
+    'custom.json_not_object': 'JSON do escalonamento: espera-se um objeto com micro_batches e per_rank',
+    'custom.micro_batches_even': 'JSON do escalonamento: micro_batches conta as duas direções, então deve ser par quando directions é 2 (recebeu {value})',
+    'custom.per_rank_array': "JSON do escalonamento: 'per_rank' deve ser um array com uma entrada por rank",
+    'custom.too_many_ranks_listed': 'um escalonamento personalizado pode ter no máximo {max} ranks (recebeu {value})',
+    'custom.ranks_mismatch': "JSON do escalonamento: 'ranks' diz {ranks}, mas per_rank lista {listed}",
+    'custom.ops_missing': "falta 'ops' (uma exportação --format summary não tem ops; use --format json)",
+    'custom.empty': 'o escalonamento personalizado está vazio; informe JSON como `simulate --format json` o escreve, ou ações do PyTorch como 0F0,0B0',
+    'custom.json_array': 'um array JSON (um trace do Chrome em forma de array?) não é um escalonamento; informe um trace de `simulate --format chrome-trace`, JSON como `simulate --format json` o escreve, ou ações do PyTorch como 0F0,0B0',
+    'custom.needs_text': 'custom precisa do escalonamento como texto (--schedule-file CAMINHO): JSON como `simulate --format json` o escreve, ou ações do PyTorch como 0F0,0B0',
+    'trace_import.kind': 'args.kind deve ser "F", "B", "I", "W" ou "FB"',
+    'trace_import.pid': 'pid deve ser o id de processo de um rank, rank + 1, de {min} a {max}',
+    'trace_import.ts': 'ts deve ser um número',
+    'trace_import.args': 'um evento de cálculo precisa do seu objeto args',
+    'trace_import.not_ours': 'este trace do Chrome não foi escrito pelo pipesim (otherData.generator não é "pipesim"); o pipesim só lê de volta traces de `simulate --format chrome-trace`',
+    'trace_import.events_array': 'trace do pipesim: traceEvents deve ser um array de eventos',
+    'trace_import.event_not_object': 'trace do pipesim: traceEvents[{event}] não é um objeto; todo evento é um',
+    // A schedule's shape and ops against the engine's rules (core/engine/src/detail/chunk_index.cpp).
+    'shape.no_rank': 'um escalonamento precisa de pelo menos 1 rank',
+    'shape.ranks_mismatch': 'o escalonamento lista {listed} ranks, mas declara {ranks}',
+    'shape.rank_ranges': 'o rank_begin do escalonamento não divide as suas {ops} ops em um intervalo por rank',
+    'shape.layout': 'o layout do escalonamento não põe cada estágio em um rank',
+    'shape.layout_rank': 'o layout do escalonamento põe um estágio no rank {rank}, fora de 0..{max}',
+    'shape.too_large_to_index': 'um escalonamento de {ops} ops sobre {chunks} chunks é mais do que o pipesim consegue indexar (no máximo {max} de cada)',
+    'op.phase_direction': 'a fase deve ser 0 ou 1 (a direção) em um escalonamento de duas direções',
+    'op.phase_negative': 'a fase deve ser >= 0',
+    'op.mb_range': 'o micro-batch {mb} está fora de 0..{max}',
+    'op.stage_range': 'o estágio {stage} está fora de 0..{max}',
+    'op.stage_owner': 'o estágio {stage} vive no rank {owner}, não no rank {rank}',
+    'op.pair_same_chunk': 'um par sobreposto precisa de dois chunks diferentes',
+    'op.forward_twice': 'o forward {forward} roda duas vezes',
+    'op.backward_twice': 'o backward deste chunk roda duas vezes',
+    'op.backward_before_forward': 'um backward roda antes do forward do seu chunk neste rank',
+    'op.w_before_i': 'o W deve vir depois do I do mesmo chunk neste rank',
+    'op.w_twice': 'o W roda duas vezes para este chunk',
+    'op.breaks_rule': 'quebra uma regra do engine',
+    'missing.forward': 'não há forward para o micro-batch {mb} no estágio {stage} (rank {rank})',
+    'missing.forward_direction': 'não há forward para o micro-batch {mb} da direção {direction} no estágio {stage} (rank {rank})',
+    'missing.backward': 'não há backward para o micro-batch {mb} no estágio {stage} (rank {rank})',
+    'missing.backward_direction': 'não há backward para o micro-batch {mb} da direção {direction} no estágio {stage} (rank {rank})',
+    'missing.weight': 'I sem o seu W para o micro-batch {mb} no estágio {stage} (rank {rank})',
+    'missing.weight_direction': 'I sem o seu W para o micro-batch {mb} da direção {direction} no estágio {stage} (rank {rank})',
+    // Deadlocks, as the cycle or the waiting ranks the engine found ({cycle}, {stuck}: worded by LISTS).
+    'deadlock.cycle': 'deadlock: {cycle}; nenhum op deste ciclo pode começar',
+    'deadlock.cycle_more': 'deadlock: {cycle}; e mais {more} ranks do ciclo; nenhum op deste ciclo pode começar',
+    'deadlock.lowering': 'a tradução dos envios e recebimentos do torch não consegue colocar nenhum próximo op ("Malformed compute schedule"): {stuck}',
+    // The reference timing's words (core/engine/src/reference/reference.cpp); {name} is the option or field.
+    'timing.unknown': "{name} deve ser dataflow ou reference (recebeu '{value}')",
+    'sends.unknown': "{name} deve ser rendezvous, eager ou async (recebeu '{value}')",
+    'sends.only_reference': '{sends} só se aplica a {reference}',
+    // The reference timing's communication programs and deadlocks (core/engine/src/reference/reference.cpp);
+    // the rank is the place (PLACES' comm_rank), {step} and {where} are worded by LISTS.
+    'comm.fewer_steps': 'tem menos passos de cálculo do que ops: o op {op} ({op_text}) nunca roda',
+    'comm.never_launched': 'enfileira {step} e nunca o lança',
+    'comm.chunk_not_here': '{action} nomeia um chunk (micro-batch {mb}, estágio {stage}) cujo estágio não está neste rank',
+    'comm.no_previous': '{action} no estágio {stage}, que não tem estágio anterior',
+    'comm.no_next': '{action} no estágio {stage}, que não tem próximo estágio',
+    'comm.to_itself': '{action} do estágio {stage} para este mesmo rank: um estágio vizinho de outro no mesmo rank é passado localmente',
+    'comm.send_before_compute': 'enfileira {step} antes de calcular o que ele envia',
+    'comm.sends_twice': 'envia {step} duas vezes',
+    'comm.receives_twice': 'recebe {step} duas vezes',
+    'comm.order_step': 'espera {step} do rank {sender}, mas o próximo envio lançado nesse enlace é {instead}: envios e recebimentos de um enlace devem vir na mesma ordem',
+    'comm.order_number': 'espera {step} do rank {sender}, mas o próximo envio lançado nesse enlace é o envio número {number} do rank {sender} para ele: envios e recebimentos de um enlace devem vir na mesma ordem',
+    'comm.unlaunched_gradient': 'roda o op {op} ({op_text}) sem antes lançar o recebimento do gradiente da sua saída vindo do rank {from}',
+    'comm.unlaunched_forward': 'roda o op {op} ({op_text}) sem antes lançar o recebimento da entrada do seu forward vinda do rank {from}',
+    'comm.more_steps': 'tem mais passos de cálculo do que ops',
+    'deadlock.own_input': 'deadlock: o rank {rank} espera {where} por uma entrada que um op posterior dele mesmo produz',
+    'deadlock.never_matched_wait': 'deadlock na comunicação de referência: o rank {rank} espera {where} por {step}, que o rank {peer} nunca corresponde; nenhum rank pode continuar',
+    'deadlock.comm_cycle': 'deadlock na comunicação de referência: {comm_cycle}; nenhum rank deste ciclo pode continuar',
+    'deadlock.never_matched': 'deadlock na comunicação de referência: o {step} do rank {rank} nunca é correspondido pelo rank {peer}',
   },
   'zh-CN': {
     'dualpipe.even_ranks': 'dualpipe 需要偶数个 rank，至少 2 个：rank r 与 rank N-1-r 配对（收到 {ranks} 个 rank）',
@@ -390,6 +560,94 @@ const CATALOGUES: Record<Exclude<Lang, 'en'>, Catalogue> = {
     'layers_per_stage.middle_empty': '--layers-per-stage 没有给阶段 {stage} 分配层：只有持有嵌入的第一个和最后一个阶段可以没有层',
     'layers_per_stage.end_empty': '--layers-per-stage 没有给阶段 {stage} 分配层，而模型没有嵌入（model.vocab 为 0）：该阶段将没有任何计算',
     'trace.us_per_unit': 'trace 的每成本单位微秒数必须是 > 0 的有限数，收到 {value}',
+    // The custom schedule import (core/engine/src/inputs/custom.cpp, trace_import.cpp, schedules/custom.cpp).
+    'custom.too_many_ranks': '自定义调度最多可有 {max} 个 rank',
+    'custom.too_many_comm': '自定义调度最多可有 {max} 个发送和接收动作',
+    'custom.too_many_ops': '自定义调度最多可有 {max} 个操作，这是单次运行的上限',
+    'custom.stage_two_ranks': '阶段 {stage} 已在 rank {rank} 上运行；一个阶段只位于一个 rank 上',
+    'custom.stage_two_ranks_direction': '方向 {direction} 的阶段 {stage} 已在 rank {rank} 上运行；一个阶段只位于一个 rank 上',
+    'custom.no_rank': '自定义调度至少需要一个 rank',
+    'custom.no_op': '自定义调度至少需要一个操作',
+    'custom.stage_unowned': '没有 rank 运行阶段 {stage}；阶段编号为 0 .. {max}，中间不能有空缺',
+    'custom.stage_unowned_direction': '没有 rank 运行方向 {direction} 的阶段 {stage}；阶段编号为 0 .. {max}，中间不能有空缺',
+    'custom.micro_batches': '自定义调度每个方向需要 1 到 {max} 个微批次（收到 {value}）',
+    'custom.action_syntax': '应为 {阶段}{F|I|W|B}{微批次}，例如 0F1',
+    'custom.overlap_syntax': '应为 (sF m;sB m)OVERLAP_F_B，即一个前向 F 和一个完整反向 B',
+    'custom.unclosed_paren': "'(' 没有闭合",
+    'custom.rank_stages': 'rank {rank} 持有 {held} 个阶段；一个 rank 最多可持有 {max} 个阶段',
+    'custom.phase_mismatch': 'phase {phase} 与阶段 {stage} 不符：该阶段在 rank {rank} 所持阶段中的编号为 {index}（同一路径上 phase 就是这个编号）',
+    'custom.op_not_object': '操作是带有 "op": "F"、"B"、"I"、"W" 或 "FB" 的对象',
+    'custom.unknown_op': "未知的操作 '{name}'；操作有 F、B、I、W 和 FB",
+    'custom.trace_malformed': 'pipesim trace 格式错误：{detail}',
+    'custom.json_parse': '调度 JSON 无法解析：{detail}',
+    'custom.json_not_object': '调度 JSON：应为包含 micro_batches 和 per_rank 的对象',
+    'custom.micro_batches_even': '调度 JSON：micro_batches 计入两个方向，因此 directions 为 2 时必须是偶数（收到 {value}）',
+    'custom.per_rank_array': "调度 JSON：'per_rank' 必须是数组，每个 rank 一项",
+    'custom.too_many_ranks_listed': '自定义调度最多可有 {max} 个 rank（收到 {value}）',
+    'custom.ranks_mismatch': "调度 JSON：'ranks' 为 {ranks}，但 per_rank 列出了 {listed} 个",
+    'custom.ops_missing': "缺少 'ops'（--format summary 导出不含操作；请使用 --format json）",
+    'custom.empty': '自定义调度为空；请给出 `simulate --format json` 所写的 JSON，或 0F0,0B0 这样的 PyTorch 动作',
+    'custom.json_array': 'JSON 数组（数组形式的 Chrome trace？）不是调度；请给出 `simulate --format chrome-trace` 的 trace、`simulate --format json` 所写的 JSON，或 0F0,0B0 这样的 PyTorch 动作',
+    'custom.needs_text': 'custom 需要以文本给出调度（--schedule-file 路径）：`simulate --format json` 所写的 JSON，或 0F0,0B0 这样的 PyTorch 动作',
+    'trace_import.kind': 'args.kind 必须是 "F"、"B"、"I"、"W" 或 "FB"',
+    'trace_import.pid': 'pid 必须是某个 rank 的进程 id，即 rank + 1，从 {min} 到 {max}',
+    'trace_import.ts': 'ts 必须是数',
+    'trace_import.args': '计算事件需要其 args 对象',
+    'trace_import.not_ours': '此 Chrome trace 不是 pipesim 写的（otherData.generator 不是 "pipesim"）；pipesim 只读回 `simulate --format chrome-trace` 生成的 trace',
+    'trace_import.events_array': 'pipesim trace：traceEvents 必须是事件数组',
+    'trace_import.event_not_object': 'pipesim trace：traceEvents[{event}] 不是对象；每个事件都必须是对象',
+    // A schedule's shape and ops against the engine's rules (core/engine/src/detail/chunk_index.cpp).
+    'shape.no_rank': '调度至少需要 1 个 rank',
+    'shape.ranks_mismatch': '调度列出了 {listed} 个 rank，但声明了 {ranks} 个',
+    'shape.rank_ranges': '调度的 rank_begin 没有把其 {ops} 个操作分成每个 rank 一段',
+    'shape.layout': '调度的布局没有把每个阶段放到某个 rank 上',
+    'shape.layout_rank': '调度的布局把一个阶段放在 rank {rank} 上，超出 0..{max}',
+    'shape.too_large_to_index': '含 {ops} 个操作、{chunks} 个块的调度超出了 pipesim 能索引的范围（每项最多 {max}）',
+    'op.phase_direction': '在双向调度中 phase 必须是 0 或 1（即方向）',
+    'op.phase_negative': 'phase 必须 >= 0',
+    'op.mb_range': '微批次 {mb} 超出 0..{max}',
+    'op.stage_range': '阶段 {stage} 超出 0..{max}',
+    'op.stage_owner': '阶段 {stage} 位于 rank {owner}，而不在 rank {rank}',
+    'op.pair_same_chunk': '重叠的一对需要两个不同的块',
+    'op.forward_twice': '前向 {forward} 运行了两次',
+    'op.backward_twice': '此块的反向运行了两次',
+    'op.backward_before_forward': '反向在本 rank 上早于其块的前向运行',
+    'op.w_before_i': 'W 必须在本 rank 上同一块的 I 之后',
+    'op.w_twice': '此块的 W 运行了两次',
+    'op.breaks_rule': '违反了引擎的一条规则',
+    'missing.forward': '阶段 {stage}（rank {rank}）上的微批次 {mb} 没有前向',
+    'missing.forward_direction': '阶段 {stage}（rank {rank}）上方向 {direction} 的微批次 {mb} 没有前向',
+    'missing.backward': '阶段 {stage}（rank {rank}）上的微批次 {mb} 没有反向',
+    'missing.backward_direction': '阶段 {stage}（rank {rank}）上方向 {direction} 的微批次 {mb} 没有反向',
+    'missing.weight': '阶段 {stage}（rank {rank}）上的微批次 {mb} 的 I 没有对应的 W',
+    'missing.weight_direction': '阶段 {stage}（rank {rank}）上方向 {direction} 的微批次 {mb} 的 I 没有对应的 W',
+    // Deadlocks ({cycle}, {stuck}: worded by LISTS).
+    'deadlock.cycle': '死锁：{cycle}；此循环中没有操作能开始',
+    'deadlock.cycle_more': '死锁：{cycle}；以及循环中另外 {more} 个 rank；此循环中没有操作能开始',
+    'deadlock.lowering': 'torch 的发送/接收降级无法放置任何下一个操作（"Malformed compute schedule"）：{stuck}',
+    // The reference timing's words (core/engine/src/reference/reference.cpp).
+    'timing.unknown': "{name} 必须是 dataflow 或 reference（收到 '{value}'）",
+    'sends.unknown': "{name} 必须是 rendezvous、eager 或 async（收到 '{value}'）",
+    'sends.only_reference': '{sends} 只适用于 {reference}',
+    // The reference timing's communication programs and deadlocks (core/engine/src/reference/reference.cpp).
+    'comm.fewer_steps': '计算步骤少于操作：操作 {op}（{op_text}）从未运行',
+    'comm.never_launched': '将 {step} 排入队列却从未发起',
+    'comm.chunk_not_here': '{action} 指向的块（微批次 {mb}，阶段 {stage}）的阶段不在本 rank 上',
+    'comm.no_previous': '{action} 位于阶段 {stage}，而该阶段没有上一个阶段',
+    'comm.no_next': '{action} 位于阶段 {stage}，而该阶段没有下一个阶段',
+    'comm.to_itself': '阶段 {stage} 的 {action} 发往本 rank 自身：与同一 rank 上的阶段相邻的阶段在本地交接',
+    'comm.send_before_compute': '在计算出要发送的内容之前就将 {step} 排入队列',
+    'comm.sends_twice': '{step} 发送了两次',
+    'comm.receives_twice': '{step} 接收了两次',
+    'comm.order_step': '期待来自 rank {sender} 的 {step}，但该链路上发起的下一个发送是 {instead}：一条链路的发送与接收必须顺序一致',
+    'comm.order_number': '期待来自 rank {sender} 的 {step}，但该链路上发起的下一个发送是 rank {sender} 发给它的第 {number} 个发送：一条链路的发送与接收必须顺序一致',
+    'comm.unlaunched_gradient': '运行操作 {op}（{op_text}）之前没有先发起从 rank {from} 接收其输出梯度',
+    'comm.unlaunched_forward': '运行操作 {op}（{op_text}）之前没有先发起从 rank {from} 接收其前向输入',
+    'comm.more_steps': '计算步骤多于操作',
+    'deadlock.own_input': '死锁：rank {rank} {where}等待一个由它自己之后的操作产生的输入',
+    'deadlock.never_matched_wait': '参考通信中的死锁：rank {rank} {where}等待 {step}，而 rank {peer} 从未与之匹配；没有 rank 能继续',
+    'deadlock.comm_cycle': '参考通信中的死锁：{comm_cycle}；此循环中没有 rank 能继续',
+    'deadlock.never_matched': '参考通信中的死锁：rank {rank} 的 {step} 从未被 rank {peer} 匹配',
   },
 };
 
@@ -409,15 +667,16 @@ export function wordRefusal(english: string, wording: Wording | undefined): stri
   if (!template) return english;
   const fields = FIELDS[current];
   const place = wording.params.at_kind ? PLACES[current][wording.params.at_kind] : undefined;
-  const prefix = place ? place.replace('{at}', wording.params.at ?? '') : '';
-  return prefix + template.replace(/\{(\w+)\}/g, (m, name: string) => {
+  const fill = (text: string): string => text.replace(/\{(\w+)\}/g, (m, name: string) => {
     const value = wording.params[name];
     if (value === undefined) return m;
     if (name === 'field') return fields[value] ?? value;
     if (name === 'what') return DOCUMENTS[current][value] ?? value;
     if (name === 'which') return SIDES[current][value] ?? value;
+    if (LISTS[name]) return wordList(current, name, value);
     if (name === 'value' && JSON_KINDS[current][value]) return JSON_KINDS[current][value];
     // pt-BR writes a decimal comma, as the page's numbers do.
     return current === 'pt-BR' && /^-?\d+\.\d+$/.test(value) ? value.replace('.', ',') : value;
   });
+  return (place ? fill(place) : '') + fill(template);
 }

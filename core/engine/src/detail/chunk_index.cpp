@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "pipesim/error.h"
 
@@ -9,7 +11,19 @@ namespace pipesim::detail {
 
 namespace {
 
-auto shape_error(const std::string& why) -> Error { return Error(ErrorCode::invalid_schedule, why); }
+using Params = std::vector<std::pair<std::string, std::string>>;
+
+/// Where an op that breaks a rule is, as its refusal's message starts: "rank 2, op 5 (1F0): ".
+auto op_place(int rank, int k, const Op& op) -> std::string {
+  return "rank " + std::to_string(rank) + ", op " + std::to_string(k) + " (" + describe(op) + "): ";
+}
+
+/// The wording of rule `key` with its values, said at that op (PLACES' rank_op_named in
+/// web/src/i18n/refusals.ts): the op is written in its notation (1F0), which every language keeps.
+auto at_op(int rank, int k, const Op& op, std::string key, Params values = {}) -> Wording {
+  values.insert(values.end(), {{"at_kind", "rank_op_named"}, {"at", std::to_string(rank)}, {"op", std::to_string(k)}, {"op_text", describe(op)}});
+  return {std::move(key), std::move(values)};
+}
 
 // The schedule, once check_shape() has passed it: the ChunkIndex reads nothing before that.
 auto checked(const Schedule& s) -> const Schedule& {
@@ -20,23 +34,28 @@ auto checked(const Schedule& s) -> const Schedule& {
 }  // namespace
 
 void check_shape(const Schedule& s) {
-  if (s.params.ranks < 1) throw shape_error("a schedule needs at least 1 rank");
+  if (s.params.ranks < 1) throw Error(ErrorCode::invalid_schedule, "a schedule needs at least 1 rank", {"shape.no_rank", {}});
   if (static_cast<long long>(s.rank_begin.size()) != static_cast<long long>(s.params.ranks) + 1)
-    throw shape_error("schedule lists " + std::to_string(static_cast<long long>(s.rank_begin.size()) - 1) +
-                      " ranks but declares " + std::to_string(s.params.ranks));
+    throw Error(ErrorCode::invalid_schedule,
+                "schedule lists " + std::to_string(static_cast<long long>(s.rank_begin.size()) - 1) + " ranks but declares " +
+                    std::to_string(s.params.ranks),
+                {"shape.ranks_mismatch",
+                 {{"listed", std::to_string(static_cast<long long>(s.rank_begin.size()) - 1)}, {"ranks", std::to_string(s.params.ranks)}}});
   const bool ranges_ok = s.rank_begin.front() == 0 && std::is_sorted(s.rank_begin.begin(), s.rank_begin.end()) &&
                          static_cast<std::size_t>(s.rank_begin.back()) == s.ops.size();
   if (!ranges_ok)
-    throw shape_error("the schedule's rank_begin does not split its " + std::to_string(s.ops.size()) +
-                      " ops into one range per rank");
+    throw Error(ErrorCode::invalid_schedule,
+                "the schedule's rank_begin does not split its " + std::to_string(s.ops.size()) + " ops into one range per rank",
+                {"shape.rank_ranges", {{"ops", std::to_string(s.ops.size())}}});
   const Layout& l = s.layout;
   if (l.directions < 1 || l.stages < 1 ||
       static_cast<long long>(l.rank_of_stage.size()) != static_cast<long long>(l.directions) * l.stages)
-    throw shape_error("the schedule's layout does not place every stage on a rank");
+    throw Error(ErrorCode::invalid_schedule, "the schedule's layout does not place every stage on a rank", {"shape.layout", {}});
   for (const int r : l.rank_of_stage)
     if (r < 0 || r >= s.params.ranks)
-      throw shape_error("the schedule's layout places a stage on rank " + std::to_string(r) + ", outside 0.." +
-                        std::to_string(s.params.ranks - 1));
+      throw Error(ErrorCode::invalid_schedule,
+                  "the schedule's layout places a stage on rank " + std::to_string(r) + ", outside 0.." + std::to_string(s.params.ranks - 1),
+                  {"shape.layout_rank", {{"rank", std::to_string(r)}, {"max", std::to_string(s.params.ranks - 1)}}});
   // Only a hand-built schedule gets here (requests and imports have lower limits), but an index past
   // these would wrap, on a 32-bit WebAssembly size_t first.
   const long double chunks = static_cast<long double>(l.directions) * l.stages * std::max(s.micro_batches_per_path(), 0);
@@ -44,7 +63,10 @@ void check_shape(const Schedule& s) {
     throw Error(ErrorCode::limit_exceeded, "a schedule of " + std::to_string(s.ops.size()) + " ops over " +
                                                std::to_string(static_cast<unsigned long long>(chunks)) +
                                                " chunks is more than pipesim can index (at most " +
-                                               std::to_string(max_indexed_ops) + " of each)");
+                                               std::to_string(max_indexed_ops) + " of each)",
+                {"shape.too_large_to_index", {{"ops", std::to_string(s.ops.size())},
+                                              {"chunks", std::to_string(static_cast<unsigned long long>(chunks))},
+                                              {"max", std::to_string(max_indexed_ops)}}});
 }
 
 ChunkIndex::ChunkIndex(const Schedule& s) : s_(checked(s)), grid_(s) {
@@ -117,47 +139,60 @@ auto ChunkIndex::inputs_of(const Op& op, int rank) const -> OpProducers {
   return {};
 }
 
-void ChunkIndex::fail(int rank, int k, const Op& op, const std::string& why) const {
-  throw Error(ErrorCode::invalid_schedule,
-              "rank " + std::to_string(rank) + ", op " + std::to_string(k) + " (" + describe(op) + "): " + why);
-}
-
 void ChunkIndex::explain_chunk(int rank, int k, const Op& op, const Chunk& c) const {
   const int directions = s_.layout.directions;
+  const std::string at = op_place(rank, k, op);
   if (directions == 2 && (c.phase < 0 || c.phase > 1))
-    fail(rank, k, op, "phase must be 0 or 1 (the direction) in a two-direction schedule");
-  if (c.phase < 0) fail(rank, k, op, "phase must be >= 0");
+    throw Error(ErrorCode::invalid_schedule, at + "phase must be 0 or 1 (the direction) in a two-direction schedule",
+                at_op(rank, k, op, "op.phase_direction"));
+  if (c.phase < 0) throw Error(ErrorCode::invalid_schedule, at + "phase must be >= 0", at_op(rank, k, op, "op.phase_negative"));
   if (c.mb < 0 || c.mb >= grid_.per_path())
-    fail(rank, k, op, "micro-batch " + std::to_string(c.mb) + " is outside 0.." + std::to_string(grid_.per_path() - 1));
+    throw Error(ErrorCode::invalid_schedule,
+                at + "micro-batch " + std::to_string(c.mb) + " is outside 0.." + std::to_string(grid_.per_path() - 1),
+                at_op(rank, k, op, "op.mb_range", {{"mb", std::to_string(c.mb)}, {"max", std::to_string(grid_.per_path() - 1)}}));
   if (c.stage < 0 || c.stage >= grid_.stages())
-    fail(rank, k, op, "stage " + std::to_string(c.stage) + " is outside 0.." + std::to_string(grid_.stages() - 1));
+    throw Error(ErrorCode::invalid_schedule,
+                at + "stage " + std::to_string(c.stage) + " is outside 0.." + std::to_string(grid_.stages() - 1),
+                at_op(rank, k, op, "op.stage_range", {{"stage", std::to_string(c.stage)}, {"max", std::to_string(grid_.stages() - 1)}}));
   const int owner = s_.layout.rank_of(directions == 2 ? c.phase : 0, c.stage);
   if (owner != rank)
-    fail(rank, k, op, "stage " + std::to_string(c.stage) + " lives on rank " + std::to_string(owner) + ", not on rank " +
-                          std::to_string(rank));
+    throw Error(ErrorCode::invalid_schedule,
+                at + "stage " + std::to_string(c.stage) + " lives on rank " + std::to_string(owner) + ", not on rank " + std::to_string(rank),
+                at_op(rank, k, op, "op.stage_owner",
+                      {{"stage", std::to_string(c.stage)}, {"owner", std::to_string(owner)}, {"rank", std::to_string(rank)}}));
 }
 
 // The slow twin of try_record(): finds the first rule op breaks and throws it as a sentence.
 void ChunkIndex::explain(int rank, int k, const Op& op) const {
+  const std::string at = op_place(rank, k, op);
   explain_chunk(rank, k, op, op.chunk);
   const ChunkProgress& chunk = progress_[grid_.place(op.chunk).row];
   if (op.kind == OpKind::FB) {
     explain_chunk(rank, k, op, op.backward);
     if (grid_.place(op.chunk).row == grid_.place(op.backward).row)
-      fail(rank, k, op, "an overlapped pair needs two different chunks");
+      throw Error(ErrorCode::invalid_schedule, at + "an overlapped pair needs two different chunks", at_op(rank, k, op, "op.pair_same_chunk"));
   }
-  if (has_forward(op.kind) && !may_run_forward(chunk))
-    fail(rank, k, op, "forward " + describe(Op{OpKind::F, op.chunk, {}}) + " runs twice");
+  if (has_forward(op.kind) && !may_run_forward(chunk)) {
+    const std::string forward = describe(Op{OpKind::F, op.chunk, {}});
+    throw Error(ErrorCode::invalid_schedule, at + "forward " + forward + " runs twice",
+                at_op(rank, k, op, "op.forward_twice", {{"forward", forward}}));
+  }
   if (op.kind == OpKind::B || op.kind == OpKind::I || op.kind == OpKind::FB) {
     const ChunkProgress& c = progress_[grid_.place(op.kind == OpKind::FB ? op.backward : op.chunk).row];
-    if (c.backward != 0) fail(rank, k, op, "the backward of this chunk runs twice");
-    if (c.forward == 0) fail(rank, k, op, "a backward runs before the forward of its chunk on this rank");
+    if (c.backward != 0)
+      throw Error(ErrorCode::invalid_schedule, at + "the backward of this chunk runs twice", at_op(rank, k, op, "op.backward_twice"));
+    if (c.forward == 0)
+      throw Error(ErrorCode::invalid_schedule, at + "a backward runs before the forward of its chunk on this rank",
+                  at_op(rank, k, op, "op.backward_before_forward"));
   }
   if (op.kind == OpKind::W) {
-    if (chunk.backward == 0 || chunk.split == 0) fail(rank, k, op, "W must come after the I of the same chunk on this rank");
-    if (chunk.weighted != 0) fail(rank, k, op, "W runs twice for this chunk");
+    if (chunk.backward == 0 || chunk.split == 0)
+      throw Error(ErrorCode::invalid_schedule, at + "W must come after the I of the same chunk on this rank",
+                  at_op(rank, k, op, "op.w_before_i"));
+    if (chunk.weighted != 0) throw Error(ErrorCode::invalid_schedule, at + "W runs twice for this chunk", at_op(rank, k, op, "op.w_twice"));
   }
-  fail(rank, k, op, "breaks a rule of the engine");  // an op kind outside the IR's five
+  // An op kind outside the IR's five.
+  throw Error(ErrorCode::invalid_schedule, at + "breaks a rule of the engine", at_op(rank, k, op, "op.breaks_rule"));
 }
 
 void ChunkIndex::check_totals() const {
@@ -175,9 +210,16 @@ void ChunkIndex::explain_missing(std::size_t row) const {
                             (s_.layout.directions == 2 ? " of direction " + std::to_string(path) : "") + " at stage " +
                             std::to_string(stage) + " (rank " + std::to_string(s_.layout.rank_of(path, stage)) + ")";
   const ChunkProgress& c = progress_[row];
-  if (c.forward == 0) throw Error(ErrorCode::invalid_schedule, "no forward for " + where);
-  if (c.backward == 0) throw Error(ErrorCode::invalid_schedule, "no backward for " + where);
-  throw Error(ErrorCode::invalid_schedule, "I without its W for " + where);
+  const bool two = s_.layout.directions == 2;
+  const Params values{{"mb", std::to_string(mb)}, {"direction", std::to_string(path)}, {"stage", std::to_string(stage)},
+                      {"rank", std::to_string(s_.layout.rank_of(path, stage))}};
+  if (c.forward == 0)
+    throw Error(ErrorCode::invalid_schedule, "no forward for " + where,
+                {two ? "missing.forward_direction" : "missing.forward", values});
+  if (c.backward == 0)
+    throw Error(ErrorCode::invalid_schedule, "no backward for " + where,
+                {two ? "missing.backward_direction" : "missing.backward", values});
+  throw Error(ErrorCode::invalid_schedule, "I without its W for " + where, {two ? "missing.weight_direction" : "missing.weight", values});
 }
 
 }  // namespace pipesim::detail

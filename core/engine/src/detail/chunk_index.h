@@ -43,7 +43,6 @@ class ChunkIndex {
   [[noreturn, gnu::cold, gnu::noinline]] void explain(int rank, int k, const Op& op) const;
   [[gnu::cold]] void explain_chunk(int rank, int k, const Op& op, const Chunk& c) const;
   [[noreturn, gnu::cold, gnu::noinline]] void explain_missing(std::size_t row) const;
-  [[noreturn, gnu::cold]] void fail(int rank, int k, const Op& op, const std::string& why) const;
 
   const Schedule& s_;
   ChunkGrid grid_;

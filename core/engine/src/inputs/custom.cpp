@@ -26,6 +26,38 @@ constexpr int max_ranks = limits::max_ranks;
 constexpr int max_micro_batches = limits::max_micro_batches;  // per path
 constexpr int max_stages = limits::max_ranks * limits::max_virtual_stages;  // per path
 
+using Params = std::vector<std::pair<std::string, std::string>>;
+
+/// Where in a pasted schedule a refusal is: in English for the message ("line 3, token '0X1'",
+/// "rank 2, op 5") and as the wording's place (at_kind, at and the token or op index), so a page
+/// words the place as well as the rule (web/src/i18n/refusals.ts, PLACES).
+struct Place {
+  std::string text;
+  Params params;
+  /// The wording of rule `key` with its own values, said at this place.
+  [[nodiscard]] auto wording(std::string key, Params values = {}) const -> Wording {
+    values.insert(values.end(), params.begin(), params.end());
+    return {std::move(key), std::move(values)};
+  }
+};
+
+auto line_token_place(int line, std::string_view token) -> Place {
+  return {"line " + std::to_string(line) + ", token '" + std::string(token) + "'",
+          {{"at_kind", "line_token"}, {"at", std::to_string(line)}, {"token", std::string(token)}}};
+}
+auto rank_place(std::size_t rank) -> Place {
+  return {"rank " + std::to_string(rank), {{"at_kind", "rank"}, {"at", std::to_string(rank)}}};
+}
+auto rank_op_place(std::size_t rank, std::size_t k) -> Place {
+  return {"rank " + std::to_string(rank) + ", op " + std::to_string(k),
+          {{"at_kind", "rank_op"}, {"at", std::to_string(rank)}, {"op", std::to_string(k)}}};
+}
+/// The same place with the op written out ("rank 2, op 5 (1F0)"), as the engine's own rules name it.
+auto rank_op_place(std::size_t rank, std::size_t k, const Op& op) -> Place {
+  return {"rank " + std::to_string(rank) + ", op " + std::to_string(k) + " (" + describe(op) + ")",
+          {{"at_kind", "rank_op_named"}, {"at", std::to_string(rank)}, {"op", std::to_string(k)}, {"op_text", describe(op)}}};
+}
+
 /// Per-rank op lists read from text, and the stage -> rank map they imply. Ranks and ops are counted
 /// as they are read and refused at the first one over its limit, so a hostile text (millions of empty
 /// ranks, of ops) never costs more memory than the largest schedule accepted.
@@ -40,7 +72,8 @@ struct Draft {
 
   auto add_rank() -> std::vector<Op>& {
     if (per_rank.size() >= static_cast<std::size_t>(max_ranks))
-      throw Error(ErrorCode::limit_exceeded, "a custom schedule may have at most " + std::to_string(max_ranks) + " ranks");
+      throw Error(ErrorCode::limit_exceeded, "a custom schedule may have at most " + std::to_string(max_ranks) + " ranks",
+                  {"custom.too_many_ranks", {{"max", std::to_string(max_ranks)}}});
     comm.emplace_back();
     return per_rank.emplace_back();
   }
@@ -48,7 +81,8 @@ struct Draft {
   void add_comm(const CommStep& step) {
     if (++comm_count > max_comm_steps)
       throw Error(ErrorCode::limit_exceeded, "a custom schedule may have at most " + std::to_string(max_comm_steps / 2) +
-                                                 " send and receive actions");
+                                                 " send and receive actions",
+                  {"custom.too_many_comm", {{"max", std::to_string(max_comm_steps / 2)}}});
     comm.back().push_back(step);
   }
   // Each SEND / RECV is two steps (the action and its launch): twice the ops of the largest run.
@@ -56,20 +90,23 @@ struct Draft {
   std::size_t comm_count = 0;
   void add_op(std::vector<Op>& ops, const Op& op) {
     if (++op_count > static_cast<std::size_t>(limits::max_ops))
-      throw Error(ErrorCode::limit_exceeded, "a custom schedule may have at most " + std::to_string(limits::max_ops) + " ops, the limit of one run");
+      throw Error(ErrorCode::limit_exceeded, "a custom schedule may have at most " + std::to_string(limits::max_ops) + " ops, the limit of one run",
+                  {"custom.too_many_ops", {{"max", std::to_string(limits::max_ops)}}});
     ops.push_back(op);
   }
 };
 
 /// Records that `rank` runs `stage` of `path`; torch's rule: a stage on two ranks is an error.
-void claim(Draft& d, int path, int stage, int rank, const std::string& where) {
+void claim(Draft& d, int path, int stage, int rank, const Place& where) {
   const auto [it, added] = d.owner.try_emplace({path, stage}, rank);
   if (!added && it->second != rank)
-    throw Error(ErrorCode::bad_import, where + ": stage " + std::to_string(stage) + (d.directions == 2 ? " of direction " + std::to_string(path) : "") +
-                " already runs on rank " + std::to_string(it->second) + "; a stage lives on one rank");
+    throw Error(ErrorCode::bad_import, where.text + ": stage " + std::to_string(stage) + (d.directions == 2 ? " of direction " + std::to_string(path) : "") +
+                " already runs on rank " + std::to_string(it->second) + "; a stage lives on one rank",
+                where.wording(d.directions == 2 ? "custom.stage_two_ranks_direction" : "custom.stage_two_ranks",
+                              {{"stage", std::to_string(stage)}, {"direction", std::to_string(path)}, {"rank", std::to_string(it->second)}}));
 }
 
-void claim_op(Draft& d, const Op& op, int rank, const std::string& where) {
+void claim_op(Draft& d, const Op& op, int rank, const Place& where) {
   const auto path = [&](const Chunk& c) { return d.directions == 2 ? c.phase : 0; };
   claim(d, path(op.chunk), op.chunk.stage, rank, where);
   if (op.kind == OpKind::FB) claim(d, path(op.backward), op.backward.stage, rank, where);
@@ -87,8 +124,8 @@ void claim_op(Draft& d, const Op& op, int rank, const std::string& where) {
 /// Turns a draft into a validated Schedule. `stages` is the declared stage count, if any.
 [[nodiscard]] auto finish(Draft d, int micro_batches, std::optional<int> stages) -> Schedule {
   const int ranks = static_cast<int>(d.per_rank.size());
-  if (ranks < 1) throw Error(ErrorCode::bad_import, "a custom schedule needs at least one rank");
-  if (d.owner.empty()) throw Error(ErrorCode::bad_import, "a custom schedule needs at least one op");
+  if (ranks < 1) throw Error(ErrorCode::bad_import, "a custom schedule needs at least one rank", {"custom.no_rank", {}});
+  if (d.owner.empty()) throw Error(ErrorCode::bad_import, "a custom schedule needs at least one op", {"custom.no_op", {}});
   int inferred = 0;
   for (const auto& [key, rank] : d.owner) inferred = std::max(inferred, key.second + 1);
   Layout layout{d.directions, stages.value_or(inferred), {}};
@@ -97,13 +134,16 @@ void claim_op(Draft& d, const Op& op, int rank, const std::string& where) {
       const auto it = d.owner.find({path, s});
       if (it == d.owner.end())
         throw Error(ErrorCode::bad_import, "stage " + std::to_string(s) + (d.directions == 2 ? " of direction " + std::to_string(path) : "") +
-                    " is run by no rank; stages are numbered 0 .. " + std::to_string(layout.stages - 1) + " without gaps");
+                    " is run by no rank; stages are numbered 0 .. " + std::to_string(layout.stages - 1) + " without gaps",
+                    {d.directions == 2 ? "custom.stage_unowned_direction" : "custom.stage_unowned",
+                     {{"stage", std::to_string(s)}, {"direction", std::to_string(path)}, {"max", std::to_string(layout.stages - 1)}}});
       layout.rank_of_stage.push_back(it->second);
     }
   const int per_path = micro_batches / d.directions;
   if (per_path < 1 || per_path > max_micro_batches)
     throw Error(ErrorCode::bad_import, "a custom schedule needs 1 to " + std::to_string(max_micro_batches) + " micro-batches per direction (got " +
-                std::to_string(per_path) + ")");
+                std::to_string(per_path) + ")",
+                {"custom.micro_batches", {{"max", std::to_string(max_micro_batches)}, {"value", std::to_string(per_path)}}});
   const ScheduleParams params{ranks, micro_batches, looped_virtual_stages(layout, ranks)};
   ScheduleBuilder builder("custom", params, std::move(layout));
   for (int r = 0; r < ranks; ++r) {
@@ -162,8 +202,8 @@ auto read_number(std::string_view text, std::size_t& pos, int limit) -> std::opt
 }
 
 /// Parses one action; nullopt for torch's FSDP actions, which are not simulated.
-auto parse_action(std::string_view token, const std::string& where) -> std::optional<Action> {
-  const std::string expected = where + ": expected {stage}{F|I|W|B}{microbatch}, e.g. 0F1";
+auto parse_action(std::string_view token, const Place& where) -> std::optional<Action> {
+  const std::string expected = where.text + ": expected {stage}{F|I|W|B}{microbatch}, e.g. 0F1";
   std::size_t pos = 0;
   const auto stage = read_number(token, pos, max_stages - 1);
   std::size_t kind_end = pos;
@@ -174,24 +214,27 @@ auto parse_action(std::string_view token, const std::string& where) -> std::opti
   const auto mb = read_number(token, pos, max_micro_batches - 1);
   const auto comm = comm_action_of(kind);
   const bool known = kind == "F" || kind == "I" || kind == "W" || kind == "B" || comm;
-  if (!stage || !known || !mb || pos != token.size()) throw Error(ErrorCode::bad_import, expected);
+  if (!stage || !known || !mb || pos != token.size())
+    throw Error(ErrorCode::bad_import, expected, where.wording("custom.action_syntax"));
   if (comm) return Action{*stage, OpKind::F, *mb, *comm};
   return Action{*stage, *parse_kind(kind), *mb};
 }
 
 /// `(0F7;7B3)OVERLAP_F_B`: torch's overlapped forward and full backward, our FB.
-auto parse_overlap(std::string_view token, const std::string& where) -> Op {
+auto parse_overlap(std::string_view token, const Place& where) -> Op {
   const std::size_t close = token.find(')');
   const std::string_view inner = token.substr(1, close - 1);
   const std::size_t semicolon = inner.find(';');
-  const std::string rule = where + ": expected (sF m;sB m)OVERLAP_F_B, one forward F and one full backward B";
-  if (upper(token.substr(close + 1)) != "OVERLAP_F_B" || semicolon == std::string_view::npos) throw Error(ErrorCode::bad_import, rule);
+  const std::string rule = where.text + ": expected (sF m;sB m)OVERLAP_F_B, one forward F and one full backward B";
+  if (upper(token.substr(close + 1)) != "OVERLAP_F_B" || semicolon == std::string_view::npos)
+    throw Error(ErrorCode::bad_import, rule, where.wording("custom.overlap_syntax"));
   auto first = parse_action(detail::trim(inner.substr(0, semicolon)), where);
   auto second = parse_action(detail::trim(inner.substr(semicolon + 1)), where);
   if (!first || !second || first->comm != CommAction::compute || second->comm != CommAction::compute)
-    throw Error(ErrorCode::bad_import, rule);
+    throw Error(ErrorCode::bad_import, rule, where.wording("custom.overlap_syntax"));
   if (first->kind == OpKind::B) std::swap(first, second);
-  if (first->kind != OpKind::F || second->kind != OpKind::B) throw Error(ErrorCode::bad_import, rule);
+  if (first->kind != OpKind::F || second->kind != OpKind::B)
+    throw Error(ErrorCode::bad_import, rule, where.wording("custom.overlap_syntax"));
   return Op{OpKind::FB, {first->mb, 0, first->stage}, {second->mb, 0, second->stage}};
 }
 
@@ -209,7 +252,8 @@ auto tokens_of(std::string_view line, int line_no) -> std::vector<std::string_vi
     if (line[pos] == '(') {
       pos = line.find(')', pos);
       if (pos == std::string_view::npos)
-        throw Error(ErrorCode::bad_import, "line " + std::to_string(line_no) + ", token '" + std::string(line.substr(begin)) + "': '(' is never closed");
+        throw Error(ErrorCode::bad_import, "line " + std::to_string(line_no) + ", token '" + std::string(line.substr(begin)) + "': '(' is never closed",
+                    line_token_place(line_no, line.substr(begin)).wording("custom.unclosed_paren"));
     }
     while (pos < line.size() && !separator(line[pos])) ++pos;
     out.push_back(line.substr(begin, pos - begin));
@@ -227,7 +271,9 @@ class PathPhases {
       if (held.size() > static_cast<std::size_t>(max_chunk_phase) + 1)
         throw Error(ErrorCode::limit_exceeded, "rank " + std::to_string(rank) + " holds " + std::to_string(held.size()) +
                                                    " stages; a rank may hold at most " +
-                                                   std::to_string(max_chunk_phase + 1) + " stages");
+                                                   std::to_string(max_chunk_phase + 1) + " stages",
+                    {"custom.rank_stages", {{"rank", std::to_string(rank)}, {"held", std::to_string(held.size())},
+                                            {"max", std::to_string(max_chunk_phase + 1)}}});
   }
   [[nodiscard]] auto of(int rank, int stage) const -> int {
     const auto& held = stages_of_rank_.at(rank);
@@ -262,7 +308,9 @@ void check_phases(const Draft& d) {
           throw Error(ErrorCode::bad_import, "rank " + std::to_string(r) + ", op " + std::to_string(k) + " (" + describe(op) + "): phase " +
                       std::to_string(c->phase) + " does not match stage " + std::to_string(c->stage) +
                       ", which is number " + std::to_string(expected) + " of the stages rank " + std::to_string(r) +
-                      " holds (on one path the phase is that number)");
+                      " holds (on one path the phase is that number)",
+                      rank_op_place(r, k, op).wording("custom.phase_mismatch", {{"phase", std::to_string(c->phase)},
+                                                  {"stage", std::to_string(c->stage)}, {"index", std::to_string(expected)}, {"rank", std::to_string(r)}}));
       }
     }
 }
@@ -296,7 +344,7 @@ auto split_directions(Draft& d, int micro_batches) -> bool {
     for (Op& op : d.per_rank[r]) {
       to_direction(op.chunk);
       if (op.kind == OpKind::FB) to_direction(op.backward);
-      claim_op(d, op, static_cast<int>(r), "rank " + std::to_string(r));
+      claim_op(d, op, static_cast<int>(r), rank_place(r));
     }
   for (auto& steps : d.comm)
     for (CommStep& step : steps)
@@ -320,7 +368,7 @@ auto parse_actions(std::string_view text) -> Schedule {
     auto& ops = d.add_rank();
     for (const std::string_view token : tokens_of(line, line_no)) {
       if (token == "-" || upper(token) == "NONE") continue;  // an idle slot
-      const std::string where = "line " + std::to_string(line_no) + ", token '" + std::string(token) + "'";
+      const Place where = line_token_place(line_no, token);
       Op op;
       if (token.front() == '(') {
         op = parse_overlap(token, where);
@@ -362,13 +410,16 @@ auto json_chunk(const json& op, const std::string& prefix, const std::string& wh
                whole(op, (prefix + "stage").c_str(), 0, max_stages - 1, std::nullopt, where)};
 }
 
-auto json_op(const json& op, const std::string& where) -> Op {
+auto json_op(const json& op, const Place& where) -> Op {
   if (!op.is_object() || !op.contains("op") || !op["op"].is_string())
-    throw Error(ErrorCode::bad_import, where + ": an op is an object with \"op\": \"F\", \"B\", \"I\", \"W\" or \"FB\"");
+    throw Error(ErrorCode::bad_import, where.text + ": an op is an object with \"op\": \"F\", \"B\", \"I\", \"W\" or \"FB\"",
+                where.wording("custom.op_not_object"));
   const auto kind = parse_kind(op["op"].get<std::string>());
-  if (!kind) throw Error(ErrorCode::bad_import, where + ": unknown op '" + op["op"].get<std::string>() + "'; ops are F, B, I, W and FB");
-  if (*kind == OpKind::FB) return Op{OpKind::FB, json_chunk(op, "f_", where), json_chunk(op, "b_", where)};
-  return Op{*kind, json_chunk(op, "", where), {}};
+  if (!kind)
+    throw Error(ErrorCode::bad_import, where.text + ": unknown op '" + op["op"].get<std::string>() + "'; ops are F, B, I, W and FB",
+                where.wording("custom.unknown_op", {{"name", op["op"].get<std::string>()}}));
+  if (*kind == OpKind::FB) return Op{OpKind::FB, json_chunk(op, "f_", where.text), json_chunk(op, "b_", where.text)};
+  return Op{*kind, json_chunk(op, "", where.text), {}};
 }
 
 /// A Chrome trace written by pipesim, as the JSON contract; nlohmann's own errors become one line.
@@ -376,7 +427,7 @@ auto trace_schedule(const json& trace) -> json {
   try {
     return detail::schedule_json_from_trace(trace);
   } catch (const json::exception& e) {
-    throw Error(ErrorCode::bad_import, std::string("pipesim trace is malformed: ") + e.what());
+    throw Error(ErrorCode::bad_import, std::string("pipesim trace is malformed: ") + e.what(), {"custom.trace_malformed", {{"detail", e.what()}}});
   }
 }
 
@@ -385,36 +436,41 @@ auto parse_json(std::string_view text) -> Schedule {
   try {
     j = detail::parse_json_within(text, "schedule JSON");
   } catch (const json::exception& e) {  // parse_error, and out_of_range for a number such as 1e400
-    throw Error(ErrorCode::bad_import, std::string("schedule JSON does not parse: ") + e.what());
+    throw Error(ErrorCode::bad_import, std::string("schedule JSON does not parse: ") + e.what(), {"custom.json_parse", {{"detail", e.what()}}});
   }
   const std::string top = "schedule JSON";
-  if (!j.is_object()) throw Error(ErrorCode::bad_import, top + ": expected an object with micro_batches and per_rank");
+  if (!j.is_object())
+    throw Error(ErrorCode::bad_import, top + ": expected an object with micro_batches and per_rank", {"custom.json_not_object", {}});
   if (detail::is_chrome_trace(j)) j = trace_schedule(j);
   Draft d;
   d.directions = whole(j, "directions", 1, 2, 1, top);
   const int micro_batches = whole(j, "micro_batches", 1, 2 * max_micro_batches, std::nullopt, top);
   if (micro_batches % d.directions != 0)
     throw Error(ErrorCode::bad_import, top + ": micro_batches counts both directions, so it must be even when directions is 2 (got " +
-                std::to_string(micro_batches) + ")");
+                std::to_string(micro_batches) + ")",
+                {"custom.micro_batches_even", {{"value", std::to_string(micro_batches)}}});
   std::optional<int> stages;
   if (j.contains("stages")) stages = whole(j, "stages", 1, max_stages, std::nullopt, top);
   if (!j.contains("per_rank") || !j["per_rank"].is_array())
-    throw Error(ErrorCode::bad_import, top + ": 'per_rank' must be an array with one entry per rank");
+    throw Error(ErrorCode::bad_import, top + ": 'per_rank' must be an array with one entry per rank", {"custom.per_rank_array", {}});
   const json& per_rank = j["per_rank"];
   if (per_rank.size() > static_cast<std::size_t>(max_ranks))
     throw Error(ErrorCode::limit_exceeded, "a custom schedule may have at most " + std::to_string(max_ranks) + " ranks (got " +
-                std::to_string(per_rank.size()) + ")");
+                std::to_string(per_rank.size()) + ")",
+                {"custom.too_many_ranks_listed", {{"max", std::to_string(max_ranks)}, {"value", std::to_string(per_rank.size())}}});
   if (j.contains("ranks") && whole(j, "ranks", 1, max_ranks, std::nullopt, top) != static_cast<int>(per_rank.size()))
     throw Error(ErrorCode::bad_import, top + ": 'ranks' says " + std::to_string(j["ranks"].get<int>()) + " but per_rank lists " +
-                std::to_string(per_rank.size()));
+                std::to_string(per_rank.size()),
+                {"custom.ranks_mismatch", {{"ranks", std::to_string(j["ranks"].get<int>())}, {"listed", std::to_string(per_rank.size())}}});
   for (std::size_t r = 0; r < per_rank.size(); ++r) {
-    const std::string where = "rank " + std::to_string(r);
+    const Place where = rank_place(r);
     if (!per_rank[r].is_object() || !per_rank[r].contains("ops") || !per_rank[r]["ops"].is_array())
-      throw Error(ErrorCode::bad_import, where + ": 'ops' is missing (a --format summary export has no ops; use --format json)");
+      throw Error(ErrorCode::bad_import, where.text + ": 'ops' is missing (a --format summary export has no ops; use --format json)",
+                  where.wording("custom.ops_missing"));
     auto& ops = d.add_rank();
     const json& listed = per_rank[r]["ops"];
     for (std::size_t k = 0; k < listed.size(); ++k) {
-      const std::string op_where = where + ", op " + std::to_string(k);
+      const Place op_where = rank_op_place(r, k);
       const Op op = json_op(listed[k], op_where);
       claim_op(d, op, static_cast<int>(r), op_where);
       d.add_op(ops, op);
@@ -438,10 +494,12 @@ auto parse_custom_schedule(std::string_view whole) -> Schedule {
   const std::string_view text = detail::document_text(whole, limits::max_schedule_text_bytes, "a custom schedule");
   const std::size_t first = text.find_first_not_of(" \t\r\n");
   if (first == std::string_view::npos)
-    throw Error(ErrorCode::bad_import, "a custom schedule is empty; give JSON as `simulate --format json` writes it, or PyTorch actions such as 0F0,0B0");
+    throw Error(ErrorCode::bad_import, "a custom schedule is empty; give JSON as `simulate --format json` writes it, or PyTorch actions such as 0F0,0B0",
+                {"custom.empty", {}});
   if (text[first] == '[')
     throw Error(ErrorCode::bad_import, "a JSON array (a Chrome trace in array form?) is not a schedule; give a trace from `simulate --format "
-                "chrome-trace`, JSON as `simulate --format json` writes it, or PyTorch actions such as 0F0,0B0");
+                "chrome-trace`, JSON as `simulate --format json` writes it, or PyTorch actions such as 0F0,0B0",
+                {"custom.json_array", {}});
   return text[first] == '{' ? parse_json(text) : parse_actions(text);
 }
 

@@ -36,6 +36,13 @@ auto other_whole(const json& other, const char* key, int lo, int hi, std::option
   return detail::whole_field(other, key, lo, hi, fallback, [&] { return std::string("pipesim trace: otherData.") + key; });
 }
 
+/// The wording of rule `key` said at traceEvents[position] (PLACES' trace_event in web/src/i18n/refusals.ts).
+auto at_event(std::size_t position, std::string key, std::vector<std::pair<std::string, std::string>> values = {}) -> Wording {
+  values.emplace_back("at_kind", "trace_event");
+  values.emplace_back("at", std::to_string(position));
+  return {std::move(key), std::move(values)};
+}
+
 /// One compute event of the trace, before it is put in its rank's order.
 struct ComputeEvent {
   double ts = 0;
@@ -45,10 +52,11 @@ struct ComputeEvent {
 
 /// The contract's op object for a compute event's args: an FB's forward half becomes f_mb, f_phase,
 /// f_stage. Fields are copied as found; custom.cpp checks them like any JSON schedule.
-auto contract_op(const json& args, const std::string& where) -> json {
+auto contract_op(const json& args, const std::string& where, std::size_t position) -> json {
   const auto kind = args.find("kind");
   if (kind == args.end() || !kind->is_string())
-    throw Error(ErrorCode::bad_import, where + ": args.kind must be \"F\", \"B\", \"I\", \"W\" or \"FB\"");
+    throw Error(ErrorCode::bad_import, where + ": args.kind must be \"F\", \"B\", \"I\", \"W\" or \"FB\"",
+                at_event(position, "trace_import.kind"));
   json op = {{"op", *kind}};
   const bool pair = parse_kind(kind->get<std::string>()) == OpKind::FB;
   for (const char* field : {"mb", "phase", "stage"}) {
@@ -66,15 +74,18 @@ auto read_compute_event(const json& event, std::size_t position, int ranks, std:
   if (pid == event.end() || !pid->is_number_integer() || pid->get<long long>() < pid_of(0) ||
       pid->get<long long>() > pid_of(ranks - 1))
     throw Error(ErrorCode::bad_import, where + ": pid must be a rank's process id, rank + 1, from " + std::to_string(pid_of(0)) +
-                                           " to " + std::to_string(pid_of(ranks - 1)));
+                                           " to " + std::to_string(pid_of(ranks - 1)),
+                at_event(position, "trace_import.pid", {{"min", std::to_string(pid_of(0))}, {"max", std::to_string(pid_of(ranks - 1))}}));
   const auto ts = event.find("ts");
-  if (ts == event.end() || !ts->is_number()) throw Error(ErrorCode::bad_import, where + ": ts must be a number");
+  if (ts == event.end() || !ts->is_number())
+    throw Error(ErrorCode::bad_import, where + ": ts must be a number", at_event(position, "trace_import.ts"));
   const auto args = event.find("args");
-  if (args == event.end() || !args->is_object()) throw Error(ErrorCode::bad_import, where + ": a compute event needs its args object");
+  if (args == event.end() || !args->is_object())
+    throw Error(ErrorCode::bad_import, where + ": a compute event needs its args object", at_event(position, "trace_import.args"));
   const auto index = args->find("index");
   const long long order = index != args->end() && index->is_number_integer() ? index->get<long long>()
                                                                              : static_cast<long long>(position);
-  out[static_cast<std::size_t>(rank_of_pid(pid->get<long long>()))].push_back({ts->get<double>(), order, contract_op(*args, where)});
+  out[static_cast<std::size_t>(rank_of_pid(pid->get<long long>()))].push_back({ts->get<double>(), order, contract_op(*args, where, position)});
 }
 
 }  // namespace
@@ -87,15 +98,17 @@ auto schedule_json_from_trace(const json& trace) -> json {
   const auto other = trace.find("otherData");
   if (other == trace.end() || !other->is_object() || !other->contains("generator") ||
       (*other)["generator"] != trace_generator)
-    throw Error(ErrorCode::bad_import, not_ours);
+    throw Error(ErrorCode::bad_import, not_ours, {"trace_import.not_ours", {}});
   const auto events = trace.find("traceEvents");
-  if (!events->is_array()) throw Error(ErrorCode::bad_import, "pipesim trace: traceEvents must be an array of events");
+  if (!events->is_array())
+    throw Error(ErrorCode::bad_import, "pipesim trace: traceEvents must be an array of events", {"trace_import.events_array", {}});
   const int ranks = other_whole(*other, "ranks", 1, limits::max_ranks, std::nullopt);
   std::vector<std::vector<ComputeEvent>> per_rank(static_cast<std::size_t>(ranks));
   for (std::size_t k = 0; k < events->size(); ++k) {
     const json& event = (*events)[k];
     if (!event.is_object())
-      throw Error(ErrorCode::bad_import, "pipesim trace: traceEvents[" + std::to_string(k) + "] is not an object; every event is one");
+      throw Error(ErrorCode::bad_import, "pipesim trace: traceEvents[" + std::to_string(k) + "] is not an object; every event is one",
+                  {"trace_import.event_not_object", {{"event", std::to_string(k)}}});
     if (event.value("ph", json()) == "X" && event.value("cat", json()) == compute_category)
       read_compute_event(event, k, ranks, per_rank);
   }

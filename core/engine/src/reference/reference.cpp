@@ -8,6 +8,7 @@
 #include <optional>
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "detail/chunk_index.h"
@@ -143,9 +144,12 @@ class ReferenceEngine {
       if (!finished(r)) report_deadlock();
     for (int r = 0; r < s_.ranks(); ++r)
       if (rank(r).next_op != s_.rank_begin[static_cast<std::size_t>(r) + 1])
-        fail_program(r, "has fewer compute steps than ops: op " +
-                            std::to_string(rank(r).next_op - s_.rank_begin[static_cast<std::size_t>(r)]) + " (" +
-                            describe(s_.ops[static_cast<std::size_t>(rank(r).next_op)]) + ") never runs");
+      {
+        const std::string op = std::to_string(rank(r).next_op - s_.rank_begin[static_cast<std::size_t>(r)]);
+        const std::string op_text = describe(s_.ops[static_cast<std::size_t>(rank(r).next_op)]);
+        const Wording w{"comm.fewer_steps", {{"op", op}, {"op_text", op_text}}};
+        fail_program(r, "has fewer compute steps than ops: op " + op + " (" + op_text + ") never runs", w);
+      }
     if (forwards_ != grid_.chunks() || backwards_ != grid_.chunks() || splits_ != weights_) [[unlikely]]
       explain_rule_failure();
     if (sends_launched_ != matched_ || receives_launched_ != matched_) report_unmatched();
@@ -199,7 +203,10 @@ class ReferenceEngine {
       ++at;
     }
     st.step = at;
-    if (!st.queued.empty()) fail_program(r, "queues " + describe_entry(st.queued.front().entry) + " and never launches it");
+    if (!st.queued.empty()) {
+      const Wording w{"comm.never_launched", {{"step", step_value(step_of(st.queued.front().entry))}}};
+      fail_program(r, "queues " + describe_entry(st.queued.front().entry) + " and never launches it", w);
+    }
     wait_all(r);  // the end of the step waits for what is still in flight; compute ends are the makespan
   }
 
@@ -285,19 +292,27 @@ class ReferenceEngine {
   // inlining them took the reference run about 10% faster.
   [[gnu::always_inline]] auto queue(int r, const CommStep& step) -> Request {
     ChunkGrid::Place at{};
-    if (!grid_.place_on(r, step.chunk, at))
+    if (!grid_.place_on(r, step.chunk, at)) {
+      const Wording w{"comm.chunk_not_here", {{"action", std::string(comm_action_name(step.action))},
+                                              {"mb", std::to_string(step.chunk.mb)}, {"stage", std::to_string(step.chunk.stage)}}};
       fail_program(r, std::string(comm_action_name(step.action)) + " names a chunk (micro-batch " +
                           std::to_string(step.chunk.mb) + ", stage " + std::to_string(step.chunk.stage) +
-                          ") whose stage is not on this rank");
+                          ") whose stage is not on this rank", w);
+    }
     // Receives of forward inputs and sends of input gradients talk to the previous stage.
     const bool toward_previous = step.action == CommAction::recv_forward || step.action == CommAction::send_backward;
-    if (toward_previous ? grid_.first_stage(at) : grid_.last_stage(at))
+    if (toward_previous ? grid_.first_stage(at) : grid_.last_stage(at)) {
+      const Wording w{toward_previous ? "comm.no_previous" : "comm.no_next",
+                      {{"action", std::string(comm_action_name(step.action))}, {"stage", std::to_string(at.stage)}}};
       fail_program(r, std::string(comm_action_name(step.action)) + " at stage " + std::to_string(at.stage) +
-                          ", which has no " + (toward_previous ? "previous" : "next") + " stage");
+                          ", which has no " + (toward_previous ? "previous" : "next") + " stage", w);
+    }
     const int peer = toward_previous ? grid_.rank_upstream(at) : grid_.rank_downstream(at);
-    if (peer == r)
+    if (peer == r) {
+      const Wording w{"comm.to_itself", {{"action", std::string(comm_action_name(step.action))}, {"stage", std::to_string(at.stage)}}};
       fail_program(r, std::string(comm_action_name(step.action)) + " of stage " + std::to_string(at.stage) +
-                          " to this rank itself: a stage next to one on the same rank is handed over locally");
+                          " to this rank itself: a stage next to one on the same rank is handed over locally", w);
+    }
     std::size_t consumer = at.row;
     if (step.action == CommAction::send_forward) consumer = grid_.downstream(at);
     if (step.action == CommAction::send_backward) consumer = grid_.upstream(at);
@@ -310,14 +325,20 @@ class ReferenceEngine {
     if (send) {
       // The payload must have been computed here: a forward's output, or a backward's input gradient.
       const detail::ChunkProgress& c = progress_[at.row];
-      if ((step.action == CommAction::send_backward ? c.backward : c.forward) == 0) [[unlikely]]
-        fail_program(r, "queues " + describe_step(step) + " before computing what it sends");
-      if (m.send_seq != not_queued) [[unlikely]]
-        fail_program(r, "sends " + describe_step(step) + " twice");
+      if ((step.action == CommAction::send_backward ? c.backward : c.forward) == 0) [[unlikely]] {
+        const Wording w{"comm.send_before_compute", {{"step", step_value(step)}}};
+        fail_program(r, "queues " + describe_step(step) + " before computing what it sends", w);
+      }
+      if (m.send_seq != not_queued) [[unlikely]] {
+        const Wording w{"comm.sends_twice", {{"step", step_value(step)}}};
+        fail_program(r, "sends " + describe_step(step) + " twice", w);
+      }
       m.send_seq = queued;
     } else {
-      if (m.recv_seq != not_queued) [[unlikely]]
-        fail_program(r, "receives " + describe_step(step) + " twice");
+      if (m.recv_seq != not_queued) [[unlikely]] {
+        const Wording w{"comm.receives_twice", {{"step", step_value(step)}}};
+        fail_program(r, "receives " + describe_step(step) + " twice", w);
+      }
       m.recv_seq = queued;
     }
     // The link from the sender's slot to the receiver's, by the boundary the message crosses.
@@ -359,13 +380,19 @@ class ReferenceEngine {
     const int receiver = receiver_of(key);
     const int sender = sender_of(key);
     std::string instead = "rank " + std::to_string(sender) + "'s send number " + std::to_string(m.recv_seq + 1) + " to it";
+    std::string instead_step;  // the send that took that place, when one did
     for (std::size_t k = 0; k < messages_.size(); ++k)  // the cold path: which send took that place
       if (messages_[k].send_seq == m.recv_seq && is_known(messages_[k].send_at) && sender_of(k) == sender &&
-          receiver_of(k) == receiver)
+          receiver_of(k) == receiver) {
         instead = describe_entry(entry_of(k, true));
+        instead_step = step_value(step_of(entry_of(k, true)));
+      }
+    const Wording w{instead_step.empty() ? "comm.order_number" : "comm.order_step",
+                    {{"step", step_value(step_of(entry_of(key, false)))}, {"sender", std::to_string(sender)},
+                     {"number", std::to_string(m.recv_seq + 1)}, {"instead", instead_step}}};
     fail_program(receiver, "expects " + describe_entry(entry_of(key, false)) + " from rank " + std::to_string(sender) +
                                ", but the next send launched on that link is " + instead +
-                               ": sends and receives of a link must come in the same order");
+                               ": sends and receives of a link must come in the same order", w);
   }
 
   // --- compute ---------------------------------------------------------------------------------
@@ -389,19 +416,26 @@ class ReferenceEngine {
   // consumed_receive's failures, out of line: building their messages kept it from being inlined
   // into compute(), which asks it once or twice per op.
   [[noreturn, gnu::cold, gnu::noinline]] void report_own_input_later(int r) const {
-    fail_deadlock("deadlock: rank " + std::to_string(r) + " waits " + where(r) + " for an input its own later op makes");
+    const Wording w{"deadlock.own_input", {{"rank", std::to_string(r)}, {"where", where_value(r)}}};
+    fail_deadlock("deadlock: rank " + std::to_string(r) + " waits " + where(r) + " for an input its own later op makes", w);
   }
   [[noreturn, gnu::cold, gnu::noinline]] void report_unlaunched_receive(int r, bool gradient, int from) const {
-    fail_program(r, "runs op " + std::to_string(rank(r).next_op - s_.rank_begin[static_cast<std::size_t>(r)]) + " (" +
-                        describe(s_.ops[static_cast<std::size_t>(rank(r).next_op)]) + ") without launching the receive of its " +
-                        (gradient ? "output gradient" : "forward input") + " from rank " + std::to_string(from) + " first");
+    const std::string op = std::to_string(rank(r).next_op - s_.rank_begin[static_cast<std::size_t>(r)]);
+    const std::string op_text = describe(s_.ops[static_cast<std::size_t>(rank(r).next_op)]);
+    const Wording w{gradient ? "comm.unlaunched_gradient" : "comm.unlaunched_forward",
+                    {{"op", op}, {"op_text", op_text}, {"from", std::to_string(from)}}};
+    fail_program(r, "runs op " + op + " (" + op_text + ") without launching the receive of its " +
+                        (gradient ? "output gradient" : "forward input") + " from rank " + std::to_string(from) + " first", w);
   }
 
   // Inlined into advance() with attribute_wait(), as queue() is: once per op, and out of line it
   // reloaded the rank's state through memory (callgrind: 3% fewer instructions per reference run).
   [[gnu::always_inline]] auto compute(int r) -> bool {
     RankState& st = rank(r);
-    if (st.next_op >= s_.rank_begin[static_cast<std::size_t>(r) + 1]) fail_program(r, "has more compute steps than ops");
+    if (st.next_op >= s_.rank_begin[static_cast<std::size_t>(r) + 1]) [[unlikely]] {
+      const Wording w{"comm.more_steps", {}};
+      fail_program(r, "has more compute steps than ops", w);
+    }
     const int i = st.next_op;
     const Op& op = s_.ops[static_cast<std::size_t>(i)];
     detail::prefetch_for_reading(&op, 2);  // the rank's op list, a stream among 64 ranks' interleaved ones
@@ -556,11 +590,23 @@ class ReferenceEngine {
     return out;
   }
   [[nodiscard]] auto describe_entry(std::size_t entry) const -> std::string { return describe_step(step_of(entry)); }
-
-  [[noreturn]] static void fail_program(int r, const std::string& what) {
-    throw Error(ErrorCode::invalid_schedule, "communication of rank " + std::to_string(r) + ": " + what);
+  // The same step for a wording: its notation, and its direction after a space in a two-direction
+  // schedule (web/src/i18n/refusals.ts, LISTS' step, words " of direction d").
+  [[nodiscard]] auto step_value(const CommStep& step) const -> std::string {
+    std::string out = std::to_string(step.chunk.stage) + std::string(comm_action_name(step.action)) + std::to_string(step.chunk.mb);
+    if (s_.layout.directions == 2) out += " " + std::to_string(step.chunk.phase);
+    return out;
   }
-  [[noreturn]] static void fail_deadlock(const std::string& message) { throw Error(ErrorCode::deadlock, message); }
+
+  // `wording` words `what` in any language; the rank's communication is its place (PLACES' comm_rank).
+  [[noreturn]] static void fail_program(int r, const std::string& what, Wording wording) {
+    wording.params.emplace_back("at_kind", "comm_rank");
+    wording.params.emplace_back("at", std::to_string(r));
+    throw Error(ErrorCode::invalid_schedule, "communication of rank " + std::to_string(r) + ": " + what, std::move(wording));
+  }
+  [[noreturn]] static void fail_deadlock(const std::string& message, Wording wording) {
+    throw Error(ErrorCode::deadlock, message, std::move(wording));
+  }
   // An op breaks a rule of chunk_rules.h: the ChunkIndex names the first offending op, as
   // validate_schedule does.
   [[noreturn, gnu::cold]] void explain_rule_failure() const {
@@ -573,6 +619,14 @@ class ReferenceEngine {
     if (st.next_op >= s_.rank_begin[static_cast<std::size_t>(r) + 1]) return "at the end of its step";
     return "before op " + std::to_string(st.next_op - s_.rank_begin[static_cast<std::size_t>(r)]) + " (" +
            describe(s_.ops[static_cast<std::size_t>(st.next_op)]) + ")";
+  }
+
+  /// where(r) for a wording: "" at the end of its step, else the op's index and notation after a space.
+  [[nodiscard]] auto where_value(int r) const -> std::string {
+    const RankState& st = rank(r);
+    if (st.next_op >= s_.rank_begin[static_cast<std::size_t>(r) + 1]) return "";
+    return std::to_string(st.next_op - s_.rank_begin[static_cast<std::size_t>(r)]) + " " +
+           describe(s_.ops[static_cast<std::size_t>(st.next_op)]);
   }
 
   [[nodiscard]] auto peer_of(std::size_t entry) const -> int {
@@ -595,17 +649,24 @@ class ReferenceEngine {
       if (finished(peer)) {
         message += "rank " + std::to_string(r) + " waits " + where(r) + " for " + describe_entry(e) + ", which rank " +
                    std::to_string(peer) + " never matches; ";
-        fail_deadlock(message + "no rank can go on");
+        const Wording w{"deadlock.never_matched_wait", {{"rank", std::to_string(r)}, {"where", where_value(r)},
+                                                         {"step", step_value(step_of(e))}, {"peer", std::to_string(peer)}}};
+        fail_deadlock(message + "no rank can go on", w);
       }
       r = peer;
     }
+    // The cycle's links for a wording: "rank|where|step|peer" each, ';' between (LISTS' comm_cycle).
+    std::string cycle;
     for (std::size_t k = static_cast<std::size_t>(seen_at[static_cast<std::size_t>(r)]); k < order.size(); ++k) {
       const int rank_k = order[k];
       const std::size_t e = rank(rank_k).blocked_on;
       message += "rank " + std::to_string(rank_k) + " waits " + where(rank_k) + " for " + describe_entry(e) + " (rank " +
                  std::to_string(peer_of(e)) + " has not launched its side); ";
+      cycle += (cycle.empty() ? "" : ";") + std::to_string(rank_k) + "|" + where_value(rank_k) + "|" + step_value(step_of(e)) + "|" +
+               std::to_string(peer_of(e));
     }
-    fail_deadlock(message + "no rank in this cycle can go on");
+    const Wording w{"deadlock.comm_cycle", {{"comm_cycle", cycle}}};
+    fail_deadlock(message + "no rank in this cycle can go on", w);
   }
 
   [[noreturn]] void report_unmatched() const {
@@ -614,8 +675,11 @@ class ReferenceEngine {
       if (is_known(m.send_at) == is_known(m.recv_at)) continue;
       const std::size_t e = entry_of(key, is_known(m.send_at));
       const int owner = is_send_entry(e) ? sender_of(key) : receiver_of(key);
+      const Wording w{"deadlock.never_matched", {{"rank", std::to_string(owner)}, {"step", step_value(step_of(e))},
+                                                 {"peer", std::to_string(peer_of(e))}}};
       fail_deadlock("deadlock in the reference communication: rank " + std::to_string(owner) + "'s " + describe_entry(e) +
-                    " is never matched by rank " + std::to_string(peer_of(e)));
+                        " is never matched by rank " + std::to_string(peer_of(e)),
+                    w);
     }
     throw Error(ErrorCode::internal, "internal: the reference engine lost count of its transfers");
   }
@@ -678,21 +742,23 @@ auto send_mode_name(SendMode mode) -> std::string_view {
 auto parse_timing(std::string_view text, std::string_view field) -> Timing {
   for (const Timing t : {Timing::dataflow, Timing::reference})
     if (text == timing_name(t)) return t;
-  throw Error(ErrorCode::unknown_name, std::string(field) + " must be dataflow or reference (got '" + std::string(text) + "')");
+  throw Error(ErrorCode::unknown_name, std::string(field) + " must be dataflow or reference (got '" + std::string(text) + "')",
+              {"timing.unknown", {{"name", std::string(field)}, {"value", std::string(text)}}});
 }
 
 auto parse_send_mode(std::string_view text, std::string_view field) -> SendMode {
   for (const SendMode m : {SendMode::rendezvous, SendMode::eager, SendMode::async})
     if (text == send_mode_name(m)) return m;
   throw Error(ErrorCode::unknown_name,
-              std::string(field) + " must be rendezvous, eager or async (got '" + std::string(text) + "')");
+              std::string(field) + " must be rendezvous, eager or async (got '" + std::string(text) + "')",
+              {"sends.unknown", {{"name", std::string(field)}, {"value", std::string(text)}}});
 }
 
 void check_sends_apply(Timing timing, bool sends_given, std::string_view sends_spelling,
                        std::string_view reference_spelling) {
   if (sends_given && timing != Timing::reference)
-    throw Error(ErrorCode::usage, std::string(sends_spelling) + " applies only to " + std::string(reference_spelling), {},
-                "sends");
+    throw Error(ErrorCode::usage, std::string(sends_spelling) + " applies only to " + std::string(reference_spelling),
+                {"sends.only_reference", {{"sends", std::string(sends_spelling)}, {"reference", std::string(reference_spelling)}}}, "sends");
 }
 
 auto simulate_reference(const Schedule& schedule, const StageCosts& costs, SendMode sends, bool with_transfers) -> Timeline {

@@ -98,14 +98,18 @@ class Lowering {
 
   [[noreturn]] void stuck() const {
     std::string message = "torch's send/receive lowering cannot place any next op (\"Malformed compute schedule\"): ";
+    std::string stuck;  // "rank op op_text" per waiting rank, ';' between: the page words the list
+
     for (int r = 0; r < s_.ranks(); ++r) {
       const int i = next_[static_cast<std::size_t>(r)];
       if (i == s_.rank_begin[static_cast<std::size_t>(r) + 1]) continue;
       message += "rank " + std::to_string(r) + " waits at op " + std::to_string(i - s_.rank_begin[static_cast<std::size_t>(r)]) +
                  " (" + describe(s_.ops[static_cast<std::size_t>(i)]) + "); ";
+      stuck += (stuck.empty() ? "" : ";") + std::to_string(r) + " " + std::to_string(i - s_.rank_begin[static_cast<std::size_t>(r)]) + " " +
+               describe(s_.ops[static_cast<std::size_t>(i)]);
     }
     message.resize(message.size() - 2);
-    throw Error(ErrorCode::deadlock, message);
+    throw Error(ErrorCode::deadlock, message, {"deadlock.lowering", {{"stuck", stuck}}});
   }
 
   const Schedule& s_;

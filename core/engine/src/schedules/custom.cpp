@@ -13,9 +13,9 @@ constexpr const char* needs_text =
     "custom needs the schedule as text (--schedule-file PATH): JSON as `simulate --format json` writes it, "
     "or PyTorch actions such as 0F0,0B0";
 
-void check(const ScheduleParams&) { throw Error(ErrorCode::usage, needs_text); }
+void check(const ScheduleParams&) { throw Error(ErrorCode::usage, needs_text, {"custom.needs_text", {}}); }
 
-auto generate(const ScheduleParams&) -> Schedule { throw Error(ErrorCode::usage, needs_text); }
+auto generate(const ScheduleParams&) -> Schedule { throw Error(ErrorCode::usage, needs_text, {"custom.needs_text", {}}); }
 
 auto formula(const ScheduleParams&, const Costs&) -> Formula {
   return Formula{"none", "no closed form = 0", 0, false,
@@ -26,7 +26,7 @@ auto formula(const ScheduleParams&, const Costs&) -> Formula {
 }
 
 auto parse(std::string_view text) -> Schedule {
-  if (text.find_first_not_of(" \t\r\n") == std::string_view::npos) throw Error(ErrorCode::usage, needs_text);
+  if (text.find_first_not_of(" \t\r\n") == std::string_view::npos) throw Error(ErrorCode::usage, needs_text, {"custom.needs_text", {}});
   return parse_custom_schedule(text);
 }
 
