@@ -8,13 +8,15 @@ import { test } from 'node:test';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { loadWebModule } from './load.mjs';
-import { loadCourse, loadEngine } from '../wasm/engine.mjs';
+import { loadCourse, loadEngine, loadTools } from '../wasm/engine.mjs';
 import { ENGLISH } from './fixtures/refused_links.mjs';
 
 const { setLang, wordRefusal } = await loadWebModule('../../tests/web/fixtures/refusal_wording');
 const { refusalTemplate } = await loadWebModule('i18n/refusals');
 const engine = await loadEngine();
 const course = await loadCourse();
+// Exports and profiler traces are the tools module's calls, as on the page.
+const tools = await loadTools();
 
 const RUN = { schedule: '1f1b', ranks: 4, microBatches: 8 };
 const run = (extra) => ({ ...RUN, ...extra });
@@ -66,7 +68,7 @@ const HOSTILE = [
   ['sweep.axis', () => engine.sweep(RUN, 'nope', [4])],
   ['sweep.values', () => engine.sweep(RUN, 'ranks', 'x')],
   ['sweep.too_many_points', () => engine.sweep(RUN, 'ranks', new Array(100000).fill(4))],
-  ['export.unknown_format', () => course.exportText(RUN, 'nope', 1)],
+  ['export.unknown_format', () => tools.exportText(RUN, 'nope', 1)],
   // The Chunk tab.
   ['request.overlap_not_object', () => engine.overlap(5)],
   ['component.assignment', () => engine.overlap({ ...DIRECT, forward: 'attn,dispatch=1,mlp=1,combine=1' })],
@@ -82,11 +84,11 @@ const HOSTILE = [
   ['plan.string', () => course.plan(plannerInput((i) => (i.language = 5)), 'en')],
   ['language.unknown', () => course.plan(plannerInput((i) => (i.language = 'fr')), 'en')],
   ['search.not_begun', () => course.planSearchStep(1)],
-  ['measured.not_array', () => course.measuredPipeline('x')],
-  ['measured.too_many_traces', () => course.measuredPipeline(new Array(engine.limits().maxRanks + 1).fill('{}'))],
-  ['profile_trace.top_array', () => course.measuredPipeline(['[]'])],
-  ['profile_trace.event_time', () => course.measuredPipeline(['{"schemaVersion": 1, "traceEvents": [{"ph": "X", "cat": "kernel", "name": "k", "ts": 1}]}'])],
-  ['measured.no_pipelining_ops', () => course.measuredPipeline(['{"schemaVersion": 1, "traceEvents": [{"ph": "X", "cat": "user_annotation", "name": "forward", "ts": 0, "dur": 10}]}'])],
+  ['measured.not_array', () => tools.measuredPipeline('x')],
+  ['measured.too_many_traces', () => tools.measuredPipeline(new Array(engine.limits().maxRanks + 1).fill('{}'))],
+  ['profile_trace.top_array', () => tools.measuredPipeline(['[]'])],
+  ['profile_trace.event_time', () => tools.measuredPipeline(['{"schemaVersion": 1, "traceEvents": [{"ph": "X", "cat": "kernel", "name": "k", "ts": 1}]}'])],
+  ['measured.no_pipelining_ops', () => tools.measuredPipeline(['{"schemaVersion": 1, "traceEvents": [{"ph": "X", "cat": "user_annotation", "name": "forward", "ts": 0, "dur": 10}]}'])],
   ['quiz.set', () => course.quizQuestions({ set: 'nope' })],
   ['lesson.exercise', () => course.lesson({ exercise: 9 })],
 ];
@@ -141,7 +143,7 @@ test('a refusal inside one stage or trace names that stage or trace in the page\
   await setLang('en', { updateDocument: false });
   assert.equal(wordRefusal(stage.message, stage.wording), stage.message);
   // The second of two traces is no profiler trace: the refusal says which trace, in each language.
-  const trace = refusalOf(() => course.measuredPipeline(['{"schemaVersion": 1, "traceEvents": []}', '[]']), 'profile_trace.top_array');
+  const trace = refusalOf(() => tools.measuredPipeline(['{"schemaVersion": 1, "traceEvents": []}', '[]']), 'profile_trace.top_array');
   assert.match(trace.message, /^trace 2: not a profiler trace: the JSON is an array/);
   await setLang('pt-BR', { updateDocument: false });
   assert.match(wordRefusal(trace.message, trace.wording), /^trace 2: não é um trace do profiler: o JSON é um array/);
