@@ -118,3 +118,16 @@ for (const [lang, title, verdict] of [
     await page.close();
   });
 }
+
+test('a lesson opened from its URL compares its schedule with the others, never with itself', async () => {
+  // Step 1 is 1F1B, which the first preset also compares against: opened at ?view=learn, the step's
+  // schedule leaves the compared list, as any change of schedule does, so Compare lists it once.
+  const { page, problems } = await browser.page('?view=learn');
+  await page.click('[data-testid=tab-compare]');
+  await page.waitForSelector('[data-testid^=compare-makespan-]');
+  const rows = await page.$$eval('[data-testid^=compare-makespan-]', (cells) => cells.map((c) => c.dataset.testid));
+  assert.deepEqual(rows, [...new Set(rows)], 'a schedule listed twice');
+  assert.ok(rows.includes('compare-makespan-1f1b'), `1F1B is the step's schedule: ${rows}`);
+  assert.equal(new URL(page.url()).searchParams.get('compare')?.split(',').includes('1f1b') ?? false, false);
+  assert.deepEqual(problems, []);
+});

@@ -110,8 +110,9 @@ export class App {
     );
     this.lessonRuns = engineLearnSource(engine);
     const opened = this.address.read();
-    // A lesson step is a URL: it opens with the step's settings.
-    store.set(opened.view === 'learn' ? { ...opened, ...this.stepState(this.stepFromUrl(opened.step)) } : opened);
+    // A lesson step is a URL: it opens with the step's settings (and what they imply: the step's
+    // schedule leaves the compared ones, as a change of schedule does anywhere).
+    store.set(opened.view === 'learn' ? { ...opened, ...completePatch(opened, this.stepState(this.stepFromUrl(opened.step))) } : opened);
     const background = sharedBackground(engine);
     background.onRestart(() => {
       this.restarted.hidden = false;
