@@ -22,6 +22,10 @@ test('the memory view shows each rank\'s peak, when it is reached, and the stage
   const titles = await page.locator('#panel-memory circle title').allTextContents();
   // DualPipe on 4 ranks holds PP + 1 = 5 chunks at its peak: the end ranks reach it at t = 7, the middle ones at 5.
   assert.deepEqual(titles, ['peak 5 at t = 7', 'peak 5 at t = 5', 'peak 5 at t = 5', 'peak 5 at t = 7']);
+  // Axes and units: time from 0 to the makespan (26) in steps of 5, and the rows' one height scale.
+  assert.deepEqual(await page.locator('#panel-memory .memory-x-tick').allTextContents(), ['0', '5', '10', '15', '20', '25']);
+  assert.equal(await text(page, 'memory-time-axis'), 'time (time units)');
+  assert.equal(await text(page, 'memory-row-scale'), 'Each row: live stage-activations, from 0 to 5, on one scale for every rank.');
   assert.deepEqual(problems, []);
   await page.close();
 });

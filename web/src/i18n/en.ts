@@ -234,6 +234,8 @@ export const en = {
   'memory.bytesAria': 'Bytes per rank over time, in GB, against the GPU\'s memory',
   'memory.timeAxis': 'time ({units})',
   'memory.bytesAxis': 'memory (GB)',
+  'memory.timeUnits': 'time units',
+  'memory.rowScale': 'Each row: live stage-activations, from 0 to {peak}, on one scale for every rank.',
   'memory.gpuLine': 'GPU memory {gb} GB',
   'memory.peakBytes': 'peak {gb} GB (rank {rank})',
   'memory.notFit': 'Do not fit in one GPU\'s memory: {names}.',

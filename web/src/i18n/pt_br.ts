@@ -242,6 +242,8 @@ export const ptBR = {
   'memory.bytesAria': 'Bytes por rank ao longo do tempo, em GB, diante da memória da GPU',
   'memory.timeAxis': 'tempo ({units})',
   'memory.bytesAxis': 'memória (GB)',
+  'memory.timeUnits': 'unidades de tempo',
+  'memory.rowScale': 'Cada linha: ativações de estágio vivas, de 0 a {peak}, na mesma escala em todos os ranks.',
   'memory.gpuLine': 'memória da GPU {gb} GB',
   'memory.peakBytes': 'pico {gb} GB (rank {rank})',
   'memory.notFit': 'Não cabem na memória de uma GPU: {names}.',

@@ -238,6 +238,8 @@ export const zhCN = {
   'memory.bytesAria': '每个 rank 随时间的字节数（GB），对照 GPU 内存',
   'memory.timeAxis': '时间（{units}）',
   'memory.bytesAxis': '内存（GB）',
+  'memory.timeUnits': '时间单位',
+  'memory.rowScale': '每一行：驻留的阶段激活数，从 0 到 {peak}，所有 rank 使用同一刻度。',
   'memory.gpuLine': 'GPU 内存 {gb} GB',
   'memory.peakBytes': '峰值 {gb} GB（rank {rank}）',
   'memory.notFit': '放不进单个 GPU 内存：{names}。',

@@ -36,7 +36,8 @@ const GB = 1e9;
 
 export class MemoryPanel {
   readonly element: HTMLElement;
-  private readonly chart = el('div');
+  // Scrolls sideways inside its box on a phone, at a width its labels stay readable at.
+  private readonly chart = el('div', { class: 'memory-chunks-chart' });
   private readonly params = el('div', { class: 'table-scroll' });
   private readonly summary = el('p', { class: 'caption' });
   private readonly picker = el('select', { id: 'memory-model', 'data-testid': 'memory-model' });
@@ -106,7 +107,9 @@ export class MemoryPanel {
     const curves = run.result.activations;
     const peak = Math.max(1, s.peak_activations);
     const makespan = s.makespan || 1;
-    const height = ROW * s.ranks + 24;
+    // Below the rows: the time axis (ticks, its title) and the rows' common height scale.
+    const axisY = 8 + ROW * s.ranks;
+    const height = axisY + 52;
     const root = svg('svg', { class: 'chart', viewBox: `0 0 ${W} ${height}`, role: 'img', 'aria-label': t('memory.aria') });
     const sx = (time: number) => LEFT + (time / makespan) * (W - LEFT - RIGHT);
     curves.forEach((curve, rank) => {
@@ -132,12 +135,23 @@ export class MemoryPanel {
         svg('text', { x: W - RIGHT + 8, y: top + ROW / 2, 'dominant-baseline': 'middle', 'data-testid': `memory-peak-${rank}`, text: t('memory.peakLabel', { peak: rankPeak }) }),
       );
     });
+    timeAxis(root, sx, makespan, axisY);
+    root.append(svg('text', { 'data-testid': 'memory-row-scale', x: LEFT, y: axisY + 46, text: t('memory.rowScale', { peak }) }));
     clear(this.chart);
     this.chart.append(root);
     this.summary.textContent = t('memory.summary', { peak: s.peak_activations, ranks: s.ranks });
     clear(this.params);
     this.params.append(parametersTable(run));
   }
+}
+
+/** The activation rows' time axis at `y`: a line, ticks in the run's time units, its title. */
+function timeAxis(root: SVGSVGElement, sx: (time: number) => number, makespan: number, y: number): void {
+  root.append(svg('line', { stroke: 'currentColor', 'stroke-opacity': 0.3, x1: sx(0), x2: sx(makespan), y1: y, y2: y }));
+  const step = niceStep(makespan, 8);
+  for (let x = 0; x <= makespan + 1e-9; x += step)
+    root.append(svg('text', { class: 'memory-x-tick', x: sx(x).toFixed(1), y: y + 14, 'text-anchor': 'middle', text: num(Number(x.toPrecision(6))) }));
+  root.append(svg('text', { 'data-testid': 'memory-time-axis', x: (sx(0) + sx(makespan)) / 2, y: y + 30, 'text-anchor': 'middle', text: t('memory.timeAxis', { units: t('memory.timeUnits') }) }));
 }
 
 /** The longest address value the refusal quotes: a link may carry a megabyte. */
