@@ -15,6 +15,19 @@
 
 namespace pipesim::test {
 
+/// The wording (key and parameters) of the refusal `call` throws: what the page words it from. Fails
+/// the test when `call` is accepted.
+template <class Call>
+auto refused_wording(const Call& call) -> Wording {
+  try {
+    call();
+  } catch (const Error& e) {
+    return e.wording();
+  }
+  FAIL("accepted");
+  return {};
+}
+
 /// The compiled-in course data, parsed once for the suite: what the CLI's quiz, lesson and plan read.
 inline auto course_data() -> const CourseData& {
   static const CourseData course = embedded_course_data();

@@ -16,6 +16,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_run.h"
+#include "helpers.h"
 #include "pipesim/custom.h"
 #include "pipesim/error.h"
 #include "pipesim/limits.h"
@@ -272,15 +273,7 @@ TEST_CASE("simulate --measured refuses options that would set the schedule or co
 
 TEST_CASE("a refused measured pipeline carries its rule's key and values: the op kind, the trace and its rank") {
   using Params = std::vector<std::pair<std::string, std::string>>;
-  const auto wording_of = [](const auto& call) -> Wording {
-    try {
-      call();
-    } catch (const Error& e) {
-      return e.wording();
-    }
-    FAIL("accepted");
-    return {};
-  };
+  const auto wording_of = [](const auto& call) { return pipesim::test::refused_wording(call); };
   CHECK(wording_of([] { (void)parse_op_naming("{"); }).key == "op_names.not_json");
   CHECK(wording_of([] { (void)parse_op_naming("{}"); }).key == "op_names.not_object");
   const Wording unknown = wording_of([] { (void)parse_op_naming(R"J({"X": "(\\d+)(\\d+)"})J"); });

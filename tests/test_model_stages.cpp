@@ -284,15 +284,7 @@ TEST_CASE("a rank over the GPU's memory makes the run not fit", "[model_stages][
 
 TEST_CASE("a model that does not fit its stages is refused with its rule's key and the counts it quotes", "[model_stages]") {
   using Params = std::vector<std::pair<std::string, std::string>>;
-  const auto wording_of = [](const auto& call) -> pipesim::Wording {
-    try {
-      call();
-    } catch (const Error& e) {
-      return e.wording();
-    }
-    FAIL("accepted");
-    return {};
-  };
+  const auto wording_of = [](const auto& call) { return pipesim::test::refused_wording(call); };
   const pipesim::PlanInput tiny = tiny_input();
   const auto divide = [&](int stages, std::vector<int> layers) {
     return [&tiny, stages, layers] { (void)pipesim::divide_model(tiny, stages, layers, "1f1b on 4 ranks"); };

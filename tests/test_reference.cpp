@@ -323,15 +323,7 @@ TEST_CASE("a program that consumes an input it never receives is refused") {
 
 TEST_CASE("a refused communication program carries its rule's key and its parts, so the page words it in any language") {
   using Params = std::vector<std::pair<std::string, std::string>>;
-  const auto wording_of = [](const auto& call) -> Wording {
-    try {
-      call();
-    } catch (const Error& e) {
-      return e.wording();
-    }
-    FAIL("accepted");
-    return {};
-  };
+  const auto wording_of = [](const auto& call) { return pipesim::test::refused_wording(call); };
   const Costs c = costs(1, 2, 1, 3, 1);
   // The rendezvous deadlock: each link is "rank|where|step|peer", where is "op op_text" before an op.
   const Wording cycle = wording_of([&] { (void)simulate_reference(hand_program(false), c, SendMode::rendezvous); });

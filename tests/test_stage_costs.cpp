@@ -368,15 +368,7 @@ TEST_CASE("the CLI option --model-stages takes --cost as one of N stages of the 
 
 TEST_CASE("a per-stage cost refusal carries its rule's key and values, and one inside a stage says which stage") {
   using Params = std::vector<std::pair<std::string, std::string>>;
-  const auto wording_of = [](const auto& call) -> pipesim::Wording {
-    try {
-      call();
-    } catch (const Error& e) {
-      return e.wording();
-    }
-    FAIL("accepted");
-    return {};
-  };
+  const auto wording_of = [](const auto& call) { return pipesim::test::refused_wording(call); };
   const auto not_number = wording_of([] { (void)pipesim::parse_stage_cost("0:F=abc"); });
   CHECK(not_number.key == "stage_cost.not_number");
   CHECK(not_number.params == Params{{"cost", "F"}, {"value", "abc"}});

@@ -29,19 +29,26 @@ function fakeEngine(opsOf = () => 10) {
   };
 }
 
-/** A lane request that answers from a fake worker (or says it was superseded, or fails). */
-function fakeUpdate(answer = 'run') {
+/** A lane request that answers from a fake worker (`reply(task, args)`), or says it was superseded,
+ *  or fails with `failure`. */
+function fakeLane(answer, reply, failure = new Error('the worker broke')) {
   const tasks = [];
   return {
     tasks,
     async run(task, args) {
       tasks.push({ task, args });
       if (answer === 'superseded') return SUPERSEDED;
-      if (answer === 'fail') throw new Error('the worker broke');
-      if (task === 'exportText') return `worker ${args.format}`;
-      return args.map((r) => ({ value: { summary: { ranks: Number(r.ranks), away: true }, ops: { count: 5 } } }));
+      if (answer === 'fail') throw failure;
+      return reply(task, args);
     },
   };
+}
+
+/** The worker's simulations and exports. */
+function fakeUpdate(answer = 'run') {
+  return fakeLane(answer, (task, args) =>
+    task === 'exportText' ? `worker ${args.format}` : args.map((r) => ({ value: { summary: { ranks: Number(r.ranks), away: true }, ops: { count: 5 } } })),
+  );
 }
 
 const small = (schedule = 'dualpipe', ranks = 8) => ({ schedule, ranks, microBatches: 20, virtualStages: 1, cost: 'F=1,B=2' });
@@ -174,16 +181,11 @@ test('an export of a small run is written here, of a large one in the worker (an
 
 /** A lane request whose worker runs models: each request's run names its schedule and ranks. */
 function fakeModelUpdate(answer = 'run') {
-  const tasks = [];
-  return {
-    tasks,
-    async run(task, args) {
-      tasks.push({ task, args });
-      if (answer === 'superseded') return SUPERSEDED;
-      if (answer === 'fail') throw new Refusal('the course module did not load', 'internal');
-      return args.map((r) => (r.schedule === 'chimera' ? { error: { message: 'chimera refused', code: 'schedule_rule' } } : { value: { schedule: r.schedule, ranks: Number(r.ranks) } }));
-    },
-  };
+  return fakeLane(
+    answer,
+    (task, args) => args.map((r) => (r.schedule === 'chimera' ? { error: { message: 'chimera refused', code: 'schedule_rule' } } : { value: { schedule: r.schedule, ranks: Number(r.ranks) } })),
+    new Refusal('the course module did not load', 'internal'),
+  );
 }
 
 const onModel = (schedule, ranks = '8') => ({ schedule, model: '{"model": {}}', ranks, microBatches: '20' });
