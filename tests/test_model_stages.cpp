@@ -193,8 +193,11 @@ TEST_CASE("simulate --model refuses, naming the field, layouts the model does no
         "hold the embeddings, may have none\n");
   CHECK(refusal("--layers-per-stage 1,-2,2,5") ==
         "pipesim: error[bad_value]: --layers-per-stage entry 1 must be a whole number from 0 to 100000, got -2\n");
-  CHECK(refusal("--ranks 8") ==
-        "pipesim: error[usage]: --ranks 8 differs from the model file's model.pp (4): with --model the pipeline size is the file's\n");
+  CHECK(refusal("--ranks 3") ==
+        "pipesim: error[bad_value]: --ranks 3 does not divide the model file's cluster.gpus (4): every pipeline stage needs "
+        "as many GPUs as the others\n");
+  CHECK(refusal("--ranks 300") ==
+        "pipesim: error[bad_value]: --ranks must be from 1 to 256 with a model file, the pipeline sizes its model.pp may give (got 300)\n");
   CHECK(refusal("--cost F=1") ==
         "pipesim: error[usage]: --cost cannot be given with --model: the model file gives every stage's costs\n");
   const auto zbv = pipesim::test::run_cli("simulate --schedule zb-v --model " + path);
@@ -209,6 +212,68 @@ TEST_CASE("simulate --model refuses, naming the field, layouts the model does no
   const auto no_model = pipesim::test::run_cli("simulate --layers-per-stage 1,2");
   CHECK(no_model.status == 2);
   CHECK(no_model.err == "pipesim: error[usage]: --layers-per-stage applies only with --model FILE\n");
+}
+
+/// `text` with its model.pp set to `pp`, as a user would write the file for that pipeline size.
+auto with_pipeline_size(const std::string& text, int pp) -> std::string {
+  nlohmann::json file = nlohmann::json::parse(text);
+  file["model"]["pp"] = pp;
+  return file.dump();
+}
+
+TEST_CASE("simulate --model --ranks N cuts the file's cluster into N stages, as a file whose model.pp is N would", "[model_stages][cli]") {
+  const std::string path = pipesim::test::write_scratch("tiny_ranks.json", tiny_model);
+  const std::string two = pipesim::test::write_scratch("tiny_pp2.json", with_pipeline_size(tiny_model, 2));
+  for (const std::string schedule : {"1f1b", "dualpipe", "gpipe"}) {
+    const auto resized = pipesim::test::run_cli("simulate --schedule " + schedule + " --model " + path + " --ranks 2 --micro-batches 4 --format summary");
+    const auto file = pipesim::test::run_cli("simulate --schedule " + schedule + " --model " + two + " --micro-batches 4 --format summary");
+    REQUIRE(resized.status == 0);
+    REQUIRE(file.status == 0);
+    CHECK(resized.out == file.out);
+    const auto j = nlohmann::json::parse(resized.out);
+    CHECK(j["ranks"] == 2);
+    CHECK(j["micro_batches"] == 4);
+  }
+  // 6 layers on 2 stages of 1F1B: 3 each; --micro-batches still defaults to the file's (1).
+  const auto j = nlohmann::json::parse(pipesim::test::run_cli("simulate --schedule 1f1b --model " + path + " --ranks 2 --format summary").out);
+  CHECK(j["model"]["layers_per_stage"] == nlohmann::json::array({3, 3}));
+  CHECK(j["micro_batches"] == 1);
+  // --ranks equal to model.pp is the file's own run.
+  CHECK(pipesim::test::run_cli("simulate --model " + path + " --ranks 4 --format summary").out ==
+        pipesim::test::run_cli("simulate --model " + path + " --format summary").out);
+}
+
+TEST_CASE("a model file at another pipeline size keeps the file's rules, refused naming the input that set the size", "[model_stages]") {
+  const std::string moe = example("moe-one-node-ep.json");  // 64 GPUs, model.pp 8, model.ep 8
+  const pipesim::PlanInput sixteen_stages_of_four = [&] {
+    nlohmann::json file = nlohmann::json::parse(moe);
+    file["model"].erase("ep");
+    return pipesim::parse_plan_input(file.dump(), 16, "--ranks");
+  }();
+  // model.ep left to its default is chosen again for the new stage: gcd(8 experts, 64 / 16 GPUs) = 4.
+  CHECK(sixteen_stages_of_four.model.pp == 16);
+  CHECK(sixteen_stages_of_four.model.ep == 4);
+  CHECK(pipesim::parse_plan_input(moe, 4, "ranks").model.ep == 8);  // as written: it divides 16 GPUs
+  const auto refused = [&](int ranks, const char* name) {
+    try {
+      (void)pipesim::parse_plan_input(moe, ranks, name);
+    } catch (const Error& e) {
+      CHECK(e.field() == "ranks");
+      return std::pair(std::string(e.what()), e.wording());
+    }
+    FAIL("accepted");
+    return std::pair(std::string(), pipesim::Wording{});
+  };
+  const auto [split, split_wording] = refused(16, "ranks");
+  CHECK(split == "ranks 16 leaves 4 GPUs to a pipeline stage (cluster.gpus / ranks), which the model file's model.ep (8) does not divide");
+  CHECK(split_wording.key == "model.ranks_split_ep");
+  CHECK(split_wording.params == std::vector<std::pair<std::string, std::string>>{{"field", "ranks"}, {"ranks", "16"}, {"per_stage", "4"}, {"ep", "8"}});
+  const auto [divide, divide_wording] = refused(5, "--ranks");
+  CHECK(divide == "--ranks 5 does not divide the model file's cluster.gpus (64): every pipeline stage needs as many GPUs as the others");
+  CHECK(divide_wording.key == "model.ranks_divide_gpus");
+  for (const int ranks : {0, -1, 257, 4096}) CHECK(refused(ranks, "ranks").second.key == "model.ranks_range");
+  // The file itself must hold: its own model.pp is checked as written, whatever the new size.
+  CHECK(pipesim::test::refused_wording([&] { (void)pipesim::parse_plan_input(with_pipeline_size(moe, 5), 8, "ranks"); }).key == "plan.gpus_multiple_of_pp");
 }
 
 TEST_CASE("an end stage without layers needs embeddings to do any work", "[model_stages]") {

@@ -183,34 +183,26 @@ auto plan_search_result(val keep) -> val {
   });
 }
 
-/// A planner file's text (one parse_plan_input accepted) with model.pp set to `pp`, for
-/// parse_plan_input to check again as if the file said so.
-auto with_pipeline_size(const std::string& text, int pp) -> std::string {
-  nlohmann::json file = nlohmann::json::parse(text);
-  file["model"]["pp"] = pp;
-  return file.dump();
-}
-
 /// A schedule run on a model and cluster (a planner file's JSON text): `pipesim simulate --model FILE
 /// --schedule S [--micro-batches M] [--virtual-stages V] [--layers-per-stage L] --format summary`,
 /// each rank's memory_bytes with its activation curve ([[time, bytes], ...]) for the Memory tab. The
-/// pipeline size is the file's model.pp unless `ranks` gives another (the page's controls: the same
-/// cluster split into that many stages, as the planner's search resizes it, with the file's rules on
-/// cluster.gpus and model.ep checked again); microBatches defaults to its model.micro_batches.
+/// sizes follow the CLI's rule (read_model_file): `ranks` (the page's control) cuts the file's cluster
+/// into that many stages, else the pipeline size is its model.pp; microBatches defaults to its
+/// model.micro_batches. A refusal of the pipeline size names `ranks`, never the file's model.pp.
 auto simulate_model(val request) -> val {
   return guarded([&] {
     if (request.isUndefined() || request.isNull() || request.typeOf().as<std::string>() != "object")
       throw pipesim::Error(pipesim::ErrorCode::usage, "a model run must be an object {schedule, model}: model is a planner file's JSON text",
                            {"request.model_run_not_object", {}});
     const std::string model_text = text_field(request, "model", pipesim::limits::max_small_json_bytes);
-    pipesim::PlanInput input = reading("model", [&] { return pipesim::parse_plan_input(model_text); });
-    // Read as the file is first: its size and depth are checked before the text is parsed again.
-    const int ranks = reading("ranks", [&] { return int_field(request, "ranks", "ranks", input.model.pp); });
-    if (ranks != input.model.pp) input = reading("ranks", [&] { return pipesim::parse_plan_input(with_pipeline_size(model_text, ranks)); });
+    const pipesim::ModelFileSizes sizes{
+        .ranks = reading("ranks", [&] { return optional_int(request, "ranks"); }),
+        .micro_batches = reading("micro_batches", [&] { return optional_int(request, "microBatches", "micro-batches"); }),
+        .ranks_name = "ranks"};
     pipesim::RunRequest r;
+    // A refusal of the pipeline size already names ranks (Error::field); any other is the file's.
+    const pipesim::PlanInput input = reading("model", [&] { return pipesim::read_model_file(model_text, sizes, r); });
     if (const std::string name = text_field(request, "schedule"); !name.empty()) r.schedule = name;
-    r.params.micro_batches =
-        reading("micro_batches", [&] { return int_field(request, "microBatches", "micro-batches", input.model.micro_batches); });
     r.params.virtual_stages =
         reading("virtual_stages", [&] { return int_field(request, "virtualStages", "virtual stages", r.params.virtual_stages); });
     const std::string layers_text = text_field(request, "layersPerStage");

@@ -76,7 +76,8 @@ void read_costs(const Args& args, RunRequest& request) {
 
 /// --model FILE: the planner's model and cluster, divided into the stages of the chosen schedule
 /// (--layers-per-stage, else balanced) and priced with the planner's cost model, in milliseconds. The
-/// pipeline size is the file's model.pp; --micro-batches defaults to its model.micro_batches.
+/// pipeline size is --ranks (the file's cluster cut into that many stages) or the file's model.pp, and
+/// --micro-batches defaults to its model.micro_batches: read_model_file's rule, the module's too.
 auto read_model(const Args& args, RunRequest& request) -> std::optional<ModelDivision> {
   const auto path = args.text("model");
   if (!path) {
@@ -86,11 +87,10 @@ auto read_model(const Args& args, RunRequest& request) -> std::optional<ModelDiv
   for (const char* option : {"cost", "model-cost", "model-stages", "stage-costs"})
     if (args.has(option))
       throw Error(ErrorCode::usage, "--" + std::string(option) + " cannot be given with --model: the model file gives every stage's costs");
-  const PlanInput input = parse_plan_input(read_input("model", *path, limits::max_small_json_bytes));
-  if (args.has("ranks") && request.params.ranks != input.model.pp)
-    throw Error(ErrorCode::usage, "--ranks " + std::to_string(request.params.ranks) + " differs from the model file's model.pp (" +
-                std::to_string(input.model.pp) + "): with --model the pipeline size is the file's");
-  if (!args.has("micro-batches")) request.params.micro_batches = input.model.micro_batches;
+  ModelFileSizes sizes{.ranks = std::nullopt, .micro_batches = std::nullopt, .ranks_name = "--ranks"};
+  if (args.has("ranks")) sizes.ranks = request.params.ranks;
+  if (args.has("micro-batches")) sizes.micro_batches = request.params.micro_batches;
+  const PlanInput input = read_model_file(read_input("model", *path, limits::max_small_json_bytes), sizes, request);
   const std::vector<int> layers =
       args.has("layers-per-stage") ? parse_layers_per_stage(*args.text("layers-per-stage")) : std::vector<int>{};
   return model_request(input, request, layers);

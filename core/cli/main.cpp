@@ -33,7 +33,9 @@ usage:
       schedule divides over its own stages (--model-stages N: --cost is one of N model stages).
       --stage-cost overrides one stage (an index, first or last), --stage-costs FILE every stage (a
       JSON list), --rank-speed slows one rank (0.5: half speed). --model FILE divides a planner model
-      (core/data/plan_examples/) into the schedule's stages and adds memory in bytes per rank.
+      (core/data/plan_examples/) into the schedule's stages and adds memory in bytes per rank; its
+      pipeline size is --ranks (the file's GPUs cut into that many stages) or else the file's model.pp,
+      and --micro-batches defaults to its model.micro_batches.
       --timing reference times the ops as the reference runtime issues its sends and receives
       (DualPipe/DualPipeV: DeepSeek's dualpipe.py; the others: torch's pipelining lowering);
       --sends says when a transfer starts and completes (default rendezvous). dataflow is the ideal.

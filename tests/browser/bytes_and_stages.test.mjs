@@ -115,7 +115,8 @@ test('ranks the cluster cannot be cut into are refused on the tab with core\'s r
   // 2048 GPUs in 6 stages: 1F1B runs at 6 ranks, the model cannot.
   const { page, problems } = await browser.page('?schedule=1f1b&ranks=6&micro-batches=12&view=memory&compare=&memory-model=deepseek-v3');
   await page.waitForSelector('[data-testid=memory-model-error]');
-  assert.equal(await text(page, 'memory-model-error'), 'plan input: cluster.gpus (2048) must be a multiple of model.pp (6)');
+  // The refusal names the slider that set the size, not the file's model.pp.
+  assert.equal(await text(page, 'memory-model-error'), "ranks 6 does not divide the model file's cluster.gpus (2048): every pipeline stage needs as many GPUs as the others");
   assert.equal(await page.locator('[data-testid=memory-bytes-chart]').count(), 0, 'nothing drawn half-way');
   await page.fill('[data-testid=ranks]', '4');
   await page.waitForSelector('[data-testid=memory-bytes-chart]');

@@ -109,6 +109,10 @@ for (const [model, schedule, ranks, microBatches] of [
     assert.equal(r.status, 0, r.stderr);
     const result = course.simulateModel({ schedule, model: text(model), ranks, microBatches });
     assert.deepEqual(withoutCurves(result), JSON.parse(r.stdout));
+    // The CLI's --ranks is the same rule (core's read_model_file) on the file as it is.
+    const flag = cli('--model', example(model), '--ranks', String(ranks), '--schedule', schedule, '--micro-batches', String(microBatches), '--format', 'summary');
+    assert.equal(flag.status, 0, flag.stderr);
+    assert.deepEqual(withoutCurves(result), JSON.parse(flag.stdout));
     assert.equal(result.ranks, ranks);
     assert.equal(result.micro_batches, microBatches);
     // The same GPUs in fewer stages: every stage holds more layers than at the file's model.pp.
@@ -116,16 +120,23 @@ for (const [model, schedule, ranks, microBatches] of [
   });
 }
 
-test('ranks equal to the file\'s model.pp changes nothing, and ranks the cluster does not divide into are refused as the file would be', () => {
+test('ranks equal to the file\'s model.pp changes nothing, and ranks the cluster does not divide into are refused naming ranks, as the CLI names --ranks', () => {
   const file = course.simulateModel({ schedule: '1f1b', model: text('deepseek-v3') });
   assert.deepEqual(course.simulateModel({ schedule: '1f1b', model: text('deepseek-v3'), ranks: '16' }), file);
-  // 2048 GPUs in 6 stages: the file's rule on cluster.gpus, about the page's ranks.
+  // 2048 GPUs in 6 stages: the file's rule on cluster.gpus, said of the input that set the size.
   const six = refusal(() => course.simulateModel({ schedule: '1f1b', model: text('deepseek-v3'), ranks: 6 }));
-  const r = cli('--model', withPipelineSize('deepseek-v3', 6), '--schedule', '1f1b');
-  assert.equal(r.status, 2);
-  assert.equal(r.stderr, cliLine(six));
+  assert.equal(six.message, "ranks 6 does not divide the model file's cluster.gpus (2048): every pipeline stage needs as many GPUs as the others");
   assert.equal(six.field, 'ranks');
-  assert.equal(six.wording.key, 'plan.gpus_multiple_of_pp');
+  assert.deepEqual(six.wording, { key: 'model.ranks_divide_gpus', params: { field: 'ranks', ranks: '6', gpus: '2048' } });
+  const r = cli('--model', example('deepseek-v3'), '--schedule', '1f1b', '--ranks', '6');
+  assert.equal(r.status, 2);
+  assert.equal(r.stderr, cliLine({ code: six.code, message: `--${six.message.replaceAll('/ ranks', '/ --ranks')}` }));
+  // 2048 / 64 = 32 GPUs a stage, which the file's model.ep (64) does not divide.
+  const ep = refusal(() => course.simulateModel({ schedule: '1f1b', model: text('deepseek-v3'), ranks: 64, microBatches: 128 }));
+  assert.equal(ep.field, 'ranks');
+  assert.deepEqual(ep.wording, { key: 'model.ranks_split_ep', params: { field: 'ranks', ranks: '64', per_stage: '32', ep: '64' } });
+  const many = refusal(() => course.simulateModel({ schedule: '1f1b', model: text('deepseek-v3'), ranks: 512 }));
+  assert.deepEqual([many.field, many.wording.key], ['ranks', 'model.ranks_range']);
   assert.equal(refusal(() => course.simulateModel({ schedule: '1f1b', model: text('deepseek-v3'), ranks: 'eight' })).field, 'ranks');
   assert.equal(refusal(() => course.simulateModel({ schedule: '1f1b', model: text('deepseek-v3'), ranks: 0 })).field, 'ranks');
   for (const ranks of [-5, 2.5, 1e9, 1e30, NaN, Infinity, {}, [8], '<b>8</b>', '9'.repeat(1 << 20)])

@@ -244,6 +244,13 @@ auto detail::memory_tree(const MemoryBytes& memory, bool with_curves) -> json {
   return {{"gpu_bytes", memory.gpu_bytes}, {"fits", memory.fits()}, {"per_rank", std::move(ranks)}};
 }
 
+auto read_model_file(std::string_view text, const ModelFileSizes& sizes, RunRequest& request) -> PlanInput {
+  PlanInput input = sizes.ranks ? parse_plan_input(text, *sizes.ranks, sizes.ranks_name) : parse_plan_input(text);
+  request.params.ranks = input.model.pp;
+  request.params.micro_batches = sizes.micro_batches.value_or(input.model.micro_batches);
+  return input;
+}
+
 auto model_request(const PlanInput& input, RunRequest& request, const std::vector<int>& layers_per_stage) -> ModelDivision {
   request.params.ranks = input.model.pp;
   const ScheduleSpec& spec = find_schedule(request.schedule);

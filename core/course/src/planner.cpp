@@ -173,7 +173,7 @@ auto read_model(const Fields::Path& at) -> ModelSpec {
   m.seq_len = f.integer("seq_len", 1, 100'000'000, std::nullopt);
   m.micro_batch_size = f.integer("micro_batch_size", 1, 1'000'000, 1);
   m.micro_batches = f.integer("micro_batches", 1, 4096, std::nullopt);
-  m.pp = f.integer("pp", 1, 256, std::nullopt);
+  m.pp = f.integer("pp", 1, max_pipeline_size, std::nullopt);
   m.ep = f.integer("ep", 0, 1'000'000, 0);
   return m;
 }
@@ -198,16 +198,37 @@ auto read_assumptions(const std::optional<Fields::Path>& at) -> PlanAssumptions 
   return a;
 }
 
-/// Rules that involve several fields.
-void check_consistency(PlanInput& in) {
+/// The rules of the pipeline size when the input that set it is not the file's model.pp but
+/// `ranks_name` (parse_plan_input's second form): its refusals name that input.
+void check_resized_pipeline(const PlanInput& in, std::string_view ranks_name) {
+  const std::string name(ranks_name), ranks = std::to_string(in.model.pp), gpus = std::to_string(in.cluster.gpus);
+  if (in.model.pp < 1 || in.model.pp > max_pipeline_size)
+    throw Error(ErrorCode::bad_value, name + " must be from 1 to " + std::to_string(max_pipeline_size) +
+                                          " with a model file, the pipeline sizes its model.pp may give (got " + ranks + ")",
+                {"model.ranks_range", {{"field", name}, {"max", std::to_string(max_pipeline_size)}, {"value", ranks}}}, "ranks");
+  if (in.cluster.gpus % in.model.pp != 0)
+    throw Error(ErrorCode::bad_value, name + " " + ranks + " does not divide the model file's cluster.gpus (" + gpus +
+                                          "): every pipeline stage needs as many GPUs as the others",
+                {"model.ranks_divide_gpus", {{"field", name}, {"ranks", ranks}, {"gpus", gpus}}}, "ranks");
+}
+
+/// Rules that involve several fields. `ranks_name` names the input that set model.pp if not the file.
+void check_consistency(PlanInput& in, std::string_view ranks_name = {}) {
   ClusterSpec& c = in.cluster;
   ModelSpec& m = in.model;
+  if (!ranks_name.empty()) check_resized_pipeline(in, ranks_name);
   if (c.gpus % m.pp != 0)
     throw Error(ErrorCode::bad_value, "plan input: cluster.gpus (" + std::to_string(c.gpus) + ") must be a multiple of model.pp (" +
                 std::to_string(m.pp) + ")", {"plan.gpus_multiple_of_pp", {{"gpus", std::to_string(c.gpus)}, {"pp", std::to_string(m.pp)}}});
   const int per_stage = c.gpus / m.pp;
   if (m.experts == 0 && m.ep > 1) throw Error(ErrorCode::bad_value, "plan input: model.ep applies only to MoE models (model.experts > 0)", {"plan.ep_needs_experts", {}});
   if (m.ep == 0) m.ep = m.experts > 0 ? std::gcd(m.experts, per_stage) : 1;
+  if (per_stage % m.ep != 0 && !ranks_name.empty())
+    throw Error(ErrorCode::bad_value, std::string(ranks_name) + " " + std::to_string(m.pp) + " leaves " + std::to_string(per_stage) +
+                                          " GPUs to a pipeline stage (cluster.gpus / " + std::string(ranks_name) +
+                                          "), which the model file's model.ep (" + std::to_string(m.ep) + ") does not divide",
+                {"model.ranks_split_ep", {{"field", std::string(ranks_name)}, {"ranks", std::to_string(m.pp)}, {"per_stage", std::to_string(per_stage)},
+                                          {"ep", std::to_string(m.ep)}}}, "ranks");
   if (per_stage % m.ep != 0)
     throw Error(ErrorCode::bad_value, "plan input: model.ep (" + std::to_string(m.ep) + ") must divide the GPUs of one pipeline stage, " +
                 "cluster.gpus / model.pp = " + std::to_string(per_stage),
@@ -545,9 +566,8 @@ auto costs_json(const Costs& c) -> json {
   return {{"F", c.f}, {"B", c.b}, {"W", c.w}, {"FB", c.fb}, {"comm", c.comm}};
 }
 
-}  // namespace
-
-auto parse_plan_input(std::string_view whole) -> PlanInput {
+/// The planner's input as the file writes it, each field checked alone (check_consistency is next).
+auto read_plan_input(std::string_view whole) -> PlanInput {
   const std::string_view json_text = detail::document_text(whole, limits::max_small_json_bytes, "plan input");
   json root;
   try {
@@ -572,7 +592,23 @@ auto parse_plan_input(std::string_view whole) -> PlanInput {
   } catch (const Error& e) {
     throw Error(e.code(), std::string("plan input: ") + e.what(), e.wording());
   }
+  return in;
+}
+
+}  // namespace
+
+auto parse_plan_input(std::string_view whole) -> PlanInput {
+  PlanInput in = read_plan_input(whole);
   check_consistency(in);
+  return in;
+}
+
+auto parse_plan_input(std::string_view whole, int ranks, std::string_view ranks_name) -> PlanInput {
+  PlanInput in = read_plan_input(whole);
+  PlanInput as_written = in;
+  check_consistency(as_written);
+  in.model.pp = ranks;  // model.ep still as written: left to its default, it is chosen for the new stage
+  check_consistency(in, ranks_name);
   return in;
 }
 

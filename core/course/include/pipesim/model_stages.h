@@ -16,6 +16,7 @@
 // active parameter of a matmul costs 2 FLOPs per token in the forward, the LM head's included; the
 // input embedding is a lookup priced by the bytes it moves (planner.h), and the loss is not priced
 // apart from the LM head.
+#include <optional>
 #include <string_view>
 #include <vector>
 
@@ -111,6 +112,21 @@ struct MemoryBytes {
 /// "activations_peak", "activations_peak_time", "total", "fits"[, "activation_curve": [[time, bytes],
 /// ...]]}]}, bytes as plain numbers.
 [[nodiscard]] auto memory_json(const MemoryBytes& memory, bool with_curves) -> JsonDocument;
+
+/// The sizes of a run on a model file where the user gave them (`pipesim simulate --model FILE --ranks N
+/// --micro-batches M`, the course module's simulateModel with the page's ranks and micro-batches).
+struct ModelFileSizes {
+  std::optional<int> ranks;               ///< the pipeline size; else the file's model.pp
+  std::optional<int> micro_batches;       ///< else the file's model.micro_batches
+  std::string_view ranks_name = "ranks";  ///< how a refusal names the input that gave `ranks`
+};
+
+/// Reads a model file (a planner file's JSON text) for `request`, the one rule of the CLI and the module:
+/// the pipeline has `sizes.ranks` ranks if given, the file's cluster and model cut into that many stages
+/// (parse_plan_input's second form: its rules on cluster.gpus and model.ep checked at that size, refused
+/// naming `sizes.ranks_name`), else the file's model.pp; micro-batches are `sizes.micro_batches` if given,
+/// else the file's model.micro_batches. Sets request.params.ranks and micro_batches.
+[[nodiscard]] auto read_model_file(std::string_view text, const ModelFileSizes& sizes, RunRequest& request) -> PlanInput;
 
 /// Prices `request` with the model of `input`: the pipeline size is its model.pp (`request.params.ranks`
 /// is set to it; a schedule given as text must have as many ranks), the schedule's stages get the

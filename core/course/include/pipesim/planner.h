@@ -72,6 +72,9 @@ struct ClusterSpec {
   double ib_gb_s = 0;      ///< per-GPU inter-node bandwidth, GB/s (DeepSeek's H800: 50)
 };
 
+/// The most pipeline ranks a planner file's model.pp may ask for.
+inline constexpr int max_pipeline_size = 256;
+
 struct ModelSpec {
   std::string name = "model";
   int layers = 0;            ///< transformer layers
@@ -88,7 +91,7 @@ struct ModelSpec {
   int seq_len = 0;           ///< tokens per sequence
   int micro_batch_size = 1;  ///< sequences per micro-batch
   int micro_batches = 0;     ///< micro-batches per iteration and pipeline (both directions together)
-  int pp = 0;                ///< pipeline ranks (devices along one pipeline)
+  int pp = 0;                ///< pipeline ranks (devices along one pipeline), 1 to max_pipeline_size
   int ep = 0;                ///< expert-parallel group; 0 = gcd(experts, GPUs per pipeline stage)
 };
 
@@ -187,6 +190,14 @@ struct Plan {
 /// "assumptions" and optional "language" (default "en"). Unknown keys, wrong types and out-of-range
 /// values throw Error with one line naming the field and what is allowed.
 [[nodiscard]] auto parse_plan_input(std::string_view json_text) -> PlanInput;
+
+/// The same input at another pipeline size, `ranks` (`pipesim simulate --model FILE --ranks N`, the
+/// page's ranks): the file's cluster and model cut into that many stages, read as a file whose model.pp
+/// said so would be (a model.ep left to its default is chosen again for the new stage's GPUs). The file
+/// is first checked as it is; then the rules that involve the pipeline size (1 to max_pipeline_size,
+/// cluster.gpus a multiple of it, model.ep dividing one stage's GPUs) are checked at `ranks`, refused
+/// naming `ranks_name` (the input that set it: "--ranks", "ranks"), with Error::field "ranks".
+[[nodiscard]] auto parse_plan_input(std::string_view json_text, int ranks, std::string_view ranks_name) -> PlanInput;
 
 /// routed, other, active and total parameters, estimated from the shape where not given.
 [[nodiscard]] auto parameter_split(const ModelSpec& model) -> ParameterSplit;
