@@ -7,6 +7,7 @@ import type { CostValuesJs, ExportFormatInfo, LessonSteps, OverlapRequestJs, Pip
 import type { ModelRunRequest, PipesimCourseModule, PlanSearchOptions, PlanSearchProgress, PlanSearchResult, QuizQuestion, QuizRequest, RankMemoryBytes } from './course';
 import type { PipesimToolsModule } from './tools';
 import { compileWasm, wasmOptions } from './wasm_source';
+import { loadOnce } from './load_once';
 import { moduleRequest as toJs } from '../model/module_request';
 
 export type { ModelRunRequest, PlanSearchOptions, PlanSearchPoint, PlanSearchProgress, PlanSearchResult, QuizQuestion, QuizRequest, RankMemoryBytes } from './course';
@@ -203,9 +204,16 @@ export class Engine {
   /** The core's table of export formats, in the order the page offers them. */
   readonly exportFormats: ExportFormatInfo[];
   private course: PipesimCourseModule | null = null;
-  private courseLoading: Promise<void> | null = null;
   private tools: PipesimToolsModule | null = null;
-  private toolsLoading: Promise<void> | null = null;
+  /** Each module loaded on first need, once, again after a failure (load_once.ts). */
+  private readonly loadCourse = loadOnce(async () => {
+    const { loadCourseModule } = await import('./course');
+    this.course = await loadCourseModule();
+  }, asEngineError);
+  private readonly loadTools = loadOnce(async () => {
+    const { loadToolsModule } = await import('./tools');
+    this.tools = await loadToolsModule(this.toolsHooks);
+  }, asEngineError);
 
   constructor(
     private readonly module: PipesimModule,
@@ -221,35 +229,13 @@ export class Engine {
   /** Resolves once this instance holds the course module with its data (core/data/*.json), which
    *  courseQuiz(), lesson() and plan() need: loaded on first use, apart from the engine (course.ts). */
   courseData(): Promise<void> {
-    this.courseLoading ??= import('./course')
-      .then(({ loadCourseModule }) => loadCourseModule())
-      .then(
-        (course) => {
-          this.course = course;
-        },
-        (e: unknown) => {
-          this.courseLoading = null; // tried again on the next call
-          throw asEngineError(e);
-        },
-      );
-    return this.courseLoading;
+    return this.loadCourse();
   }
 
   /** Resolves once this instance holds the tools module, which overlap(), defaultWorkload(),
    *  exportText(), overlapTrace() and measuredPipeline() need: loaded on first use (tools.ts). */
   toolsReady(): Promise<void> {
-    this.toolsLoading ??= import('./tools')
-      .then(({ loadToolsModule }) => loadToolsModule(this.toolsHooks))
-      .then(
-        (tools) => {
-          this.tools = tools;
-        },
-        (e: unknown) => {
-          this.toolsLoading = null; // tried again on the next call
-          throw asEngineError(e);
-        },
-      );
-    return this.toolsLoading;
+    return this.loadTools();
   }
 
   /** The tools module, which toolsReady() must have loaded. */
