@@ -83,28 +83,52 @@ inline auto reading(const char* field, Read read) -> decltype(read()) {
   }
 }
 
-/// A JavaScript value as text, as String(v) gives it: what a user would type after the CLI's option,
-/// so the core's parse_whole_in / parse_number_in refuse it in the CLI's words.
-inline auto js_text(const val& v) -> std::string { return val::global("String")(v).as<std::string>(); }
-
-/// What a value is, for a message that expected another kind: "a number", "an object", "null".
+/// What a value is, for a message that expected another kind: "a number", "an array", "an object",
+/// "null" (the kinds the core's describe_json names, which the page words in its languages).
 inline auto js_kind(const val& v) -> std::string {
   if (v.isNull()) return "null";
   const std::string type = v.typeOf().as<std::string>();
   if (type == "undefined") return type;
-  return (type == "object" ? "an " : "a ") + type;
+  if (type == "object") return val::global("Array").call<bool>("isArray", v) ? "an array" : "an object";
+  return "a " + type;
 }
 
+/// The most characters of a value a refusal quotes: enough for any number a user means, never a
+/// pasted document (the core's describe_json cuts JSON values the same way).
+inline constexpr int max_quoted_chars = 40;
+
+/// A JavaScript value as a refusal quotes it: a number, string, boolean or bigint as String(v) gives
+/// it (what a user would type after the CLI's option, so the core's parse_whole_in / parse_number_in
+/// refuse it in the CLI's words), cut to max_quoted_chars (37 and "...") before it is copied into the
+/// module; an array, object, function or symbol by its kind (js_kind, "an array"), never by what its
+/// toString says: String([8]) is "8", and a caller's toString may throw.
+inline auto js_text(const val& v) -> std::string {
+  const std::string type = v.typeOf().as<std::string>();
+  if ((type == "object" && !v.isNull()) || type == "function" || type == "symbol") return js_kind(v);
+  val text = val::global("String")(v);
+  if (text["length"].as<double>() > max_quoted_chars) {
+    int keep = max_quoted_chars - 3;
+    // Never half of a surrogate pair: the text stays valid UTF-8.
+    const int last = text.call<int>("charCodeAt", keep - 1);
+    if (last >= 0xD800 && last <= 0xDBFF) --keep;
+    text = text.call<val>("slice", 0, keep).call<val>("concat", std::string("..."));
+  }
+  return text.as<std::string>();
+}
+
+/// A whole number field (a number, or a string that writes one); absent or null is `fallback`.
+/// Anything else is refused naming `label`, the value quoted as js_text does.
 inline auto int_field(const val& obj, const char* key, const char* label, int fallback) -> int {
   const val v = obj[key];
   if (v.isUndefined() || v.isNull()) return fallback;
   const std::string type = v.typeOf().as<std::string>();
+  const std::string text = js_text(v);
   double d = NAN;
   if (type == "number") d = v.as<double>();
-  else if (type == "string") d = pipesim::parse_finite(v.as<std::string>()).value_or(NAN);
+  else if (type == "string") d = pipesim::parse_finite(text).value_or(NAN);  // a cut text ends in "...": no number
   if (!std::isfinite(d) || std::floor(d) != d || std::fabs(d) > 1e9)
-    throw Error(ErrorCode::bad_value, std::string(label) + " must be a whole number, got " + val::global("String")(v).as<std::string>(),
-                {"size.whole_number", {{"field", label}, {"value", val::global("String")(v).as<std::string>()}}});
+    throw Error(ErrorCode::bad_value, std::string(label) + " must be a whole number, got " + text,
+                {"size.whole_number", {{"field", label}, {"value", text}}});
   return static_cast<int>(d);
 }
 
@@ -143,13 +167,18 @@ inline auto optional_number(const val& obj, const char* key) -> std::optional<do
   const auto text = optional_text(obj, key);
   if (!text) return std::nullopt;
   const auto d = pipesim::parse_finite(*text);
-  if (!d) throw Error(ErrorCode::bad_value, std::string(key) + " must be a number, got " + *text, {"arg.number", {{"name", key}, {"value", *text}}});
+  if (!d) {
+    const std::string quoted = js_text(obj[key]);
+    throw Error(ErrorCode::bad_value, std::string(key) + " must be a number, got " + quoted, {"arg.number", {{"name", key}, {"value", quoted}}});
+  }
   return d;
 }
 
-inline auto optional_int(const val& obj, const char* key) -> std::optional<int> {
-  if (!optional_text(obj, key)) return std::nullopt;
-  return int_field(obj, key, key, 0);
+/// A whole number field that may be absent (undefined or null): int_field's rule otherwise.
+inline auto optional_int(const val& obj, const char* key, const char* label = nullptr) -> std::optional<int> {
+  const val v = obj[key];
+  if (v.isUndefined() || v.isNull()) return std::nullopt;
+  return int_field(obj, key, label != nullptr ? label : key, 0);
 }
 
 }  // namespace pipesim_wasm

@@ -276,7 +276,7 @@ test('an argument of the wrong JavaScript type is a PipesimError with a code, no
   assert.equal(refusal(() => course.plan('{}', null)).message, 'lang must be a string, got null');
   assert.equal(refusal(() => course.courseQuiz({})).message, 'lang must be a string, got an object');
   assert.equal(refusal(() => engine.exportText({}, 7, 0)).message, 'export format must be a string, got a number');
-  assert.equal(refusal(() => engine.sweep({}, ['ranks'], [1])).message, 'sweep axis must be a string, got an object');
+  assert.equal(refusal(() => engine.sweep({}, ['ranks'], [1])).message, 'sweep axis must be a string, got an array');
   assert.equal(refusal(() => engine.simulateJson({}, undefined)).message, 'detail must be a string, got undefined');
   assert.equal(engine.simulate({ schedule: '1f1b', ranks: 4, microBatches: 8 }).summary.makespan, 33); // still usable
 });

@@ -22,6 +22,7 @@ const RUN = { schedule: '1f1b', ranks: 4, microBatches: 8 };
 const run = (extra) => ({ ...RUN, ...extra });
 const DIRECT = { forward: 'attn=1,dispatch=1,mlp=1,combine=1', backward: 'combine=1,mlp_b=1,mlp_w=1,dispatch=1,attn_b=1,attn_w=1' };
 const SMALL_DENSE = readFileSync(fileURLToPath(new URL('../../core/data/plan_examples/small-dense.json', import.meta.url)), 'utf8');
+const MOE_ONE_NODE = readFileSync(fileURLToPath(new URL('../../core/data/plan_examples/moe-one-node-ep.json', import.meta.url)), 'utf8');
 const plannerInput = (change) => {
   const input = JSON.parse(SMALL_DENSE);
   change(input);
@@ -91,6 +92,11 @@ const HOSTILE = [
   ['measured.no_pipelining_ops', () => tools.measuredPipeline(['{"schemaVersion": 1, "traceEvents": [{"ph": "X", "cat": "user_annotation", "name": "forward", "ts": 0, "dur": 10}]}'])],
   ['quiz.set', () => course.quizQuestions({ set: 'nope' })],
   ['lesson.exercise', () => course.lesson({ exercise: 9 })],
+  // The Memory tab's runs on a model at the page's ranks (small-dense: 8 GPUs, model.pp 4).
+  ['model.ranks_divide_gpus', () => course.simulateModel({ schedule: '1f1b', model: SMALL_DENSE, ranks: 3 })],
+  ['model.ranks_range', () => course.simulateModel({ schedule: '1f1b', model: SMALL_DENSE, ranks: 300 })],
+  ['model.ranks_split_ep', () => course.simulateModel({ schedule: '1f1b', model: MOE_ONE_NODE, ranks: 16, microBatches: 32 })],
+  ['size.whole_number', () => course.simulateModel({ schedule: '1f1b', model: SMALL_DENSE, ranks: [4] })],
 ];
 
 /** The refusal `call` throws: a PipesimError, or the test fails. */
