@@ -13,8 +13,9 @@
 //   sends ("rendezvous" | "eager" | "async"; with timing="reference" only, as the CLI's --sends).
 // The engine checks timing and sends: a bad value is its refusal in place of the drawing.
 // Read-only: summary (the engine's summary of what is drawn, or null).
-// Events (bubbling, composed): "pipesim-change" after each drawing, detail {view, schedule, ranks,
-// microBatches, virtualStages, cost, compare, summary}; "pipesim-error" when the engine refuses the
+// Events (bubbling, composed): "pipesim-change" after each drawing, detail {every property above as it
+// reads (schedule, ranks, ..., timing, sends), view (the one drawn), lang (the one drawn in), summary}
+// (ATTRIBUTES is the one list of them); "pipesim-error" when the engine refuses the
 // settings, detail {code, message} (the drawing is replaced by the message).
 // `hidden` hides it. Everything internal is a #private member: the public surface is the above.
 import css from '../styles.css?inline';
@@ -68,8 +69,27 @@ const ELEMENT_CSS = `
 
 /** An element's state: the page's, with its attributes in place of the page's URL. */
 type ElementState = AppState & Pick<PageState, 'chunk'>;
-/** The attributes that are settings of the runs (the others restyle or re-render). */
-const SETTINGS = new Set(['schedule', 'ranks', 'micro-batches', 'virtual-stages', 'cost', 'compare', 'timing', 'sends']);
+
+/**
+ * Every attribute the element reflects as a property, written once: the observed attributes, the
+ * hand-over of properties set early and the pipesim-change detail are all read from this list, so an
+ * attribute added here is in the event too. `run`: a setting of the runs (the others restyle or
+ * re-render). lang and hidden are HTMLElement's own.
+ */
+const ATTRIBUTES = [
+  { property: 'schedule', attribute: 'schedule', run: true },
+  { property: 'ranks', attribute: 'ranks', run: true },
+  { property: 'microBatches', attribute: 'micro-batches', run: true },
+  { property: 'virtualStages', attribute: 'virtual-stages', run: true },
+  { property: 'cost', attribute: 'cost', run: true },
+  { property: 'compare', attribute: 'compare', run: true },
+  { property: 'timing', attribute: 'timing', run: true },
+  { property: 'sends', attribute: 'sends', run: true },
+  { property: 'view', attribute: 'view', run: false },
+  { property: 'theme', attribute: 'theme', run: false },
+  { property: 'palette', attribute: 'palette', run: false },
+] as const satisfies readonly { property: keyof PipesimChangeDetail; attribute: string; run: boolean }[];
+const SETTINGS = new Set<string>(ATTRIBUTES.filter((a) => a.run).map((a) => a.attribute));
 const VIEWS = ['timeline', 'compare', 'chunk', 'quiz'] as const;
 type View = (typeof VIEWS)[number];
 
@@ -79,14 +99,11 @@ export type { PipesimChangeDetail, PipesimErrorDetail } from './pipesim-timeline
 /** Events a framework listens to; they bubble out of the shadow root. */
 const EVENTS_SEEN_BY_VIEWS = ['click', 'input', 'change', 'keydown', 'pointerdown', 'pointermove', 'pointerup', 'pointerleave', 'wheel', 'focusin'];
 
-/** The properties that reflect attributes (lang and hidden are HTMLElement's own). */
-const REFLECTED = ['schedule', 'ranks', 'microBatches', 'virtualStages', 'cost', 'compare', 'view', 'theme', 'palette', 'timing', 'sends'] as const;
-
 const wholeOrNull = (value: string | null): number | null => (value !== null && /^\s*\d+\s*$/.test(value) ? Number(value) : null);
 
 export class PipesimTimelineElement extends HTMLElement {
   // theme and palette restyle through CSS (:host([theme=dark])); they are observed so the canvas redraws.
-  static observedAttributes = ['schedule', 'ranks', 'micro-batches', 'virtual-stages', 'cost', 'compare', 'view', 'lang', 'theme', 'palette', 'hidden', 'timing', 'sends'];
+  static observedAttributes = [...ATTRIBUTES.map((a) => a.attribute), 'lang', 'hidden'];
 
   readonly #root: ShadowRoot;
   readonly #body = el('div', { class: 'card' }, [el('div', { class: 'placeholder', text: 'pipesim…' })]);
@@ -198,7 +215,7 @@ export class PipesimTimelineElement extends HTMLElement {
    *  it asynchronously): the value then sits on the instance, hiding the accessor. Hand it over. */
   #adoptEarlyProperties(): void {
     const self = this as unknown as Record<string, unknown>;
-    for (const name of REFLECTED) {
+    for (const { property: name } of ATTRIBUTES) {
       if (!Object.prototype.hasOwnProperty.call(this, name)) continue;
       const value = self[name];
       delete self[name];
@@ -389,16 +406,10 @@ export class PipesimTimelineElement extends HTMLElement {
 
   #changed(view: View, summary: unknown): void {
     this.#summary = summary;
-    const detail: PipesimChangeDetail = {
-      view,
-      schedule: this.schedule,
-      ranks: this.ranks,
-      microBatches: this.microBatches,
-      virtualStages: this.virtualStages,
-      cost: this.cost,
-      compare: this.compare,
-      summary,
-    };
+    // Every reflected property as it reads now, then what was drawn: the view (compare without
+    // schedules to compare is drawn as the timeline), its language and its summary.
+    const reflected = Object.fromEntries(ATTRIBUTES.map(({ property }) => [property, this[property]]));
+    const detail = { ...reflected, view, lang: this.#language, summary } as PipesimChangeDetail;
     this.dispatchEvent(new CustomEvent('pipesim-change', { detail, bubbles: true, composed: true }));
   }
 

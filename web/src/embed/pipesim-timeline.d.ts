@@ -1,8 +1,10 @@
 // Types of the <pipesim-timeline> element (the package's "pipesim/element" export). Importing the
 // module defines the element; these declarations describe its public surface, which is all of it.
 
-/** What "pipesim-change" carries after each drawing. */
+/** What "pipesim-change" carries after each drawing: every property that reflects an attribute, as
+ *  the element's own property reads it, and what was drawn (view, lang, summary). */
 export interface PipesimChangeDetail {
+  /** The view drawn ("compare" without schedules to compare draws the timeline). */
   view: 'timeline' | 'compare' | 'chunk' | 'quiz';
   schedule: string;
   ranks: number | null;
@@ -10,6 +12,14 @@ export interface PipesimChangeDetail {
   virtualStages: number | null;
   cost: string;
   compare: string[];
+  /** "dataflow" or "reference". */
+  timing: string;
+  /** The sends attribute, null when absent. */
+  sends: string | null;
+  theme: string | null;
+  palette: string | null;
+  /** The language it is drawn in: "en", "pt-BR" or "zh-CN" (its lang, else the nearest above it). */
+  lang: string;
   /** The engine's summary (`pipesim simulate --format summary`) of the first schedule drawn; null for
    *  the chunk and quiz views. */
   summary: unknown;
