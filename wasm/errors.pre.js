@@ -40,21 +40,19 @@ function safeText(v) {
   }
 }
 
-/** A value nested in an argument: primitives as they are; objects and functions by a stand-in of the
- *  same type whose String() is fixed, since the C++ side only asks their type and their text. */
 /** A string with every lone surrogate replaced by U+FFFD: Emscripten's UTF-8 encoder would otherwise
  *  pair a lone high surrogate with whatever follows it ('a\uD800b' would lose its b). */
 function wellFormed(s) {
   return s.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');
 }
 
+/** A value nested in an argument: primitives as they are; objects and functions by an empty stand-in
+ *  of the same kind, since the C++ side only asks their kind (bindings_common.h js_text quotes an
+ *  object as "an object", never by its own toString, which is therefore never called). */
 function nestedCopy(v) {
   if (typeof v === 'string') return wellFormed(v);
   if (v === null || (typeof v !== 'object' && typeof v !== 'function')) return v;
-  const text = wellFormed(safeText(v));
-  const standIn = typeof v === 'function' ? function () {} : Array.isArray(v) ? [] : {};
-  standIn.toString = () => text;
-  return standIn;
+  return typeof v === 'function' ? function () {} : Array.isArray(v) ? [] : {};
 }
 
 // Requests nest (a request's stageCost list, a stage cost table's objects): arrays and objects are
@@ -70,9 +68,6 @@ function argumentCopy(v, depth = 0) {
   }
   const copy = {};
   for (const key in v) copy[key] = argumentCopy(v[key], depth + 1);
-  // An object where a value was expected is quoted by its text, fixed now as for a stand-in.
-  const text = wellFormed(safeText(v));
-  Object.defineProperty(copy, 'toString', { value: () => text, enumerable: false });
   return copy;
 }
 

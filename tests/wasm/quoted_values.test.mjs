@@ -25,6 +25,11 @@ test('an array or an object in a whole-number field is quoted by its kind, not b
   // Its own toString is never called: one that throws is refused like any object.
   const hostile = { toString() { throw new Error('called'); } };
   assert.equal(sizeRefusal('virtualStages', hostile).value, 'an object');
+  let calls = 0;
+  const counted = { toString: () => { calls += 1; return '8'; } };
+  assert.equal(sizeRefusal('ranks', counted).value, 'an object');
+  assert.equal(sizeRefusal('ranks', [counted]).value, 'an array');
+  assert.equal(calls, 0, 'never asked for its text');
   assert.equal(sizeRefusal('ranks', () => 8).value, 'a function');
   assert.equal(engine.simulate({ schedule: '1f1b', ranks: 4, microBatches: 8 }).summary.ranks, 4, 'still working');
 });
