@@ -240,6 +240,7 @@ export const en = {
   'memory.peakBytes': 'peak {gb} GB (rank {rank})',
   'memory.notFit': 'Do not fit in one GPU\'s memory: {names}.',
   'memory.allFit': 'Every compared schedule fits in one GPU\'s memory.',
+  'memory.ranFit': 'Every compared schedule that runs on this model fits in one GPU\'s memory.',
   'memory.refusedOnModel': '{name} cannot run on this model: {reason}',
   'memory.weights': 'Weights',
   'memory.gradients': 'Gradients',

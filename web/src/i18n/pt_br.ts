@@ -248,6 +248,7 @@ export const ptBR = {
   'memory.peakBytes': 'pico {gb} GB (rank {rank})',
   'memory.notFit': 'Não cabem na memória de uma GPU: {names}.',
   'memory.allFit': 'Todos os escalonamentos comparados cabem na memória de uma GPU.',
+  'memory.ranFit': 'Todos os escalonamentos comparados que rodam neste modelo cabem na memória de uma GPU.',
   'memory.refusedOnModel': '{name} não roda neste modelo: {reason}',
   'memory.weights': 'Pesos',
   'memory.gradients': 'Gradientes',

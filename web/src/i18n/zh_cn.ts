@@ -244,6 +244,7 @@ export const zhCN = {
   'memory.peakBytes': '峰值 {gb} GB（rank {rank}）',
   'memory.notFit': '放不进单个 GPU 内存：{names}。',
   'memory.allFit': '所有参与比较的调度都能放进单个 GPU 内存。',
+  'memory.ranFit': '在此模型上能运行的所有参与比较的调度都能放进单个 GPU 内存。',
   'memory.refusedOnModel': '{name} 无法在此模型上运行：{reason}',
   'memory.weights': '权重',
   'memory.gradients': '梯度',

@@ -254,12 +254,15 @@ function bytesChart(run: ModelRunResult): SVGSVGElement {
 
 /** The line naming the schedules of Compare that do not fit, and those the engine refuses on this model. */
 function verdictLine(verdicts: ModelVerdict[]): HTMLElement {
-  const over = verdicts.filter((v) => 'fits' in v && !v.fits);
+  const ran = verdicts.filter((v) => 'fits' in v);
+  const over = ran.filter((v) => 'fits' in v && !v.fits);
   const refused = verdicts.filter((v): v is Extract<ModelVerdict, { error: string }> => 'error' in v);
   const line = el('div', { class: 'memory-verdicts', 'data-testid': 'memory-fits' });
-  line.append(el('p', { text: over.length
-    ? t('memory.notFit', { names: over.map((v) => `${v.title} (${gb((v as { peakBytes: number }).peakBytes)} GB)`).join(', ') })
-    : t('memory.allFit') }));
+  // A schedule the engine refused on this model neither fits nor overflows: the sentence speaks only of
+  // those that ran, and says nothing about fitting when none did.
+  if (over.length)
+    line.append(el('p', { text: t('memory.notFit', { names: over.map((v) => `${v.title} (${gb((v as { peakBytes: number }).peakBytes)} GB)`).join(', ') }) }));
+  else if (ran.length) line.append(el('p', { text: t(refused.length ? 'memory.ranFit' : 'memory.allFit') }));
   for (const v of refused) line.append(el('p', { class: 'hint', text: t('memory.refusedOnModel', { name: v.title, reason: v.error }) }));
   return line;
 }
