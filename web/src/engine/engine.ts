@@ -407,17 +407,9 @@ export async function instantiateEngine(
   return new Engine(await createPipesimEngine(options as Parameters<typeof createPipesimEngine>[0]), { onExportProgress: fallback.onExportProgress });
 }
 
-let compiled: Promise<WebAssembly.Module> | null = null;
-let shared: Promise<Engine> | null = null;
-
-/** The engine's WebAssembly module, compiled once per page (the worker gets the same object). */
-export function compiledEngine(): Promise<WebAssembly.Module> {
-  compiled ??= compileWasm();
-  return compiled;
-}
+/** The engine's WebAssembly module, compiled once per page (the worker gets the same object); a failed
+ *  download or compile is tried again by the next call (load_once.ts), like the lazy modules. */
+export const compiledEngine: () => Promise<WebAssembly.Module> = loadOnce(compileWasm);
 
 /** The one engine instance of this page (several views and embedded elements share it). */
-export function loadEngine(): Promise<Engine> {
-  shared ??= compiledEngine().then((module) => instantiateEngine(module, wasmOptions()));
-  return shared;
-}
+export const loadEngine: () => Promise<Engine> = loadOnce(() => compiledEngine().then((module) => instantiateEngine(module, wasmOptions())));
