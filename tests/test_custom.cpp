@@ -370,10 +370,10 @@ TEST_CASE("a refused custom schedule carries its rule's key, its values and its 
   const Error pair = parsed(R"({"micro_batches": 1, "per_rank": [{"ops": [{"op": "FB", "f_mb": 0, "f_stage": 0, "b_mb": -1, "b_stage": 0}]}]})");
   CHECK(pair.wording().key == "field.whole_range");
   CHECK(pair.wording().params ==
-        Params{{"min", "0"}, {"max", std::to_string(limits::max_micro_batches - 1)}, {"name", "b_mb"}, {"at_kind", "rank_op"}, {"at", "0"}, {"op", "0"}});
+        Params{{"name", "b_mb"}, {"min", "0"}, {"max", std::to_string(limits::max_micro_batches - 1)}, {"at_kind", "rank_op"}, {"at", "0"}, {"op", "0"}});
   const Error top = parsed(R"({"micro_batches": 1, "directions": 3, "per_rank": []})");
   CHECK(std::string(top.what()) == "schedule JSON: 'directions' must be a whole number from 1 to 2");
-  CHECK(top.wording().params == Params{{"min", "1"}, {"max", "2"}, {"name", "directions"}, {"at_kind", "document"}, {"what", "schedule JSON"}});
+  CHECK(top.wording().params == Params{{"name", "directions"}, {"min", "1"}, {"max", "2"}, {"at_kind", "document"}, {"what", "schedule JSON"}});
 
   // The engine's rules, met by an imported schedule: the op at fault, or the chunk that never completes.
   const Error before = parsed("0B0,0F0\n");

@@ -31,7 +31,6 @@ template <typename Where>
 [[nodiscard]] auto whole_field(const nlohmann::json& object, const char* key, int lo, int hi, std::optional<int> fallback,
                                const Where& where) -> int {
   const auto wording = [&](std::string rule, std::vector<std::pair<std::string, std::string>> values) {
-    values.emplace_back("name", key);
     FieldPlace place = where();
     values.insert(values.end(), place.place.begin(), place.place.end());
     return Wording{std::move(rule), std::move(values)};
@@ -39,11 +38,11 @@ template <typename Where>
   const auto it = object.find(key);
   if (it == object.end()) {
     if (fallback) return *fallback;
-    throw Error(ErrorCode::bad_import, where().text + " is missing", wording("field.missing", {}));
+    throw Error(ErrorCode::bad_import, where().text + " is missing", wording("field.missing", {{"name", key}}));
   }
   if (!it->is_number_integer() || *it < lo || *it > hi)
     throw Error(ErrorCode::bad_import, where().text + " must be a whole number from " + std::to_string(lo) + " to " + std::to_string(hi),
-                wording("field.whole_range", {{"min", std::to_string(lo)}, {"max", std::to_string(hi)}}));
+                wording("field.whole_range", {{"name", key}, {"min", std::to_string(lo)}, {"max", std::to_string(hi)}}));
   return it->get<int>();
 }
 

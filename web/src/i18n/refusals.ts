@@ -77,6 +77,11 @@ const PLACES: Record<Exclude<Lang, 'en'>, Record<string, string>> = {
 type ListSpec = {
   fields: string[];
   split?: string;
+  /** The last field takes the rest of the entry (a field name with spaces: "virtual stages"). */
+  rest?: boolean;
+  /** Between entries, in the value and in each language (';' and '; ' / '；' unless said). */
+  entries?: string;
+  join?: Record<Exclude<Lang, 'en'>, string>;
   entry: Record<Exclude<Lang, 'en'>, string>;
   short?: Record<Exclude<Lang, 'en'>, string>;
 };
@@ -123,8 +128,8 @@ const LATIN = /[A-Za-z0-9]/;
  * `left` + `right` where a template's text meets a value put into it. zh-CN's typography decides
  * the gap there, since a value may begin or end with Chinese or with Latin (a step is "方向 1 的
  * 1SEND_B0" or just "1SEND_B0"): one space between a Chinese character and a Latin letter or digit,
- * none between Chinese text or next to full-width punctuation; anywhere else the template's own
- * spacing. pt-BR keeps the template's spacing.
+ * none between Chinese text or next to full-width punctuation; anywhere else (a sign, a quote) the
+ * template's own spacing. pt-BR keeps the template's spacing.
  */
 function seam(language: Exclude<Lang, 'en'>, left: string, right: string): string {
   if (language !== 'zh-CN') return left + right;
@@ -134,7 +139,8 @@ function seam(language: Exclude<Lang, 'en'>, left: string, right: string): strin
   const y = r[0];
   if (x === undefined || y === undefined) return left + right;
   if ((HAN.test(x) && LATIN.test(y)) || (LATIN.test(x) && HAN.test(y))) return `${l} ${r}`;
-  if (WIDE.test(x) || WIDE.test(y)) return l + r;
+  const punctuation = (c: string) => WIDE.test(c) && !HAN.test(c);
+  if ((WIDE.test(x) && WIDE.test(y)) || punctuation(x) || punctuation(y)) return l + r;
   return left + right;
 }
 
@@ -150,18 +156,34 @@ function fillTemplate(language: Exclude<Lang, 'en'>, template: string, valueOf: 
   return text;
 }
 
+/** Values given in parts under one rule's key only, where another rule's param of that name is a plain value. */
+const KEYED_LISTS: Record<string, Record<string, ListSpec>> = {
+  // A run's size as the op limit quotes it ("4096 ranks x 1024 micro-batches"), {field} worded by FIELDS.
+  'size.ops': {
+    size: {
+      fields: ['count', 'field'],
+      rest: true,
+      entries: ' x ',
+      join: { 'pt-BR': ' × ', 'zh-CN': ' × ' },
+      entry: { 'pt-BR': '{count} {field}', 'zh-CN': '{field} {count}' },
+    },
+  },
+};
+
 /** A LISTS value worded entry by entry in `language`. */
-function wordList(language: Exclude<Lang, 'en'>, name: string, value: string): string {
-  const list = LISTS[name]!;
-  const separator = language === 'zh-CN' ? '；' : '; ';
+function wordList(language: Exclude<Lang, 'en'>, name: string, value: string, list: ListSpec = LISTS[name]!): string {
+  const separator = list.join?.[language] ?? (language === 'zh-CN' ? '；' : '; ');
   return value
-    .split(';')
+    .split(list.entries ?? ';')
     .map((entry) => {
-      const parts = entry.split(list.split ?? ' ');
+      const split = list.split ?? ' ';
+      let parts = entry.split(split);
+      if (list.rest) parts = [...parts.slice(0, list.fields.length - 1), parts.slice(list.fields.length - 1).join(split)];
       const template = parts.length < list.fields.length && list.short ? list.short[language] : list.entry[language];
       return fillTemplate(language, template, (field) => {
         const part = parts[list.fields.indexOf(field)];
         if (part === undefined) return undefined;
+        if (field === 'field') return FIELDS[language][part] ?? part;
         return LISTS[field] && field !== name ? wordList(language, field, part) : part;
       });
     })
@@ -261,6 +283,7 @@ const CATALOGUES: Record<Exclude<Lang, 'en'>, Catalogue> = {
     'cost.finite': '{cost} deve ser um número finito, recebeu {value}',
     // Numbers read from text (core/engine/src/inputs/parse.cpp); {name} is the option or field.
     'number.whole_range': '{name} deve ser um número inteiro de {min} a {max}, recebeu {value}',
+    'stage_cost.stage_whole': 'o estágio de --stage-cost deve ser um número inteiro de {min} a {max}, first ou last, recebeu {value}',
     'number.range': '{name} deve ser um número de {min} a {max}, recebeu {value}',
     'field.missing': 'falta {name}',
     'field.whole_range': '{name} deve ser um número inteiro de {min} a {max}',
@@ -526,6 +549,7 @@ const CATALOGUES: Record<Exclude<Lang, 'en'>, Catalogue> = {
     'cost.finite': '{cost} 必须是有限数，收到 {value}',
     // Numbers read from text (core/engine/src/inputs/parse.cpp).
     'number.whole_range': '{name} 必须是 {min} 到 {max} 的整数，收到 {value}',
+    'stage_cost.stage_whole': '--stage-cost 的阶段必须是 {min} 到 {max} 的整数、first 或 last，收到 {value}',
     'number.range': '{name} 必须是 {min} 到 {max} 的数，收到 {value}',
     'field.missing': '缺少 {name}',
     'field.whole_range': '{name} 必须是 {min} 到 {max} 的整数',
@@ -555,7 +579,7 @@ const CATALOGUES: Record<Exclude<Lang, 'en'>, Catalogue> = {
     'request.overlap_not_object': "重叠请求必须是形如 {ratio: '1:1', commSms: 20} 的对象",
     'size.field': "规模字段必须是 ranks|microBatches|virtualStages 之一，收到 '{value}'",
     // The chunk model's components and ratio (core/course/src/overlap.cpp); {which} is worded by SIDES.
-    'component.assignment': "{which}组件 '{value}' 必须是 名称=值，名称为 {names} 之一",
+    'component.assignment': "{which}组件 '{value}' 必须是“名称=值”的形式，名称为 {names} 之一",
     'component.unknown': "未知的{which}组件 '{name}'；{which}组件有 {names}",
     'component.twice': '{which}组件 {name} 给出了两次',
     'component.number': "{which}组件 {name} 必须是 >= 0 的数，收到 '{value}'",
@@ -724,6 +748,8 @@ export function wordRefusal(english: string, wording: Wording | undefined): stri
     if (name === 'what') return DOCUMENTS[current][value] ?? value;
     if (name === 'which') return SIDES[current][value] ?? value;
     if (name === 'reason') return REASONS[current][value] ?? value;
+    const keyed = KEYED_LISTS[wording.key]?.[name];
+    if (keyed) return wordList(current, name, value, keyed);
     if (LISTS[name]) return wordList(current, name, value);
     if (name === 'value' && JSON_KINDS[current][value]) return JSON_KINDS[current][value];
     // pt-BR writes a decimal comma, as the page's numbers do.
