@@ -218,13 +218,20 @@ auto detail::lane_heading(Lane lane, std::string_view language) -> std::string {
   return "  " + padded(lane == Lane::compute ? words.compute_lane : words.comm_lane, width);
 }
 
-auto overlap_sentence(const Overlap& o) -> std::string {
-  const OverlapViewWords& words = words_of(o);
+namespace {
+
+/// The one-line summary in `words`' language.
+auto sentence_in(const Overlap& o, const OverlapViewWords& words) -> std::string {
   std::string out = detail::fill(words.hidden, {{"hidden", percent(o.hidden_fraction)}});
   if (o.f > 0) out += detail::fill(words.pair_cost, {{"ratio", fixed2(o.fb / o.f)}});
   if (o.sequential > 0) out += detail::fill(words.pair_vs_sequential, {{"ratio", fixed2(o.fb / o.sequential)}});
   return out;
 }
+
+}  // namespace
+
+// The JSON's sentence stays English in every language (its contract); the text view words it.
+auto overlap_sentence(const Overlap& o) -> std::string { return sentence_in(o, view_words.en); }
 
 auto overlap_json(const Overlap& o) -> JsonDocument { return detail::document(detail::overlap_tree(o)); }
 
@@ -267,7 +274,7 @@ auto render_overlap_text(const Overlap& o) -> std::string {
   os << detail::fill(words.exposed, {{"exposed", short_number(o.exposed_comm)}, {"comm", short_number(o.pair.comm) + unit},
                                      {"hidden", percent(o.hidden_fraction)}})
      << "\n";
-  os << overlap_sentence(o) << "\n";
+  os << sentence_in(o, words) << "\n";
   const Costs c = overlap_costs(o);
   os << detail::fill(words.costs, {{"costs", "F=" + short_number(c.f) + ", B=" + short_number(c.b) + ", W=" + short_number(c.w) +
                                                  ", FB=" + short_number(c.fb)}})
