@@ -11,6 +11,7 @@
 #include "helpers.h"
 #include "pipesim/custom.h"
 #include "pipesim/error.h"
+#include "pipesim/limits.h"
 #include "pipesim/reference.h"
 #include "pipesim/registry.h"
 #include "pipesim/report.h"
@@ -177,6 +178,36 @@ TEST_CASE("malformed actions are refused with the line and token at fault") {
   CHECK_THROWS_WITH(parse_custom_schedule("  \n"), Catch::StartsWith("a custom schedule is empty"));
 }
 
+TEST_CASE("JSON that does not parse is refused with its line, column and a reason key, not nlohmann's English") {
+  using Params = std::vector<std::pair<std::string, std::string>>;
+  const auto refusal = [](const std::string& text) -> Error {
+    try {
+      (void)parse_custom_schedule(text);
+    } catch (const Error& e) {
+      return e;
+    }
+    FAIL("accepted");
+    return Error(ErrorCode::internal, "accepted");
+  };
+  // The params say the line and column that nlohmann's English message says, and why.
+  const auto check = [&](const std::string& text, const std::string& line, const std::string& column, const std::string& reason) {
+    const Error e = refusal(text);
+    CHECK(e.wording().key == "custom.json_parse");
+    CHECK(e.wording().params == Params{{"line", line}, {"column", column}, {"reason", reason}});
+    if (reason != "number_out_of_range") CHECK_THAT(e.what(), Catch::Contains("at line " + line + ", column " + column + ":"));
+  };
+  check("{\"micro_batches\": 1,", "1", "21", "unexpected_end");
+  check("{\n  \"per_rank\": trux}", "2", "18", "invalid_literal");
+  check("{\n  \"per_rank\": tru\n}", "3", "0", "invalid_literal");  // the newline read ends line 2
+  check("{\"a\": -}", "1", "8", "invalid_number");
+  check("{\"a\": \"x", "1", "9", "invalid_string");
+  check("{\"a\" 1}", "1", "6", "unexpected_token");
+  check("{} {}", "1", "4", "trailing_text");
+  // A number too large for a double: nlohmann's out_of_range names no place; the params still do,
+  // at the number's last byte.
+  check("{\n\"micro_batches\": 1e400}", "2", "22", "number_out_of_range");
+}
+
 TEST_CASE("malformed JSON is refused with the rank and op at fault") {
   CHECK_THROWS_WITH(parse_custom_schedule("{\"micro_batches\": 1, \"per_rank\": [{\"ops\": [{\"op\": \"X\"}]}]}"),
                     "rank 0, op 0: unknown op 'X'; ops are F, B, I, W and FB");
@@ -327,6 +358,22 @@ TEST_CASE("a refused custom schedule carries its rule's key, its values and its 
   CHECK(std::string(pid.what()) == "pipesim trace: traceEvents[0]: pid must be a rank's process id, rank + 1, from 1 to 2");
   CHECK(pid.wording().key == "trace_import.pid");
   CHECK(pid.wording().params == Params{{"min", "1"}, {"max", "2"}, {"at_kind", "trace_event"}, {"at", "0"}});
+  const Error ranks = parsed(R"({"traceEvents": [], "otherData": {"generator": "pipesim"}})");
+  CHECK(std::string(ranks.what()) == "pipesim trace: otherData.ranks is missing");
+  CHECK(ranks.wording().key == "field.missing");
+  CHECK(ranks.wording().params == Params{{"name", "ranks"}, {"at_kind", "trace_other_data"}});
+
+  // A checked field is named by its JSON key at its place, never by an English phrase.
+  const Error mb = parsed(R"({"micro_batches": 1, "per_rank": [{"ops": [{"op": "F", "stage": 0}]}]})");
+  CHECK(std::string(mb.what()) == "rank 0, op 0: 'mb' is missing");
+  CHECK(mb.wording().params == Params{{"name", "mb"}, {"at_kind", "rank_op"}, {"at", "0"}, {"op", "0"}});
+  const Error pair = parsed(R"({"micro_batches": 1, "per_rank": [{"ops": [{"op": "FB", "f_mb": 0, "f_stage": 0, "b_mb": -1, "b_stage": 0}]}]})");
+  CHECK(pair.wording().key == "field.whole_range");
+  CHECK(pair.wording().params ==
+        Params{{"name", "b_mb"}, {"min", "0"}, {"max", std::to_string(limits::max_micro_batches - 1)}, {"at_kind", "rank_op"}, {"at", "0"}, {"op", "0"}});
+  const Error top = parsed(R"({"micro_batches": 1, "directions": 3, "per_rank": []})");
+  CHECK(std::string(top.what()) == "schedule JSON: 'directions' must be a whole number from 1 to 2");
+  CHECK(top.wording().params == Params{{"name", "directions"}, {"min", "1"}, {"max", "2"}, {"at_kind", "document"}, {"what", "schedule JSON"}});
 
   // The engine's rules, met by an imported schedule: the op at fault, or the chunk that never completes.
   const Error before = parsed("0B0,0F0\n");

@@ -179,6 +179,23 @@ TEST_CASE("exercise 4 compares DualPipe with Chimera when the registry has Chime
   }
 }
 
+TEST_CASE("exercise 4 says why Chimera refuses a size in the exercise's language, not in the engine's English") {
+  bool has_chimera = false;
+  for (const auto* s : pipesim::schedules()) has_chimera = has_chimera || s->name == "chimera";
+  if (!has_chimera) return;
+  const auto rejected = [](const std::string& lang) {
+    const std::string text = pipesim::render_lesson_text(pipesim::test::course_data(), lesson_exercise(pipesim::test::course_data(), request_of(4, lang)));
+    return text;
+  };
+  // English keeps the engine's own sentence, with the sizes it got.
+  CHECK(rejected("en").find("Chimera not allowed (chimera needs micro-batches to be a multiple of the stage count = 8") != std::string::npos);
+  // Other languages give the registry's rule in their own words.
+  const auto& texts = pipesim::find_schedule("chimera").texts;
+  CHECK(rejected("pt-BR").find("Chimera não permitido (" + std::string(texts.pt_br.constraints) + ")") != std::string::npos);
+  CHECK(rejected("zh-CN").find("Chimera 不允许（" + std::string(texts.zh_cn.constraints) + "）") != std::string::npos);
+  for (const std::string lang : {"pt-BR", "zh-CN"}) CHECK(rejected(lang).find("needs micro-batches") == std::string::npos);
+}
+
 TEST_CASE("every exercise renders in every language with no placeholder left") {
   for (int n = 1; n <= 4; ++n)
     for (const std::string lang : {"en", "pt-BR", "zh-CN"}) {

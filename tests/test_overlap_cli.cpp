@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 #include <algorithm>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -195,6 +196,47 @@ TEST_CASE("overlap --trace --lang words the measured derivation in the language 
   const Result zh = cli("overlap --trace " + pair + " --lang zh-CN");
   REQUIRE(zh.status == 0);
   CHECK(zh.out.find("  ATTN(F)     实测：trace 中其各 kernel 的并集\n") != std::string::npos);
+}
+
+TEST_CASE("overlap --lang words the text view's headings, lane labels and fixed lines, not only its derivation") {
+  // English words of the view that no other language keeps (the figure's labels, symbols and units stay).
+  const std::vector<std::string> english = {"forward chunk alone", "backward chunk alone", "the pair, overlapped", "  compute |",
+                                            "  comm    |", "exposed communication", "component durations", "pipeline costs",
+                                            "of the communication hidden", "One forward chunk", "sequential"};
+  const auto check_worded = [&](const std::string& lang, const std::vector<std::string>& expected) {
+    const Result r = cli("overlap --comm-sms 20 --lang " + lang);
+    REQUIRE(r.status == 0);
+    for (const std::string& word : english) CHECK(r.out.find(word) == std::string::npos);
+    for (const std::string& line : expected) CHECK(r.out.find(line) != std::string::npos);
+  };
+  check_worded("pt-BR", {"chunk forward sozinho: f = ", "chunk backward sozinho: b = ", "o par, sobreposto: fb = ",
+                         "\n  computação  |ATTN(F)", "\n  comunicação |", "comunicação 100% escondida; o par custa 1.99 x o chunk forward (0.79 x F+B)\n",
+                         "\ndurações dos componentes (20 de 132 SMs comunicam: computação x 1.17857, comunicação x 1):\n"});
+  check_worded("zh-CN", {"单独的前向 chunk：f = ", "单独的反向 chunk：b = ", "重叠的一对：fb = ", "\n  计算 |ATTN(F)", "\n  通信 |",
+                         "通信隐藏了 100%；这一对的开销是前向 chunk 的 1.99 倍（F+B 的 0.79 倍）\n",
+                         "\n各组件的时长（132 个 SM 中 20 个用于通信：计算 x 1.17857，通信 x 1）：\n"});
+  // The lanes' rows start in one column whatever the language, so the two lanes line up.
+  const Result en = cli("overlap --lang en");
+  CHECK(en.out.find("\n  compute |") != std::string::npos);
+  CHECK(en.out.find("\n  comm    |") != std::string::npos);
+}
+
+TEST_CASE("overlap --trace --lang words the measured pair's view too") {
+  const std::string pair = std::string(PIPESIM_SOURCE_DIR) + "/tests/data/profiler/chunk_pair.json";
+  const Result en = cli("overlap --trace " + pair);
+  REQUIRE(en.status == 0);
+  CHECK(en.out.find("\nmeasured pair (rank 3, device 0, 15 kernels; 1 column = 0.4583 us; capitals forward, lower case backward, ? unattributed): span 44 us\n") != std::string::npos);
+  CHECK(en.out.find("\nunattributed: 1 kernel (1 us compute, 0 us communication)\n") != std::string::npos);
+  const Result pt = cli("overlap --trace " + pair + " --lang pt-BR");
+  REQUIRE(pt.status == 0);
+  CHECK(pt.out.find("\npar medido (rank 3, dispositivo 0, 15 kernels; 1 coluna = 0.4583 us;") != std::string::npos);
+  CHECK(pt.out.find("\no modelo prevê fb = 42.75 us para estes componentes; duração medida 44 us\n") != std::string::npos);
+  CHECK(pt.out.find("measured") == std::string::npos);
+  const Result zh = cli("overlap --trace " + pair + " --lang zh-CN");
+  REQUIRE(zh.status == 0);
+  CHECK(zh.out.find("\n计算忙碌 42.75 us，通信忙碌 28.25 us，隐藏 27.5 us，暴露 0.75 us\n") != std::string::npos);
+  CHECK(zh.out.find("\n供流水线使用的实测成本：F=35.25, B=30.5, W=5.75, FB=44（实测跨度），comm=0\n") != std::string::npos);
+  CHECK(zh.out.find("measured") == std::string::npos);
 }
 
 TEST_CASE("overlap --lang refuses an unknown language code with exit 2, before reading any file") {

@@ -5,11 +5,10 @@
 // sources for the sites no input here reaches.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { loadWebModule } from './load.mjs';
 import { loadCourse, loadEngine, loadTools } from '../wasm/engine.mjs';
 import { ENGLISH } from './fixtures/refused_links.mjs';
+import { RUN, hostileBindings, plannerInput } from './fixtures/hostile_bindings.mjs';
 
 const { setLang, wordRefusal } = await loadWebModule('../../tests/web/fixtures/refusal_wording');
 const { refusalTemplate } = await loadWebModule('i18n/refusals');
@@ -18,86 +17,8 @@ const course = await loadCourse();
 // Exports and profiler traces are the tools module's calls, as on the page.
 const tools = await loadTools();
 
-const RUN = { schedule: '1f1b', ranks: 4, microBatches: 8 };
+const HOSTILE = hostileBindings({ engine, course, tools });
 const run = (extra) => ({ ...RUN, ...extra });
-const DIRECT = { forward: 'attn=1,dispatch=1,mlp=1,combine=1', backward: 'combine=1,mlp_b=1,mlp_w=1,dispatch=1,attn_b=1,attn_w=1' };
-const SMALL_DENSE = readFileSync(fileURLToPath(new URL('../../core/data/plan_examples/small-dense.json', import.meta.url)), 'utf8');
-const MOE_ONE_NODE = readFileSync(fileURLToPath(new URL('../../core/data/plan_examples/moe-one-node-ep.json', import.meta.url)), 'utf8');
-const plannerInput = (change) => {
-  const input = JSON.parse(SMALL_DENSE);
-  change(input);
-  return JSON.stringify(input);
-};
-
-/** [the rule's key, a call that breaks it] for each binding and field the page passes on. */
-const HOSTILE = [
-  // Per-stage costs and rank speeds (the Timeline's stage cost table).
-  ['stage_cost.syntax', () => engine.simulate(run({ stageCost: ['F=1'] }))],
-  ['stage_cost.assignment', () => engine.simulate(run({ stageCost: ['0:X=1'] }))],
-  ['stage_cost.twice', () => engine.simulate(run({ stageCost: ['0:F=1,F=2'] }))],
-  ['stage_cost.not_number', () => engine.simulate(run({ stageCost: ['0:F=abc'] }))],
-  ['stage_cost.no_cost', () => engine.simulate(run({ stageCost: ['0:'] }))],
-  ['stage_cost.stage_range', () => engine.simulate(run({ stageCost: ['9:F=1'] }))],
-  ['cost.w_exceeds_b', () => engine.simulate(run({ stageCost: ['1:W=9'] }))],
-  ['stage_cost.model_stages', () => engine.simulate(run({ modelStages: -1 }))],
-  ['number.whole_range', () => engine.simulate(run({ stageCost: ['a:F=1'] }))],
-  ['rank_speed.syntax', () => engine.simulate(run({ rankSpeed: ['fast'] }))],
-  ['rank_speed.factor', () => engine.simulate(run({ rankSpeed: ['0:0'] }))],
-  ['rank_speed.rank_range', () => engine.simulate(run({ rankSpeed: ['9:1'] }))],
-  ['arg.string_array', () => engine.simulate(run({ stageCost: 5 }))],
-  ['arg.string', () => engine.simulate(run({ stageCost: [5] }))],
-  // The cost text and the request itself.
-  ['cost.not_number', () => engine.simulate(run({ cost: 'F=abc' }))],
-  ['cost.assignment', () => engine.simulate(run({ cost: 'F' }))],
-  ['cost.twice', () => engine.simulate(run({ cost: 'F=1,F=2' }))],
-  ['cost.unknown', () => engine.simulate(run({ cost: 'X=1' }))],
-  ['cost.finite', () => engine.costBounds('a', 1)],
-  ['request.not_object', () => engine.simulate(5)],
-  ['arg.string', () => engine.simulate(run({ schedule: 5 }))],
-  ['size.field', () => engine.acceptedValues(RUN, 'nope', 8)],
-  // A pasted custom schedule (the Import tab), and the reference timing's words.
-  ['custom.action_syntax', () => engine.simulate({ schedule: 'custom', customSchedule: '0F0,0B0\n2X1' })],
-  ['custom.stage_two_ranks', () => engine.simulate({ schedule: 'custom', customSchedule: '0F0,1F0,1B0,0B0\n1F1\n' })],
-  ['custom.unknown_op', () => engine.simulate({ schedule: 'custom', customSchedule: '{"micro_batches": 1, "per_rank": [{"ops": [{"op": "X"}]}]}' })],
-  ['trace_import.not_ours', () => engine.simulate({ schedule: 'custom', customSchedule: '{"traceEvents": []}' })],
-  ['op.backward_before_forward', () => engine.simulate({ schedule: 'custom', customSchedule: '0B0,0F0\n' })],
-  ['missing.weight', () => engine.simulate({ schedule: 'custom', customSchedule: '0F0,0I0\n' })],
-  ['deadlock.cycle', () => engine.simulate({ schedule: 'custom', customSchedule: '0F0,0B0,0F1,0B1\n1F1,1B1,1F0,1B0' })],
-  ['timing.unknown', () => engine.simulate(run({ timing: 'fast' }))],
-  ['sends.only_reference', () => engine.simulate(run({ sends: 'eager' }))],
-  // Sweeps (Charts) and exports.
-  ['sweep.axis', () => engine.sweep(RUN, 'nope', [4])],
-  ['sweep.values', () => engine.sweep(RUN, 'ranks', 'x')],
-  ['sweep.too_many_points', () => engine.sweep(RUN, 'ranks', new Array(100000).fill(4))],
-  ['export.unknown_format', () => tools.exportText(RUN, 'nope', 1)],
-  // The Chunk tab.
-  ['request.overlap_not_object', () => engine.overlap(5)],
-  ['component.assignment', () => engine.overlap({ ...DIRECT, forward: 'attn,dispatch=1,mlp=1,combine=1' })],
-  ['component.unknown', () => engine.overlap({ ...DIRECT, forward: 'attn=1,dispatch=1,mlp=1,combine=1,foo=1' })],
-  ['component.twice', () => engine.overlap({ ...DIRECT, forward: 'attn=1,attn=2,dispatch=1,mlp=1,combine=1' })],
-  ['component.number', () => engine.overlap({ ...DIRECT, backward: 'combine=1,mlp_b=-1,mlp_w=1,dispatch=1,attn_b=1,attn_w=1' })],
-  ['component.missing', () => engine.overlap({ ...DIRECT, forward: 'attn=1,dispatch=1,mlp=1' })],
-  ['ratio.no_all_to_all', () => engine.overlap({ forward: 'attn=1,dispatch=0,mlp=1,combine=0', backward: 'combine=0,mlp_b=1,mlp_w=1,dispatch=0,attn_b=1,attn_w=1', ratio: '1:1' })],
-  ['chunk.no_work', () => engine.overlap({ forward: 'attn=0,dispatch=0,mlp=0,combine=0', backward: 'combine=0,mlp_b=0,mlp_w=0,dispatch=0,attn_b=0,attn_w=0' })],
-  ['language.unknown', () => engine.overlap({ language: 'fr' })],
-  ['arg.number', () => engine.overlap({ ppComm: 'x' })],
-  // The planner, the plan search and the measured pipeline.
-  ['plan.string', () => course.plan(plannerInput((i) => (i.language = 5)), 'en')],
-  ['language.unknown', () => course.plan(plannerInput((i) => (i.language = 'fr')), 'en')],
-  ['search.not_begun', () => course.planSearchStep(1)],
-  ['measured.not_array', () => tools.measuredPipeline('x')],
-  ['measured.too_many_traces', () => tools.measuredPipeline(new Array(engine.limits().maxRanks + 1).fill('{}'))],
-  ['profile_trace.top_array', () => tools.measuredPipeline(['[]'])],
-  ['profile_trace.event_time', () => tools.measuredPipeline(['{"schemaVersion": 1, "traceEvents": [{"ph": "X", "cat": "kernel", "name": "k", "ts": 1}]}'])],
-  ['measured.no_pipelining_ops', () => tools.measuredPipeline(['{"schemaVersion": 1, "traceEvents": [{"ph": "X", "cat": "user_annotation", "name": "forward", "ts": 0, "dur": 10}]}'])],
-  ['quiz.set', () => course.quizQuestions({ set: 'nope' })],
-  ['lesson.exercise', () => course.lesson({ exercise: 9 })],
-  // The Memory tab's runs on a model at the page's ranks (small-dense: 8 GPUs, model.pp 4).
-  ['model.ranks_divide_gpus', () => course.simulateModel({ schedule: '1f1b', model: SMALL_DENSE, ranks: 3 })],
-  ['model.ranks_range', () => course.simulateModel({ schedule: '1f1b', model: SMALL_DENSE, ranks: 300 })],
-  ['model.ranks_split_ep', () => course.simulateModel({ schedule: '1f1b', model: MOE_ONE_NODE, ranks: 16, microBatches: 32 })],
-  ['size.whole_number', () => course.simulateModel({ schedule: '1f1b', model: SMALL_DENSE, ranks: [4] })],
-];
 
 /** The refusal `call` throws: a PipesimError, or the test fails. */
 function refusalOf(call, key) {

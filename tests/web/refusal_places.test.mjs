@@ -65,7 +65,7 @@ test('a deadlock is worded link by link from the cycle the engine found, its ops
     assert.equal(
       wordRefusal('english', COMM_CYCLE),
       '参考通信中的死锁：rank 0 在操作 2（B0）之前等待 0SEND_F1（rank 1 尚未发起其一侧）；' +
-        'rank 1 在其步骤结束时等待 方向 1 的 1SEND_B0（rank 0 尚未发起其一侧）；此循环中没有 rank 能继续',
+        'rank 1 在其步骤结束时等待方向 1 的 1SEND_B0（rank 0 尚未发起其一侧）；此循环中没有 rank 能继续',
     );
   });
   assert.equal(wordRefusal('the English message', CYCLE), 'the English message');

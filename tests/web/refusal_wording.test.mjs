@@ -134,6 +134,6 @@ test('an array or an object quoted as the value refused is worded in the page\'s
   await setLang('pt-BR', { updateDocument: false });
   assert.equal(wordRefusal(e.message, e.wording), 'entrada do planejador: model.pp deve ser um número inteiro de 1 a 256, recebeu um array');
   await setLang('zh-CN', { updateDocument: false });
-  assert.equal(wordRefusal(e.message, e.wording), '规划器输入：model.pp 必须是 1 到 256 的整数，收到 一个数组');
+  assert.equal(wordRefusal(e.message, e.wording), '规划器输入：model.pp 必须是 1 到 256 的整数，收到一个数组');
   await setLang('en', { updateDocument: false });
 });

@@ -424,7 +424,12 @@ auto engine_cell(const Texts& t, const std::string& name, int ranks, int micro_b
     return {{"makespan", r.metrics.makespan}, {"bubble_fraction", r.metrics.bubble_fraction},
             {"max_bubble", r.metrics.max_bubble}, {"peak_activations", r.metrics.peak_activations}, {"stages_held", held}};
   } catch (const Error& e) {
-    text = t.get("engine_rejected", {{"reason", e.what()}});
+    // The engine's message is English; another language gives the rule the schedule broke in the
+    // registry's words for that language, so no English lands in its sentence.
+    std::string reason = e.what();
+    if (t.lang() != languages[0] && e.code() != ErrorCode::unknown_name)
+      reason = std::string(find_schedule(name).texts.in(t.lang()).constraints);
+    text = t.get("engine_rejected", {{"reason", reason}});
     return {{"error", e.what()}};
   }
 }

@@ -8,9 +8,11 @@
 #include <regex>
 #include <sstream>
 
+#include "detail/i18n.h"
 #include "detail/json_document.h"
 #include "detail/json_text.h"
 #include "detail/json_trees.h"
+#include "detail/overlap_words.h"
 #include "detail/short_number.h"
 #include "pipesim/language.h"
 #include "pipesim/error.h"
@@ -399,24 +401,63 @@ auto measured_row(const MeasuredChunk& m, Lane lane, double per_column) -> std::
 
 }  // namespace
 
+/// The measured pair's text view in each language ({name}: a value the view fills in).
+struct MeasuredViewWords {
+  std::string_view heading;       ///< the pair's lanes: {rank}, {device}, {kernels}, {column}, {span}
+  std::string_view busy;          ///< {compute}, {communication}, {hidden}, {exposed} (with their unit)
+  std::string_view unattributed;  ///< {kernels} kernels no component claims, {compute} and {communication} of their time
+  std::string_view one_kernel;    ///< the same for a single kernel
+  std::string_view predicted;     ///< the model's {fb} against the measured {span}
+  std::string_view costs;         ///< {costs} a pipeline takes from the measurement
+};
+
+constexpr Translated<MeasuredViewWords> measured_view_words{
+    .en = {.heading = "measured pair (rank {rank}, device {device}, {kernels} kernels; 1 column = {column}; capitals forward, lower case backward, ? unattributed): span {span}",
+           .busy = "compute busy {compute}, communication busy {communication}, hidden {hidden}, exposed {exposed}",
+           .unattributed = "unattributed: {kernels} kernels ({compute} compute, {communication} communication)",
+           .one_kernel = "unattributed: {kernels} kernel ({compute} compute, {communication} communication)",
+           .predicted = "the model predicts fb = {fb} for these components; measured span {span}",
+           .costs = "measured costs for a pipeline: {costs} (the measured span), comm=0"},
+    .pt_br = {.heading = "par medido (rank {rank}, dispositivo {device}, {kernels} kernels; 1 coluna = {column}; maiúsculas forward, minúsculas backward, ? sem componente): duração {span}",
+              .busy = "computação ocupada {compute}, comunicação ocupada {communication}, escondida {hidden}, exposta {exposed}",
+              .unattributed = "sem componente: {kernels} kernels ({compute} de computação, {communication} de comunicação)",
+              .one_kernel = "sem componente: {kernels} kernel ({compute} de computação, {communication} de comunicação)",
+              .predicted = "o modelo prevê fb = {fb} para estes componentes; duração medida {span}",
+              .costs = "custos medidos para um pipeline: {costs} (a duração medida), comm=0"},
+    .zh_cn = {.heading = "实测的一对（rank {rank}，设备 {device}，{kernels} 个 kernel；1 列 = {column}；大写为前向，小写为反向，? 为未归属）：跨度 {span}",
+              .busy = "计算忙碌 {compute}，通信忙碌 {communication}，隐藏 {hidden}，暴露 {exposed}",
+              .unattributed = "未归属：{kernels} 个 kernel（计算 {compute}，通信 {communication}）",
+              .one_kernel = "未归属：{kernels} 个 kernel（计算 {compute}，通信 {communication}）",
+              .predicted = "模型预测这些组件的 fb = {fb}；实测跨度 {span}",
+              .costs = "供流水线使用的实测成本：{costs}（实测跨度），comm=0"},
+};
+
 auto render_measured_chunk_text(const MeasuredChunk& m, const Overlap& model) -> std::string {
   const double scale = std::max({model.fb, m.span_us, 1e-9});
   const double per_column = scale / text_columns;
+  const std::string_view language = model.input.language;
+  const MeasuredViewWords& words = measured_view_words.in(language);
+  const auto us = [](double v) { return short_number(v) + " us"; };
   std::ostringstream os;
-  os << "\nmeasured pair (rank " << (m.rank ? std::to_string(*m.rank) : std::string("?")) << ", device " << m.device << ", "
-     << m.kernels << " kernels; 1 column = " << short_number(per_column, 4)
-     << " us; capitals forward, lower case backward, ? unattributed): span " << short_number(m.span_us) << " us\n";
-  os << "  compute |" << measured_row(m, Lane::compute, per_column) << "|\n";
-  os << "  comm    |" << measured_row(m, Lane::comm, per_column) << "|\n";
-  os << "compute busy " << short_number(m.compute_busy_us) << " us, communication busy " << short_number(m.communication_busy_us)
-     << " us, hidden " << short_number(m.hidden_comm_us) << " us, exposed " << short_number(m.exposed_comm_us) << " us\n";
-  os << "unattributed: " << m.unattributed_kernels << (m.unattributed_kernels == 1 ? " kernel (" : " kernels (") << short_number(m.unattributed_compute_us) << " us compute, "
-     << short_number(m.unattributed_comm_us) << " us communication)\n";
-  os << "the model predicts fb = " << short_number(model.fb) << " us for these components; measured span "
-     << short_number(m.span_us) << " us\n";
+  os << "\n"
+     << detail::fill(words.heading, {{"rank", m.rank ? std::to_string(*m.rank) : std::string("?")}, {"device", std::to_string(m.device)},
+                                     {"kernels", std::to_string(m.kernels)}, {"column", short_number(per_column, 4) + " us"},
+                                     {"span", us(m.span_us)}})
+     << "\n";
+  os << detail::lane_heading(Lane::compute, language) << "|" << measured_row(m, Lane::compute, per_column) << "|\n";
+  os << detail::lane_heading(Lane::comm, language) << "|" << measured_row(m, Lane::comm, per_column) << "|\n";
+  os << detail::fill(words.busy, {{"compute", us(m.compute_busy_us)}, {"communication", us(m.communication_busy_us)},
+                                  {"hidden", us(m.hidden_comm_us)}, {"exposed", us(m.exposed_comm_us)}})
+     << "\n";
+  os << detail::fill(m.unattributed_kernels == 1 ? words.one_kernel : words.unattributed,
+                     {{"kernels", std::to_string(m.unattributed_kernels)}, {"compute", us(m.unattributed_compute_us)},
+                      {"communication", us(m.unattributed_comm_us)}})
+     << "\n";
+  os << detail::fill(words.predicted, {{"fb", us(model.fb)}, {"span", us(m.span_us)}}) << "\n";
   const Costs c = measured_costs(m, model);
-  os << "measured costs for a pipeline: F=" << short_number(c.f) << ", B=" << short_number(c.b) << ", W=" << short_number(c.w)
-     << ", FB=" << short_number(c.fb) << " (the measured span), comm=0\n";
+  os << detail::fill(words.costs, {{"costs", "F=" + short_number(c.f) + ", B=" + short_number(c.b) + ", W=" + short_number(c.w) +
+                                                 ", FB=" + short_number(c.fb)}})
+     << "\n";
   return os.str();
 }
 

@@ -588,7 +588,8 @@ export class App {
   }
 
   /** A newcomer is offered the guided lesson first; it is skippable, and once dismissed or started
-   *  the offer does not come back. */
+   *  the offer does not come back. It heads the view, above the readouts: on a phone they and the
+   *  bubble terms fill more than a screen, and an offer under them went unseen. */
   private offerLesson(): void {
     const embedded = document.documentElement.classList.contains('embed');
     if (embedded || this.state.view === 'learn' || lessonStarted() || load('pipesim:learn:offer') === 'dismissed') return;
@@ -604,7 +605,7 @@ export class App {
       this.set({ ...this.stepState(1), view: 'learn' });
     });
     dismiss.addEventListener('click', close);
-    byId('tabs', this.root).before(offer);
+    byId('readouts', this.root).before(offer);
   }
 
   /** Tabs that do not fit scroll sideways; a hint says so while some are out of sight. */

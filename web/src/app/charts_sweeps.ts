@@ -5,11 +5,15 @@
 import { seriesColor } from '../base/colors';
 import { Lane, SUPERSEDED, type Background, type LaneRequest } from '../engine/background';
 import { EngineError, type Engine, type RunRequest } from '../engine/engine';
-import { scheduleTitle } from '../model/describe';
+import { scheduleConstraints, scheduleTitle } from '../model/describe';
 import type { ResolvedRequest, RunView } from '../model/run';
 import type { BasisShown } from '../views/basis';
 import type { Series, ScatterPoint } from '../views/chart';
-import type { ChartsModel, ChartsPanel } from '../views/charts_panel';
+import type { ChartsModel, ChartsPanel, RefusedSizes } from '../views/charts_panel';
+
+/** The schedules that refuse sizes on a chart, each once, in the order plotted. */
+const distinct = (refused: (RefusedSizes | null)[]): RefusedSizes[] =>
+  refused.filter((r, k): r is RefusedSizes => r !== null && refused.findIndex((o) => o?.schedule === r.schedule) === k);
 
 const range = (from: number, to: number) => Array.from({ length: Math.max(0, to - from + 1) }, (_, i) => from + i);
 
@@ -79,11 +83,13 @@ export class ChartsSweeps {
     this.panel.progress.start(plans.reduce((n, p) => n + p.values.length, 0) + tradeOffRequests.length);
     const curves: Series[] = [];
     const absolute: Series[] = [];
+    const refusing: (RefusedSizes | null)[] = [];
     for (const plan of plans) {
       const curve = await this.curve(plan, sweep);
       if (curve === SUPERSEDED) return;
       curves.push(curve.fraction);
       absolute.push(curve.largest);
+      refusing.push(curve.refused);
     }
     const tradeOff = await this.tradeOff(tradeOffRequests, sweep);
     if (tradeOff === SUPERSEDED) return;
@@ -96,6 +102,8 @@ export class ChartsSweeps {
       byRanks: curves.slice(n),
       largestByMicro: absolute.slice(0, n),
       largestByRanks: absolute.slice(n),
+      refusedByMicro: distinct(refusing.slice(0, n)),
+      refusedByRanks: distinct(refusing.slice(n)),
       tradeOff,
       utilisation: runs.map((r) => ({
         name: scheduleTitle(r.info),
@@ -109,7 +117,7 @@ export class ChartsSweeps {
   }
 
   /** One curve, piece by piece: the bubble fraction, and the largest rank's bubble in time units. */
-  private async curve(plan: CurvePlan, sweep: LaneRequest): Promise<{ fraction: Series; largest: Series } | typeof SUPERSEDED> {
+  private async curve(plan: CurvePlan, sweep: LaneRequest): Promise<{ fraction: Series; largest: Series; refused: RefusedSizes | null } | typeof SUPERSEDED> {
     const x: number[] = [];
     const y: number[] = [];
     const largest: number[] = [];
@@ -123,9 +131,12 @@ export class ChartsSweeps {
       piece.maxBubble.forEach((v: number, k: number) => largest.push(piece.valid[k] ? v : NaN));
       this.panel.progress.advance(values.length);
     }
-    const name = scheduleTitle(this.engine.schedule(plan.request.schedule), plan.request.schedule);
-    const color = seriesColor(this.engine.schedule(plan.request.schedule));
-    return { fraction: { name, color, x, y }, largest: { name, color, x, y: largest } };
+    const info = this.engine.schedule(plan.request.schedule);
+    const name = scheduleTitle(info, plan.request.schedule);
+    const color = seriesColor(info);
+    // A curve with a hole is a schedule refusing some of the sizes swept: its rule, in the registry's words.
+    const refused = largest.some(Number.isNaN) ? { schedule: name, constraints: scheduleConstraints(info) } : null;
+    return { fraction: { name, color, x, y }, largest: { name, color, x, y: largest }, refused };
   }
 
   /** Every schedule at these sizes, for the trade-off chart (those that refuse them have no point;

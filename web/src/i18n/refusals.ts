@@ -32,6 +32,20 @@ const SIDES: Record<Exclude<Lang, 'en'>, Record<string, string>> = {
   'zh-CN': { forward: '前向', backward: '反向' },
 };
 
+/** Why a JSON text does not parse ({reason}: core/internal/detail/json_fields.h, json_failure_reason). */
+const REASONS: Record<Exclude<Lang, 'en'>, Record<string, string>> = {
+  'pt-BR': {
+    unexpected_end: 'o texto acaba antes do fim do valor', invalid_literal: 'palavra inválida (só valem true, false e null)',
+    invalid_string: 'texto entre aspas inválido', invalid_number: 'número mal escrito', number_out_of_range: 'número grande demais',
+    trailing_text: 'há texto depois do fim do JSON', unexpected_token: 'caractere fora do lugar', malformed: 'estrutura inválida',
+  },
+  'zh-CN': {
+    unexpected_end: '文本在值结束前就结束了', invalid_literal: '无效的字面量（只能是 true、false 或 null）',
+    invalid_string: '无效的字符串', invalid_number: '数字写法有误', number_out_of_range: '数字太大',
+    trailing_text: 'JSON 结束后还有多余的文本', unexpected_token: '字符位置不对', malformed: '结构无效',
+  },
+};
+
 /**
  * Where in a larger input a refusal happened (params at_kind and at: Error::within in error.h). A
  * place may quote the refusal's other values too: a pasted schedule's line and token, a rank's op
@@ -42,13 +56,13 @@ const PLACES: Record<Exclude<Lang, 'en'>, Record<string, string>> = {
     stage: 'estágio {at}: ', model_stage: 'estágio do modelo {at}: ', trace: 'trace {at}: ',
     line_token: "linha {at}, token '{token}': ", rank: 'rank {at}: ', rank_op: 'rank {at}, op {op}: ',
     rank_op_named: 'rank {at}, op {op} ({op_text}): ', trace_event: 'trace do pipesim: traceEvents[{at}]: ',
-    comm_rank: 'comunicação do rank {at}: ',
+    comm_rank: 'comunicação do rank {at}: ', document: '{what}: ', trace_other_data: 'trace do pipesim, otherData: ',
   },
   'zh-CN': {
     stage: '阶段 {at}：', model_stage: '模型阶段 {at}：', trace: 'trace {at}：',
     line_token: "第 {at} 行，token '{token}'：", rank: 'rank {at}：', rank_op: 'rank {at}，操作 {op}：',
     rank_op_named: 'rank {at}，操作 {op}（{op_text}）：', trace_event: 'pipesim trace：traceEvents[{at}]：',
-    comm_rank: 'rank {at} 的通信：',
+    comm_rank: 'rank {at} 的通信：', document: '{what}：', trace_other_data: 'pipesim trace 的 otherData：',
   },
 };
 
@@ -63,6 +77,11 @@ const PLACES: Record<Exclude<Lang, 'en'>, Record<string, string>> = {
 type ListSpec = {
   fields: string[];
   split?: string;
+  /** The last field takes the rest of the entry (a field name with spaces: "virtual stages"). */
+  rest?: boolean;
+  /** Between entries, in the value and in each language (';' and '; ' / '；' unless said). */
+  entries?: string;
+  join?: Record<Exclude<Lang, 'en'>, string>;
   entry: Record<Exclude<Lang, 'en'>, string>;
   short?: Record<Exclude<Lang, 'en'>, string>;
 };
@@ -100,18 +119,71 @@ const LISTS: Record<string, ListSpec> = {
   },
 };
 
+/** Chinese characters, and the full-width punctuation and forms set among them. */
+const WIDE = /[\u3000-\u303f\u3400-\u9fff\uff00-\uffef]/;
+const HAN = /[\u3400-\u9fff]/;
+const LATIN = /[A-Za-z0-9]/;
+
+/**
+ * `left` + `right` where a template's text meets a value put into it. zh-CN's typography decides
+ * the gap there, since a value may begin or end with Chinese or with Latin (a step is "方向 1 的
+ * 1SEND_B0" or just "1SEND_B0"): one space between a Chinese character and a Latin letter or digit,
+ * none between Chinese text or next to full-width punctuation; anywhere else (a sign, a quote) the
+ * template's own spacing. pt-BR keeps the template's spacing.
+ */
+function seam(language: Exclude<Lang, 'en'>, left: string, right: string): string {
+  if (language !== 'zh-CN') return left + right;
+  const l = left.trimEnd();
+  const r = right.trimStart();
+  const x = l.at(-1);
+  const y = r[0];
+  if (x === undefined || y === undefined) return left + right;
+  if ((HAN.test(x) && LATIN.test(y)) || (LATIN.test(x) && HAN.test(y))) return `${l} ${r}`;
+  const punctuation = (c: string) => WIDE.test(c) && !HAN.test(c);
+  if ((WIDE.test(x) && WIDE.test(y)) || punctuation(x) || punctuation(y)) return l + r;
+  return left + right;
+}
+
+/** `template` with each {name} replaced by `valueOf(name)` (kept as written when undefined), joined at seams. */
+function fillTemplate(language: Exclude<Lang, 'en'>, template: string, valueOf: (name: string) => string | undefined): string {
+  const pieces = template.split(/\{(\w+)\}/);
+  let text = pieces[0]!;
+  for (let i = 1; i < pieces.length; i += 2) {
+    const value = valueOf(pieces[i]!);
+    text = value === undefined ? `${text}{${pieces[i]}}` : seam(language, text, value);
+    text = value === undefined ? text + pieces[i + 1]! : seam(language, text, pieces[i + 1]!);
+  }
+  return text;
+}
+
+/** Values given in parts under one rule's key only, where another rule's param of that name is a plain value. */
+const KEYED_LISTS: Record<string, Record<string, ListSpec>> = {
+  // A run's size as the op limit quotes it ("4096 ranks x 1024 micro-batches"), {field} worded by FIELDS.
+  'size.ops': {
+    size: {
+      fields: ['count', 'field'],
+      rest: true,
+      entries: ' x ',
+      join: { 'pt-BR': ' × ', 'zh-CN': ' × ' },
+      entry: { 'pt-BR': '{count} {field}', 'zh-CN': '{field} {count}' },
+    },
+  },
+};
+
 /** A LISTS value worded entry by entry in `language`. */
-function wordList(language: Exclude<Lang, 'en'>, name: string, value: string): string {
-  const list = LISTS[name]!;
-  const separator = language === 'zh-CN' ? '；' : '; ';
+function wordList(language: Exclude<Lang, 'en'>, name: string, value: string, list: ListSpec = LISTS[name]!): string {
+  const separator = list.join?.[language] ?? (language === 'zh-CN' ? '；' : '; ');
   return value
-    .split(';')
+    .split(list.entries ?? ';')
     .map((entry) => {
-      const parts = entry.split(list.split ?? ' ');
+      const split = list.split ?? ' ';
+      let parts = entry.split(split);
+      if (list.rest) parts = [...parts.slice(0, list.fields.length - 1), parts.slice(list.fields.length - 1).join(split)];
       const template = parts.length < list.fields.length && list.short ? list.short[language] : list.entry[language];
-      return template.replace(/\{(\w+)\}/g, (m, field: string) => {
+      return fillTemplate(language, template, (field) => {
         const part = parts[list.fields.indexOf(field)];
-        if (part === undefined) return m;
+        if (part === undefined) return undefined;
+        if (field === 'field') return FIELDS[language][part] ?? part;
         return LISTS[field] && field !== name ? wordList(language, field, part) : part;
       });
     })
@@ -211,6 +283,7 @@ const CATALOGUES: Record<Exclude<Lang, 'en'>, Catalogue> = {
     'cost.finite': '{cost} deve ser um número finito, recebeu {value}',
     // Numbers read from text (core/engine/src/inputs/parse.cpp); {name} is the option or field.
     'number.whole_range': '{name} deve ser um número inteiro de {min} a {max}, recebeu {value}',
+    'stage_cost.stage_whole': 'o estágio de --stage-cost deve ser um número inteiro de {min} a {max}, first ou last, recebeu {value}',
     'number.range': '{name} deve ser um número de {min} a {max}, recebeu {value}',
     'field.missing': 'falta {name}',
     'field.whole_range': '{name} deve ser um número inteiro de {min} a {max}',
@@ -317,8 +390,8 @@ const CATALOGUES: Record<Exclude<Lang, 'en'>, Catalogue> = {
     'custom.phase_mismatch': 'a fase {phase} não corresponde ao estágio {stage}, que é o número {index} dos estágios que o rank {rank} tem (em um caminho, a fase é esse número)',
     'custom.op_not_object': 'um op é um objeto com "op": "F", "B", "I", "W" ou "FB"',
     'custom.unknown_op': "op desconhecido '{name}'; os ops são F, B, I, W e FB",
-    'custom.trace_malformed': 'o trace do pipesim está malformado: {detail}',
-    'custom.json_parse': 'o JSON do escalonamento não é válido: {detail}',
+    'custom.trace_malformed': 'o trace do pipesim está malformado: {reason}',
+    'custom.json_parse': 'o JSON do escalonamento não é válido (linha {line}, coluna {column}): {reason}',
     'custom.json_not_object': 'JSON do escalonamento: espera-se um objeto com micro_batches e per_rank',
     'custom.micro_batches_even': 'JSON do escalonamento: micro_batches conta as duas direções, então deve ser par quando directions é 2 (recebeu {value})',
     'custom.per_rank_array': "JSON do escalonamento: 'per_rank' deve ser um array com uma entrada por rank",
@@ -455,8 +528,8 @@ const CATALOGUES: Record<Exclude<Lang, 'en'>, Catalogue> = {
     'stage_cost.table_length': '--stage-costs 列出了 {listed} 个阶段，但共有 {stages} 个',
     'stage_cost.model_stages': '模型阶段数必须是 1 到 {max} 的整数，收到 {value}',
     'stage_cost.stages_listed': '分阶段成本列出了 {listed} 个阶段，但调度有 {stages} 个',
-    'stage_cost.syntax': "--stage-cost 必须是 阶段:键=值,...（阶段为索引、first 或 last），收到 '{value}'",
-    'stage_cost.assignment': "--stage-cost '{value}' 必须是 键=值，键为 F、B、W、FB、comm 之一",
+    'stage_cost.syntax': "--stage-cost 必须是“阶段:键=值,...”的形式（阶段为索引、first 或 last），收到 '{value}'",
+    'stage_cost.assignment': "--stage-cost '{value}' 必须是“键=值”的形式，键为 F、B、W、FB、comm 之一",
     'stage_cost.twice': '--stage-cost 的成本 {cost} 给出了两次',
     'stage_cost.not_number': "--stage-cost 的成本 {cost} 必须是数，收到 '{value}'",
     'stage_cost.no_cost': "--stage-cost '{value}' 在阶段之后没有给出任何成本",
@@ -473,12 +546,13 @@ const CATALOGUES: Record<Exclude<Lang, 'en'>, Catalogue> = {
     'stage_costs.not_number': '--stage-costs 的第 {entry} 项：成本 {cost} 必须是数，收到 {value}',
     // The cost text (core/engine/src/costs.cpp) and the module's cost arguments.
     'cost.not_number': "成本 {cost} 必须是数，收到 '{value}'",
-    'cost.assignment': "成本 '{value}' 必须是 键=值，键为 F、B、W、FB、comm 之一",
+    'cost.assignment': "成本 '{value}' 必须是“键=值”的形式，键为 F、B、W、FB、comm 之一",
     'cost.twice': '成本 {cost} 给出了两次',
     'cost.unknown': "未知的成本 '{cost}'；已知的成本有 F、B、W、FB、comm",
     'cost.finite': '{cost} 必须是有限数，收到 {value}',
     // Numbers read from text (core/engine/src/inputs/parse.cpp).
     'number.whole_range': '{name} 必须是 {min} 到 {max} 的整数，收到 {value}',
+    'stage_cost.stage_whole': '--stage-cost 的阶段必须是 {min} 到 {max} 的整数、first 或 last，收到 {value}',
     'number.range': '{name} 必须是 {min} 到 {max} 的数，收到 {value}',
     'field.missing': '缺少 {name}',
     'field.whole_range': '{name} 必须是 {min} 到 {max} 的整数',
@@ -508,7 +582,7 @@ const CATALOGUES: Record<Exclude<Lang, 'en'>, Catalogue> = {
     'request.overlap_not_object': "重叠请求必须是形如 {ratio: '1:1', commSms: 20} 的对象",
     'size.field': "规模字段必须是 ranks|microBatches|virtualStages 之一，收到 '{value}'",
     // The chunk model's components and ratio (core/course/src/overlap.cpp); {which} is worded by SIDES.
-    'component.assignment': "{which}组件 '{value}' 必须是 名称=值，名称为 {names} 之一",
+    'component.assignment': "{which}组件 '{value}' 必须是“名称=值”的形式，名称为 {names} 之一",
     'component.unknown': "未知的{which}组件 '{name}'；{which}组件有 {names}",
     'component.twice': '{which}组件 {name} 给出了两次',
     'component.number': "{which}组件 {name} 必须是 >= 0 的数，收到 '{value}'",
@@ -584,8 +658,8 @@ const CATALOGUES: Record<Exclude<Lang, 'en'>, Catalogue> = {
     'custom.phase_mismatch': 'phase {phase} 与阶段 {stage} 不符：该阶段在 rank {rank} 所持阶段中的编号为 {index}（同一路径上 phase 就是这个编号）',
     'custom.op_not_object': '操作是带有 "op": "F"、"B"、"I"、"W" 或 "FB" 的对象',
     'custom.unknown_op': "未知的操作 '{name}'；操作有 F、B、I、W 和 FB",
-    'custom.trace_malformed': 'pipesim trace 格式错误：{detail}',
-    'custom.json_parse': '调度 JSON 无法解析：{detail}',
+    'custom.trace_malformed': 'pipesim trace 格式错误：{reason}',
+    'custom.json_parse': '调度 JSON 无法解析（第 {line} 行，第 {column} 列）：{reason}',
     'custom.json_not_object': '调度 JSON：应为包含 micro_batches 和 per_rank 的对象',
     'custom.micro_batches_even': '调度 JSON：micro_batches 计入两个方向，因此 directions 为 2 时必须是偶数（收到 {value}）',
     'custom.per_rank_array': "调度 JSON：'per_rank' 必须是数组，每个 rank 一项",
@@ -673,16 +747,19 @@ export function wordRefusal(english: string, wording: Wording | undefined): stri
   if (!template) return english;
   const fields = FIELDS[current];
   const place = wording.params.at_kind ? PLACES[current][wording.params.at_kind] : undefined;
-  const fill = (text: string): string => text.replace(/\{(\w+)\}/g, (m, name: string) => {
+  const fill = (text: string): string => fillTemplate(current, text, (name) => {
     const value = wording.params[name];
-    if (value === undefined) return m;
+    if (value === undefined) return undefined;
     if (name === 'field') return fields[value] ?? value;
     if (name === 'what') return DOCUMENTS[current][value] ?? value;
     if (name === 'which') return SIDES[current][value] ?? value;
+    if (name === 'reason') return REASONS[current][value] ?? value;
+    const keyed = KEYED_LISTS[wording.key]?.[name];
+    if (keyed) return wordList(current, name, value, keyed);
     if (LISTS[name]) return wordList(current, name, value);
     if (name === 'value' && JSON_KINDS[current][value]) return JSON_KINDS[current][value];
     // pt-BR writes a decimal comma, as the page's numbers do.
     return current === 'pt-BR' && /^-?\d+\.\d+$/.test(value) ? value.replace('.', ',') : value;
   });
-  return (place ? fill(place) : '') + fill(template);
+  return place ? seam(current, fill(place), fill(template)) : fill(template);
 }

@@ -11,6 +11,11 @@ export function scheduleTitle(info: { texts: Record<Lang, { title: string }> } |
   return info ? info.texts[lang()].title : name;
 }
 
+/** The sizes a schedule accepts, in words in the page's language, as the registry writes them. */
+export function scheduleConstraints(info: { texts: Record<Lang, { constraints: string }> } | undefined): string {
+  return info ? info.texts[lang()].constraints : '';
+}
+
 export function kindLabel(kind: KindName): string {
   return t(`kind.${kind}` as 'kind.F');
 }

@@ -9,6 +9,12 @@ import type { CostBasis } from '../state/page_state';
 import { basisBlock, type BasisShown } from './basis';
 import { barChart, dataTable, lineChart, scatterChart, type ChartSpec, type ScatterPoint, type Series } from './chart';
 
+/** A plotted schedule that refuses some of a chart's sizes, and the rule it follows (the registry's words). */
+export interface RefusedSizes {
+  schedule: string;
+  constraints: string;
+}
+
 /** What the Charts tab draws, computed by the app. */
 export interface ChartsModel {
   /** The primary run's sizes: the marker on each curve. */
@@ -20,6 +26,9 @@ export interface ChartsModel {
   /** The largest rank's bubble in time units, on the same axes. */
   largestByMicro: Series[];
   largestByRanks: Series[];
+  /** The plotted schedules whose curves have holes, against micro-batches and against ranks. */
+  refusedByMicro: RefusedSizes[];
+  refusedByRanks: RefusedSizes[];
   /** Every schedule accepting these sizes: activation memory against bubble. */
   tradeOff: ScatterPoint[];
   /** Each rank's utilisation per schedule on screen. */
@@ -101,18 +110,18 @@ export class ChartsPanel {
   /** The bubble in time units, not as a share: DualPipe's stays flat as micro-batches grow, while a
    *  fraction falls for every schedule just because there is more work. */
   private drawAbsolute(model: ChartsModel): void {
-    const { ranks, microBatches: micro, largestByMicro: byMicro, largestByRanks: byRanks } = model;
-    const specs: [string, string, ChartSpec][] = [
-      [t('charts.absVsMicroBatches', { ranks }), t('charts.absVsMicroBatchesHint'), { label: t('charts.absVsMicroBatches', { ranks }), xLabel: t('charts.microBatches'), yLabel: t('charts.largestBubble'), series: byMicro, marker: micro, yFormat: num, valueFormat: num }],
-      [t('charts.absVsRanks', { micro }), t('charts.absVsRanksHint'), { label: t('charts.absVsRanks', { micro }), xLabel: t('charts.ranks'), yLabel: t('charts.largestBubble'), series: byRanks, marker: ranks, yFormat: num, valueFormat: num }],
+    const { ranks, microBatches: micro, largestByMicro: byMicro, largestByRanks: byRanks, refusedByMicro, refusedByRanks } = model;
+    const specs: [string, string, ChartSpec, RefusedSizes[]][] = [
+      [t('charts.absVsMicroBatches', { ranks }), t('charts.absVsMicroBatchesHint'), { label: t('charts.absVsMicroBatches', { ranks }), xLabel: t('charts.microBatches'), yLabel: t('charts.largestBubble'), series: byMicro, marker: micro, yFormat: num, valueFormat: num }, refusedByMicro],
+      [t('charts.absVsRanks', { micro }), t('charts.absVsRanksHint'), { label: t('charts.absVsRanks', { micro }), xLabel: t('charts.ranks'), yLabel: t('charts.largestBubble'), series: byRanks, marker: ranks, yFormat: num, valueFormat: num }, refusedByRanks],
     ];
-    for (const [title, hint, spec] of specs) this.grid.append(chartCard(title, hint, lineChart(spec), spec));
+    for (const [title, hint, spec, refused] of specs) this.grid.append(chartCard(title, hint, lineChart(spec), spec, refused));
   }
 
   private draw(model: ChartsModel): void {
     clear(this.grid);
-    const { ranks, microBatches: micro, byMicro, byRanks, tradeOff, utilisation } = model;
-    const card = (titleText: string, hint: string, chart: SVGSVGElement, legendSeries: Series[]) =>
+    const { ranks, microBatches: micro, byMicro, byRanks, tradeOff, utilisation, refusedByMicro, refusedByRanks } = model;
+    const card = (titleText: string, hint: string, chart: SVGSVGElement, legendSeries: Series[], refused: RefusedSizes[] = []) =>
       el('div', { class: 'chart-card' }, [
         el('h4', { text: titleText }),
         chart,
@@ -122,6 +131,7 @@ export class ChartsPanel {
           return el('span', { class: 'item' }, [sw, s.name]);
         })),
         el('div', { class: 'hint', text: hint }),
+        ...caveats(refused),
       ]);
 
     this.grid.append(
@@ -130,6 +140,7 @@ export class ChartsPanel {
         t('charts.vsMicroBatchesHint'),
         lineChart({ label: t('charts.vsMicroBatches', { ranks }), xLabel: t('charts.microBatches'), yLabel: t('readout.bubbleFraction'), series: byMicro, marker: micro, yFormat: (v) => percent(v, 0), valueFormat: (v) => percent(v, 2) }),
         byMicro,
+        refusedByMicro,
       ),
     );
     this.grid.lastElementChild!.append(dataDetails({ label: '', xLabel: t('charts.microBatches'), yLabel: '', series: byMicro, valueFormat: (v) => percent(v, 2) }));
@@ -139,6 +150,7 @@ export class ChartsPanel {
         t('charts.vsRanksHint'),
         lineChart({ label: t('charts.vsRanks', { micro }), xLabel: t('charts.ranks'), yLabel: t('readout.bubbleFraction'), series: byRanks, marker: ranks, yFormat: (v) => percent(v, 0), valueFormat: (v) => percent(v, 2) }),
         byRanks,
+        refusedByRanks,
       ),
     );
     this.grid.lastElementChild!.append(dataDetails({ label: '', xLabel: t('charts.ranks'), yLabel: '', series: byRanks, valueFormat: (v) => percent(v, 2) }));
@@ -174,11 +186,16 @@ function dataDetails(spec: ChartSpec): HTMLElement {
   return el('details', { class: 'chart-data-details' }, [el('summary', { text: t('charts.data') }), dataTable(spec, t('charts.data'))]);
 }
 
-function chartCard(title: string, hint: string, chart: SVGSVGElement, spec: ChartSpec): HTMLElement {
+/** One line per plotted schedule that refuses some of the chart's sizes: why its curve has holes. */
+function caveats(refused: RefusedSizes[]): HTMLElement[] {
+  return refused.map((r) => el('div', { class: 'hint', 'data-testid': 'chart-caveat', text: t('charts.refusedSizes', { schedule: r.schedule, constraints: r.constraints }) }));
+}
+
+function chartCard(title: string, hint: string, chart: SVGSVGElement, spec: ChartSpec, refused: RefusedSizes[]): HTMLElement {
   const legend = el('div', { class: 'legend' }, spec.series.map((s) => {
     const sw = el('span', { class: 'cell' });
     sw.style.background = s.color;
     return el('span', { class: 'item' }, [sw, s.name]);
   }));
-  return el('div', { class: 'chart-card', 'data-testid': 'chart-absolute' }, [el('h4', { text: title }), chart, legend, el('div', { class: 'hint', text: hint }), dataDetails(spec)]);
+  return el('div', { class: 'chart-card', 'data-testid': 'chart-absolute' }, [el('h4', { text: title }), chart, legend, el('div', { class: 'hint', text: hint }), ...caveats(refused), dataDetails(spec)]);
 }

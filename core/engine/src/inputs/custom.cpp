@@ -398,13 +398,17 @@ auto parse_actions(std::string_view text) -> Schedule {
 
 using nlohmann::json;
 
-/// A whole number in [lo, hi] at `key` of `object`, named "WHERE: 'key'" in errors.
-auto whole(const json& object, const char* key, int lo, int hi, std::optional<int> fallback, const std::string& where)
-    -> int {
-  return detail::whole_field(object, key, lo, hi, fallback, [&] { return where + ": '" + key + "'"; });
+/// The top of a JSON schedule as a place: the document itself (PLACES' document).
+auto document_place(const std::string& what) -> Place { return {what, {{"at_kind", "document"}, {"what", what}}}; }
+
+/// A whole number in [lo, hi] at `key` of `object`, named "WHERE: 'key'" in errors and worded at
+/// `where` with the key as {name}.
+auto whole(const json& object, const char* key, int lo, int hi, std::optional<int> fallback, const Place& where) -> int {
+  return detail::whole_field(object, key, lo, hi, fallback,
+                             [&] { return detail::FieldPlace{where.text + ": '" + key + "'", where.params}; });
 }
 
-auto json_chunk(const json& op, const std::string& prefix, const std::string& where) -> Chunk {
+auto json_chunk(const json& op, const std::string& prefix, const Place& where) -> Chunk {
   return Chunk{whole(op, (prefix + "mb").c_str(), 0, max_micro_batches - 1, std::nullopt, where),
                whole(op, (prefix + "phase").c_str(), 0, max_chunk_phase, 0, where),
                whole(op, (prefix + "stage").c_str(), 0, max_stages - 1, std::nullopt, where)};
@@ -418,8 +422,8 @@ auto json_op(const json& op, const Place& where) -> Op {
   if (!kind)
     throw Error(ErrorCode::bad_import, where.text + ": unknown op '" + op["op"].get<std::string>() + "'; ops are F, B, I, W and FB",
                 where.wording("custom.unknown_op", {{"name", op["op"].get<std::string>()}}));
-  if (*kind == OpKind::FB) return Op{OpKind::FB, json_chunk(op, "f_", where.text), json_chunk(op, "b_", where.text)};
-  return Op{*kind, json_chunk(op, "", where.text), {}};
+  if (*kind == OpKind::FB) return Op{OpKind::FB, json_chunk(op, "f_", where), json_chunk(op, "b_", where)};
+  return Op{*kind, json_chunk(op, "", where), {}};
 }
 
 /// A Chrome trace written by pipesim, as the JSON contract; nlohmann's own errors become one line.
@@ -427,7 +431,9 @@ auto trace_schedule(const json& trace) -> json {
   try {
     return detail::schedule_json_from_trace(trace);
   } catch (const json::exception& e) {
-    throw Error(ErrorCode::bad_import, std::string("pipesim trace is malformed: ") + e.what(), {"custom.trace_malformed", {{"detail", e.what()}}});
+    // nlohmann's kind of failure as a reason key (REASONS), not its English words.
+    throw Error(ErrorCode::bad_import, std::string("pipesim trace is malformed: ") + e.what(),
+                {"custom.trace_malformed", {{"reason", detail::json_failure_reason(e.id, e.what())}}});
   }
 }
 
@@ -436,30 +442,34 @@ auto parse_json(std::string_view text) -> Schedule {
   try {
     j = detail::parse_json_within(text, "schedule JSON");
   } catch (const json::exception& e) {  // parse_error, and out_of_range for a number such as 1e400
-    throw Error(ErrorCode::bad_import, std::string("schedule JSON does not parse: ") + e.what(), {"custom.json_parse", {{"detail", e.what()}}});
+    // The page words where and why from facts, not from nlohmann's English.
+    const detail::JsonFailure failure = detail::json_failure(text);
+    throw Error(ErrorCode::bad_import, std::string("schedule JSON does not parse: ") + e.what(),
+                {"custom.json_parse",
+                 {{"line", std::to_string(failure.line)}, {"column", std::to_string(failure.column)}, {"reason", failure.reason}}});
   }
-  const std::string top = "schedule JSON";
+  const Place top = document_place("schedule JSON");
   if (!j.is_object())
-    throw Error(ErrorCode::bad_import, top + ": expected an object with micro_batches and per_rank", {"custom.json_not_object", {}});
+    throw Error(ErrorCode::bad_import, top.text + ": expected an object with micro_batches and per_rank", {"custom.json_not_object", {}});
   if (detail::is_chrome_trace(j)) j = trace_schedule(j);
   Draft d;
   d.directions = whole(j, "directions", 1, 2, 1, top);
   const int micro_batches = whole(j, "micro_batches", 1, 2 * max_micro_batches, std::nullopt, top);
   if (micro_batches % d.directions != 0)
-    throw Error(ErrorCode::bad_import, top + ": micro_batches counts both directions, so it must be even when directions is 2 (got " +
+    throw Error(ErrorCode::bad_import, top.text + ": micro_batches counts both directions, so it must be even when directions is 2 (got " +
                 std::to_string(micro_batches) + ")",
                 {"custom.micro_batches_even", {{"value", std::to_string(micro_batches)}}});
   std::optional<int> stages;
   if (j.contains("stages")) stages = whole(j, "stages", 1, max_stages, std::nullopt, top);
   if (!j.contains("per_rank") || !j["per_rank"].is_array())
-    throw Error(ErrorCode::bad_import, top + ": 'per_rank' must be an array with one entry per rank", {"custom.per_rank_array", {}});
+    throw Error(ErrorCode::bad_import, top.text + ": 'per_rank' must be an array with one entry per rank", {"custom.per_rank_array", {}});
   const json& per_rank = j["per_rank"];
   if (per_rank.size() > static_cast<std::size_t>(max_ranks))
     throw Error(ErrorCode::limit_exceeded, "a custom schedule may have at most " + std::to_string(max_ranks) + " ranks (got " +
                 std::to_string(per_rank.size()) + ")",
                 {"custom.too_many_ranks_listed", {{"max", std::to_string(max_ranks)}, {"value", std::to_string(per_rank.size())}}});
   if (j.contains("ranks") && whole(j, "ranks", 1, max_ranks, std::nullopt, top) != static_cast<int>(per_rank.size()))
-    throw Error(ErrorCode::bad_import, top + ": 'ranks' says " + std::to_string(j["ranks"].get<int>()) + " but per_rank lists " +
+    throw Error(ErrorCode::bad_import, top.text + ": 'ranks' says " + std::to_string(j["ranks"].get<int>()) + " but per_rank lists " +
                 std::to_string(per_rank.size()),
                 {"custom.ranks_mismatch", {{"ranks", std::to_string(j["ranks"].get<int>())}, {"listed", std::to_string(per_rank.size())}}});
   for (std::size_t r = 0; r < per_rank.size(); ++r) {

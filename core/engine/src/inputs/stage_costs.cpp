@@ -250,7 +250,13 @@ auto parse_stage_cost(std::string_view text) -> StageCostOverride try {
   const std::string stage = detail::lower(detail::trim(text.substr(0, colon)));
   if (stage == "first") out.stage.kind = StageSelector::Kind::first;
   else if (stage == "last") out.stage.kind = StageSelector::Kind::last;
-  else out.stage.index = parse_whole_in("--stage-cost stage", stage, 0, max_chunk_stage);
+  else
+    try {
+      out.stage.index = parse_whole_in("--stage-cost stage", stage, 0, max_chunk_stage);
+    } catch (const Error& e) {  // its own key: "stage" is a word of the sentence, not a name to quote
+      throw Error(e.code(), e.what(),
+                  {"stage_cost.stage_whole", {{"min", "0"}, {"max", std::to_string(max_chunk_stage)}, {"value", stage}}}, e.field());
+    }
   bool any = false;
   for (const detail::Assignment& a : detail::split_assignments(text.substr(colon + 1))) {
     const std::string key = cost_key(a.key);

@@ -33,7 +33,9 @@ constexpr const char* not_ours =
 /// A whole number in [lo, hi] at `key` of otherData.
 /// `fallback` when absent; nullopt: required.
 auto other_whole(const json& other, const char* key, int lo, int hi, std::optional<int> fallback) -> int {
-  return detail::whole_field(other, key, lo, hi, fallback, [&] { return std::string("pipesim trace: otherData.") + key; });
+  return detail::whole_field(other, key, lo, hi, fallback, [&] {
+    return detail::FieldPlace{std::string("pipesim trace: otherData.") + key, {{"at_kind", "trace_other_data"}}};
+  });
 }
 
 /// The wording of rule `key` said at traceEvents[position] (PLACES' trace_event in web/src/i18n/refusals.ts).
