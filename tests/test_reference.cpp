@@ -499,3 +499,35 @@ TEST_CASE("a run's large columns freed and asked for again reuse their memory, a
   CHECK(b.metrics.makespan == a.metrics.makespan);
   CHECK(between.metrics.makespan != a.metrics.makespan);
 }
+
+TEST_CASE("a queued step late in a rank's program is checked as fully as its first: a micro-batch past the last, a stage elsewhere") {
+  // Steps of one action and stage repeat thousands of times in a large program; a faster way of
+  // checking the repeats must still refuse the one that names a chunk this rank does not hold.
+  const Costs c = costs(1, 2, 1, 3, 1);
+  const auto last_receive_of = [](Schedule& s, int rank) -> CommStep& {
+    CommStep* last = nullptr;
+    for (int k = s.comm.rank_begin[static_cast<std::size_t>(rank)]; k < s.comm.rank_begin[static_cast<std::size_t>(rank) + 1]; ++k)
+      if (s.comm.steps[static_cast<std::size_t>(k)].action == CommAction::recv_forward) last = &s.comm.steps[static_cast<std::size_t>(k)];
+    REQUIRE(last != nullptr);
+    return *last;
+  };
+  Schedule past_the_end = build_schedule_with_comm("dualpipe", {4, 8, 1});
+  CommStep& late = last_receive_of(past_the_end, 1);
+  late.chunk.mb = 100;
+  CHECK_THROWS_MATCHES(simulate_reference(past_the_end, c, SendMode::rendezvous), Error,
+                       Refused(ErrorCode::invalid_schedule,
+                               "communication of rank 1: RECV_F names a chunk (micro-batch 100, stage " +
+                                   std::to_string(late.chunk.stage) + ") whose stage is not on this rank"));
+  // Rank 1 of DualPipe 4 holds stage 1 of direction 0 and stage 2 of direction 1: stage 3 is rank 3's
+  // in direction 0 and rank 0's in direction 1.
+  Schedule elsewhere = build_schedule_with_comm("dualpipe", {4, 8, 1});
+  CommStep& moved = last_receive_of(elsewhere, 1);
+  moved.chunk.stage = 3;
+  CHECK_THROWS_MATCHES(simulate_reference(elsewhere, c, SendMode::rendezvous), Error,
+                       Refused(ErrorCode::invalid_schedule,
+                               "communication of rank 1: RECV_F names a chunk (micro-batch " + std::to_string(moved.chunk.mb) +
+                                   ", stage 3) whose stage is not on this rank"));
+  // Unchanged, the same program runs, and again the same after a refused one.
+  const Schedule fine = build_schedule_with_comm("dualpipe", {4, 8, 1});
+  CHECK(simulate_reference(fine, c, SendMode::rendezvous).end == simulate_reference(fine, c, SendMode::rendezvous).end);
+}

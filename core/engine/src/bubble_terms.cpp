@@ -23,14 +23,20 @@ struct RankPass {
   std::vector<IdleGap> gaps;
 };
 
-auto read_rank(const Schedule& schedule, const Timeline& timeline, double makespan, int rank) -> RankPass {
+// The gaps are gathered in `scratch`, which split_bubbles() hands from rank to rank, and copied out at
+// their exact count: grown in place, each rank's list went through a doubling chain of fresh blocks
+// (Chimera 64 x 8192: 269K gaps in 516K slots, a tenth of the CLI's time in split_bubble and the
+// kernel's zeroing of those pages).
+auto read_rank(const Schedule& schedule, const Timeline& timeline, double makespan, int rank,
+               std::vector<IdleGap>& scratch) -> RankPass {
   const int begin = schedule.rank_begin[at(rank)];
   const int end = schedule.rank_begin[at(rank + 1)];
   RankPass out;
+  scratch.clear();
   // Ops of one rank run one at a time in list order: the gaps are between one's end and the next start.
   double free_from = 0;
   const auto note_gap = [&](double start, double gap_end) {
-    if (gap_end > start) out.gaps.push_back(IdleGap{start, gap_end, IdlePhase::fill});
+    if (gap_end > start) scratch.push_back(IdleGap{start, gap_end, IdlePhase::fill});
   };
   double first_backward = std::numeric_limits<double>::infinity();
   double last_forward = -std::numeric_limits<double>::infinity();
@@ -44,6 +50,7 @@ auto read_rank(const Schedule& schedule, const Timeline& timeline, double makesp
     free_from = std::max(free_from, op_end);
   }
   note_gap(free_from, makespan);
+  out.gaps.assign(scratch.begin(), scratch.end());
   if (begin == end) {
     out.bounds = {0, makespan, makespan, makespan, makespan, makespan};
     return out;
@@ -98,14 +105,13 @@ auto range_holding(std::vector<PhaseRange>& ranges, IdlePhase phase) -> PhaseRan
   return nullptr;
 }
 
-}  // namespace
-
-auto split_bubble(const Schedule& schedule, const Timeline& timeline, double makespan, int rank, bool stated,
-                  std::vector<BubbleTerm> terms) -> RankBubbleSplit {
+// One rank's split, its gaps gathered in `scratch` (see read_rank).
+auto split_rank(const Schedule& schedule, const Timeline& timeline, double makespan, int rank, bool stated,
+                std::vector<BubbleTerm> terms, std::vector<IdleGap>& scratch) -> RankBubbleSplit {
   RankBubbleSplit out;
   out.rank = rank;
   out.stated = stated;
-  RankPass pass = read_rank(schedule, timeline, makespan, rank);
+  RankPass pass = read_rank(schedule, timeline, makespan, rank, scratch);
   const auto& bounds = pass.bounds;
   for (int p = 0; p < idle_phase_count; ++p)
     out.phases[at(p)] = PhaseIdle{static_cast<IdlePhase>(p), bounds[at(p)], bounds[at(p + 1)], 0, 0, true, false};
@@ -137,13 +143,23 @@ auto split_bubble(const Schedule& schedule, const Timeline& timeline, double mak
   return out;
 }
 
+}  // namespace
+
+auto split_bubble(const Schedule& schedule, const Timeline& timeline, double makespan, int rank, bool stated,
+                  std::vector<BubbleTerm> terms) -> RankBubbleSplit {
+  std::vector<IdleGap> scratch;
+  return split_rank(schedule, timeline, makespan, rank, stated, std::move(terms), scratch);
+}
+
 auto split_bubbles(const Schedule& schedule, const Timeline& timeline, double makespan,
                    const std::vector<RankTerms>& rank_terms) -> std::vector<RankBubbleSplit> {
   std::vector<RankBubbleSplit> out;
   out.reserve(at(schedule.ranks()));
+  std::vector<IdleGap> scratch;
   for (int r = 0; r < schedule.ranks(); ++r) {
     const bool stated = at(r) < rank_terms.size() && rank_terms[at(r)].has_value();
-    out.push_back(split_bubble(schedule, timeline, makespan, r, stated, stated ? *rank_terms[at(r)] : std::vector<BubbleTerm>{}));
+    out.push_back(split_rank(schedule, timeline, makespan, r, stated,
+                             stated ? *rank_terms[at(r)] : std::vector<BubbleTerm>{}, scratch));
   }
   return out;
 }

@@ -29,8 +29,12 @@ using Input = detail::Producer;
 using Inputs = detail::OpProducers;
 
 // The writes each op makes (start, end and its chunk's row) are prefetched a line ahead
-// (detail/prefetch.h): DualPipe at 64 ranks x 8192 went from 35 to 21 ns per op. Prefetching the op
-// list too was slower: its single stream is one the hardware follows.
+// (detail/prefetch.h): DualPipe at 64 ranks x 8192 went from 35 to 21 ns per op. The op list is read
+// two lines ahead: it is one stream per rank, not one the hardware follows once 64 ranks interleave
+// (perf: a third of simulate()'s samples at 64 x 8192 waited on the op's load; simulate() of DualPipe
+// 64 x 8192 took 12.0 ms instead of 16.5, fastest of 15). The inputs' rows and end times were
+// prefetched too in a trial, without a measurable gain.
+using detail::prefetch_for_reading;
 using detail::prefetch_for_writing;
 
 // What a rank parked on: one output of one chunk. Its consumer is the only thing that asks for it, so
@@ -170,6 +174,7 @@ class Engine {
 
   [[gnu::always_inline]] auto run_op(int r, int i, double& free_at, std::vector<int>& ready) -> Step {
     const Op& op = s_.ops[static_cast<std::size_t>(i)];
+    prefetch_for_reading(&op, 2);
     ChunkGrid::Place at{};
     if (!grid_.place_on(r, op.chunk, at)) return Step::breaks_rule;
     ChunkProgress& chunk = progress_[at.row];

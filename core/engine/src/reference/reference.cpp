@@ -85,8 +85,10 @@ class ReferenceEngine {
       : s_(s), p_(s.comm), costs_(costs), uniform_(costs.uniform()), sends_(sends), with_transfers_(with_transfers), grid_(s),
         phase_of_stage_(phases_of_stages(s)) {
     number_links();
-    if (uniform_)
+    if (uniform_) {
       for (int k = 0; k < op_kind_count; ++k) uniform_duration_[k] = costs.stages.front().duration(static_cast<OpKind>(k));
+      uniform_comm_ = costs.stages.front().comm;
+    }
     const auto n = s.ops.size();
     timeline_.start.resize(n);
     timeline_.end.resize(n);
@@ -225,7 +227,7 @@ class ReferenceEngine {
   // after s-1, a gradient into stage s the one after s (stage_costs.h: a stage's comm is the boundary after it).
   // done() asks it several times per message, so every stage alike (the usual case) skips the divisions.
   [[nodiscard]] auto latency(std::size_t key) const -> double {
-    if (uniform_) return costs_.stages.front().comm;
+    if (uniform_) return uniform_comm_;
     const int stage = static_cast<int>(slot_of(key) % static_cast<std::uint32_t>(grid_.stages()));
     const bool gradient = (key & 1) != 0;
     return costs_.stages[static_cast<std::size_t>(gradient ? stage : stage - 1)].comm;
@@ -688,6 +690,7 @@ class ReferenceEngine {
   const CommProgram& p_;
   const StageCosts& costs_;
   double uniform_duration_[op_kind_count] = {};  // per op kind, when uniform_: Costs::duration's, read once
+  double uniform_comm_ = 0;  // when uniform_: every boundary's latency, read once (done() asks it several times per message)
   bool uniform_;  // every stage alike at speed 1: each op's duration is the one Costs', bit for bit
   SendMode sends_;
   bool with_transfers_;
