@@ -146,6 +146,32 @@ TEST_CASE("the bank in one language keeps ids, sources and stored option order")
   CHECK_FALSE(first["source"].get<std::string>().empty());
 }
 
+TEST_CASE("the bank is given in the file's own key order, though the course reads it as a sorted json") {
+  // quiz_bank() is the file as stored (`pipesim quiz --bank`): its order, not nlohmann::json's sorted one.
+  const std::string text = quiz_bank(pipesim::test::course_data()).dump();
+  const ordered_json bank = ordered_json::parse(text);
+  std::vector<std::string> first_keys;
+  for (const auto& item : bank.items())
+    if (first_keys.size() < 5) first_keys.push_back(item.key());
+  CHECK(first_keys == std::vector<std::string>{"$comment", "version", "lesson", "phase", "title"});
+  std::vector<std::string> question_keys;
+  for (const auto& item : bank["questions"][0].items()) question_keys.push_back(item.key());
+  CHECK(question_keys.front() == "id");
+  CHECK(question_keys.at(1) == "stage");
+}
+
+TEST_CASE("the bank in one language lists each question's keys in the bank's order") {
+  const ordered_json bank = pipesim::quiz_bank_in(pipesim::test::course_data(), "zh-CN");
+  std::vector<std::string> top;
+  for (const auto& item : bank.items()) top.push_back(item.key());
+  CHECK(top == std::vector<std::string>{"lesson", "title", "language", "questions"});
+  for (const auto& q : bank["questions"]) {
+    std::vector<std::string> keys;
+    for (const auto& item : q.items()) keys.push_back(item.key());
+    CHECK(keys == std::vector<std::string>{"id", "stage", "view", "source", "question", "options", "correct", "explanation"});
+  }
+}
+
 TEST_CASE("validation names the question whose options are broken") {
   ordered_json bank = quiz_bank(pipesim::test::course_data());
   bank["questions"][2]["options"].erase(3);

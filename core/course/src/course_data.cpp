@@ -14,11 +14,9 @@ namespace {
 
 constexpr const char* file_names = "quiz_bank, lesson_text or planner_text";
 
-/// A course file parsed as `Json` (json, or ordered_json for the bank), named in the message when it
-/// is not JSON.
-template <typename Json>
-auto parse_file(std::string_view text, std::string_view what) -> Json {
-  Json parsed = Json::parse(text, nullptr, false);
+/// A course file parsed, named in the message when it is not JSON.
+auto parse_file(std::string_view text, std::string_view what) -> nlohmann::json {
+  nlohmann::json parsed = nlohmann::json::parse(text, nullptr, false);
   if (parsed.is_discarded()) throw Error(ErrorCode::internal, std::string(what) + " is not valid JSON");
   return parsed;
 }
@@ -38,14 +36,15 @@ CourseData::CourseData() : files_(std::make_shared<const Files>()) {}
 void CourseData::provide(std::string_view name, std::string_view text) {
   Files next = *files_;
   if (name == "quiz_bank") {
-    auto bank = parse_file<nlohmann::ordered_json>(text, "quiz bank: core/data/quiz_bank.json");
+    auto bank = parse_file(text, "quiz bank: core/data/quiz_bank.json");
     // Checked here, so that a broken bank fails loudly when given instead of rendering a half-empty quiz.
     detail::validate_quiz_bank_tree(bank);
     next.quiz_bank = std::move(bank);
+    next.quiz_bank_text = std::string(text);
   } else if (name == "lesson_text") {
-    next.lesson_text = parse_file<nlohmann::json>(text, "lesson text: core/data/lesson_text.json");
+    next.lesson_text = parse_file(text, "lesson text: core/data/lesson_text.json");
   } else if (name == "planner_text") {
-    next.planner_text = parse_file<nlohmann::json>(text, "planner text: core/data/planner_text.json");
+    next.planner_text = parse_file(text, "planner text: core/data/planner_text.json");
   } else {
     throw Error(ErrorCode::unknown_name, "unknown course data '" + std::string(name) + "': expected " + file_names, {}, "name");
   }
@@ -63,7 +62,7 @@ auto CourseData::files() const -> const Files& { return *files_; }
 
 namespace detail {
 
-auto quiz_bank_of(const CourseData& course) -> const nlohmann::ordered_json& {
+auto quiz_bank_of(const CourseData& course) -> const nlohmann::json& {
   return given(course.files().quiz_bank, "quiz_bank");
 }
 auto lesson_text_of(const CourseData& course) -> const nlohmann::json& {

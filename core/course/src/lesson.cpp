@@ -60,16 +60,25 @@ auto term(double v) -> std::string {
 
 auto step(const Texts& t, const std::string& key, std::string formula, double value, std::string display,
           const std::string& unit_key = "") -> json {
-  return {{"key", key},
-          {"label", t.step(key)},
-          {"formula", std::move(formula)},
-          {"value", value},
-          {"display", std::move(display)},
-          {"unit", unit_key.empty() ? std::string() : t.common(unit_key)}};
+  // Objects here are filled key by key rather than as nested initializer lists: the same sorted json,
+  // less code (nlohmann builds an initializer list through a json_ref per element; issue 14: size).
+  json out;
+  out["key"] = key;
+  out["label"] = t.step(key);
+  out["formula"] = std::move(formula);
+  out["value"] = value;
+  out["display"] = std::move(display);
+  out["unit"] = unit_key.empty() ? std::string() : t.common(unit_key);
+  return out;
 }
 
 auto header(const Texts& t, int exercise, const Values& values) -> json {
-  return {{"exercise", exercise}, {"language", t.lang()}, {"title", t.get("title")}, {"question", t.get("question", values)}};
+  json out;
+  out["exercise"] = exercise;
+  out["language"] = t.lang();
+  out["title"] = t.get("title");
+  out["question"] = t.get("question", values);
+  return out;
 }
 
 auto run_schedule(const std::string& name, int ranks, int micro_batches, const Costs& costs) -> Run {
@@ -98,11 +107,20 @@ auto exercise_1(const json& text, const LessonRequest& req) -> json {
   const double t1 = e.one_f_one_b.metrics.makespan;
   const double td = e.dualpipe.metrics.makespan;
   json out = header(t, 1, {{"ranks", std::to_string(p)}, {"micro_batches", std::to_string(m)}, {"costs", format_costs(req.costs)}});
-  out["inputs"] = {{"ranks", p}, {"micro_batches", m}, {"cost", format_costs(req.costs)},
-                   {"gpu_hours_per_trillion_tokens", deepseek_gpu_hours_per_trillion_tokens}};
-  out["schedules"] = {
-      {"1f1b", {{"makespan", t1}, {"busy", e.busy_1f1b}, {"utilisation", e.utilisation_1f1b}}},
-      {"dualpipe", {{"makespan", td}, {"busy", e.busy_dualpipe}, {"utilisation", e.utilisation_dualpipe}}}};
+  json& inputs = out["inputs"];
+  inputs["ranks"] = p;
+  inputs["micro_batches"] = m;
+  inputs["cost"] = format_costs(req.costs);
+  inputs["gpu_hours_per_trillion_tokens"] = deepseek_gpu_hours_per_trillion_tokens;
+  const auto schedule_json = [](double makespan, double busy, double utilisation) {
+    json one;
+    one["makespan"] = makespan;
+    one["busy"] = busy;
+    one["utilisation"] = utilisation;
+    return one;
+  };
+  out["schedules"]["1f1b"] = schedule_json(t1, e.busy_1f1b, e.utilisation_1f1b);
+  out["schedules"]["dualpipe"] = schedule_json(td, e.busy_dualpipe, e.utilisation_dualpipe);
   const std::string P = std::to_string(p);
   out["steps"] = json::array({
       step(t, "busy_1f1b", t.common("sum_busy", {{"ranks", P}}), e.busy_1f1b, term(e.busy_1f1b), "unit_time"),
@@ -125,9 +143,13 @@ auto exercise_1(const json& text, const LessonRequest& req) -> json {
       step(t, "share_saved", term(e.recovered) + " / " + term(e.cost_1f1b), e.share_saved,
            detail::percent(e.share_saved, 1, l)),
   });
-  out["result"] = {{"utilisation_1f1b", e.utilisation_1f1b}, {"utilisation_dualpipe", e.utilisation_dualpipe},
-                   {"difference", e.difference}, {"time_ratio", e.time_ratio},
-                   {"recovered_gpu_hours_per_million_tokens", e.recovered}, {"share_saved", e.share_saved}};
+  json& result = out["result"];
+  result["utilisation_1f1b"] = e.utilisation_1f1b;
+  result["utilisation_dualpipe"] = e.utilisation_dualpipe;
+  result["difference"] = e.difference;
+  result["time_ratio"] = e.time_ratio;
+  result["recovered_gpu_hours_per_million_tokens"] = e.recovered;
+  result["share_saved"] = e.share_saved;
   out["answer"] = t.get("answer", {{"u_dualpipe", detail::percent(e.utilisation_dualpipe, 1, l)},
                                    {"u_1f1b", detail::percent(e.utilisation_1f1b, 1, l)},
                                    {"difference", detail::decimal(e.difference * 100, 1, l)},
@@ -143,7 +165,13 @@ auto exercise_1(const json& text, const LessonRequest& req) -> json {
 // ---------------------------------------------------------------------------------------------------
 // Exercise 2
 
-auto chunk_json(const Chunk& c) -> json { return {{"mb", c.mb}, {"direction", c.phase}, {"stage", c.stage}}; }
+auto chunk_json(const Chunk& c) -> json {
+  json out;
+  out["mb"] = c.mb;
+  out["direction"] = c.phase;
+  out["stage"] = c.stage;
+  return out;
+}
 
 auto arrow(int direction) -> std::string { return direction == 0 ? "→" : "←"; }
 
@@ -160,8 +188,18 @@ auto slot_label(const Op& op) -> std::string {
   return "?";
 }
 
+/// One slot of the table: an op's or an idle gap's span, its kind and its label.
+auto span_json(double start, double end, std::string op, std::string label) -> json {
+  json out;
+  out["start"] = start;
+  out["end"] = end;
+  out["op"] = std::move(op);
+  out["label"] = std::move(label);
+  return out;
+}
+
 auto slot_json(const Op& op, double start, double end) -> json {
-  json s{{"start", start}, {"end", end}, {"op", std::string(kind_name(op.kind))}, {"label", slot_label(op)}};
+  json s = span_json(start, end, std::string(kind_name(op.kind)), slot_label(op));
   switch (op.kind) {
     case OpKind::F: s["forward"] = chunk_json(op.chunk); break;
     case OpKind::B:
@@ -183,12 +221,14 @@ auto slot_table(const Run& r) -> json {
     double now = 0;
     for (int i = r.schedule.rank_begin[rank]; i < r.schedule.rank_begin[rank + 1]; ++i) {
       const auto k = static_cast<std::size_t>(i);
-      if (r.timeline.start[k] > now) slots.push_back({{"start", now}, {"end", r.timeline.start[k]}, {"op", "idle"}, {"label", "."}});
+      if (r.timeline.start[k] > now) slots.push_back(span_json(now, r.timeline.start[k], "idle", "."));
       slots.push_back(slot_json(r.schedule.ops[k], r.timeline.start[k], r.timeline.end[k]));
       now = r.timeline.end[k];
     }
-    if (now < r.metrics.makespan) slots.push_back({{"start", now}, {"end", r.metrics.makespan}, {"op", "idle"}, {"label", "."}});
-    table.push_back({{"rank", rank}, {"slots", slots}});
+    if (now < r.metrics.makespan) slots.push_back(span_json(now, r.metrics.makespan, "idle", "."));
+    json& row = table.emplace_back();
+    row["rank"] = rank;
+    row["slots"] = std::move(slots);
   }
   return table;
 }
@@ -245,7 +285,11 @@ auto exercise_2(const json& text, const LessonRequest& req) -> json {
   json out = header(t, 2, {{"ranks", std::to_string(ranks)}, {"micro_batches", std::to_string(micro_batches)},
                            {"costs", format_costs(req.costs)}});
   // The run the answer was read from, whole, so a page draws the same timeline without naming it.
-  out["inputs"] = {{"schedule", r.spec->name}, {"ranks", ranks}, {"micro_batches", micro_batches}, {"cost", format_costs(req.costs)}};
+  json& inputs = out["inputs"];
+  inputs["schedule"] = r.spec->name;
+  inputs["ranks"] = ranks;
+  inputs["micro_batches"] = micro_batches;
+  inputs["cost"] = format_costs(req.costs);
   out["makespan"] = r.metrics.makespan;
   out["table"] = slot_table(r);
   out["grid"] = slot_grid(out["table"]);
@@ -254,14 +298,20 @@ auto exercise_2(const json& text, const LessonRequest& req) -> json {
   std::string list;
   for (int rank = 0; rank < ranks; ++rank) {
     const auto s = first_two_direction_slot(r, rank);
-    per_rank.push_back({{"rank", rank}, {"start", s ? json(s->start) : json(nullptr)}});
+    json& entry = per_rank.emplace_back();
+    entry["rank"] = rank;
+    entry["start"] = s ? json(s->start) : json(nullptr);
     if (s) list += (list.empty() ? "" : ", ") + std::to_string(rank) + ": t = " + term(s->start);
   }
   out["first_per_rank"] = per_rank;
   const auto first = first_two_direction_slot(r);
   if (first) {
-    out["first_two_directions"] = {{"rank", first->rank}, {"start", first->start}, {"end", first->end},
-                                   {"forward", chunk_json(first->forward)}, {"backward", chunk_json(first->backward)}};
+    json& pair = out["first_two_directions"];
+    pair["rank"] = first->rank;
+    pair["start"] = first->start;
+    pair["end"] = first->end;
+    pair["forward"] = chunk_json(first->forward);
+    pair["backward"] = chunk_json(first->backward);
     out["answer"] = t.get("answer", {{"start", term(first->start)}, {"end", term(first->end)},
                                      {"rank", std::to_string(first->rank)}, {"f_mb", std::to_string(first->forward.mb)},
                                      {"f_dir", direction_name(t, first->forward.phase, ranks)},
@@ -331,7 +381,8 @@ auto exercise_3(const json& text, const LessonRequest& req) -> json {
   const std::string bytes = term(req.bytes_per_param) + " B";
   const auto B = [&](double v) { return detail::billions(v, 3, l); };
   json out = header(t, 3, {});
-  out["inputs"] = {{"bytes_per_param", req.bytes_per_param}, {"gpu_memory_gb", req.gpu_memory_gb}};
+  out["inputs"]["bytes_per_param"] = req.bytes_per_param;
+  out["inputs"]["gpu_memory_gb"] = req.gpu_memory_gb;
   const double other = m.params - m.routed;
   const double stage_routed = m.routed / (static_cast<double>(m.stages) * m.ep);
   const double stage_other = other / m.stages;
@@ -377,9 +428,14 @@ auto exercise_3(const json& text, const LessonRequest& req) -> json {
       step(t, "ratio", term(d.extra_bytes / 1e9) + " GB / " + term(m.extra_bytes / 1e9) + " GB", e.ratio,
            detail::decimal(e.ratio, 1, l)),
   });
-  out["result"] = {{"dense_extra_bytes", d.extra_bytes}, {"moe_extra_bytes", m.extra_bytes}, {"ratio", e.ratio},
-                   {"dense_model_share", d.model_share}, {"moe_model_share", m.model_share},
-                   {"dense_gpu_share", d.gpu_share}, {"moe_gpu_share", m.gpu_share}};
+  json& result = out["result"];
+  result["dense_extra_bytes"] = d.extra_bytes;
+  result["moe_extra_bytes"] = m.extra_bytes;
+  result["ratio"] = e.ratio;
+  result["dense_model_share"] = d.model_share;
+  result["moe_model_share"] = m.model_share;
+  result["dense_gpu_share"] = d.gpu_share;
+  result["moe_gpu_share"] = m.gpu_share;
   out["quote"] = t.get("quote");
   out["answer"] = t.get("answer", {{"dense_extra", detail::gigabytes(d.extra_bytes, l)},
                                    {"dense_gpu_share", detail::percent(d.gpu_share, 1, l)},
@@ -421,8 +477,13 @@ auto engine_cell(const Texts& t, const std::string& name, int ranks, int micro_b
     text = t.get("engine_cell", {{"makespan", term(r.metrics.makespan)},
                                  {"bubble", detail::percent(r.metrics.bubble_fraction, 1, t.lang())},
                                  {"peak", std::to_string(r.metrics.peak_activations)}});
-    return {{"makespan", r.metrics.makespan}, {"bubble_fraction", r.metrics.bubble_fraction},
-            {"max_bubble", r.metrics.max_bubble}, {"peak_activations", r.metrics.peak_activations}, {"stages_held", held}};
+    json cell;
+    cell["makespan"] = r.metrics.makespan;
+    cell["bubble_fraction"] = r.metrics.bubble_fraction;
+    cell["max_bubble"] = r.metrics.max_bubble;
+    cell["peak_activations"] = r.metrics.peak_activations;
+    cell["stages_held"] = held;
+    return cell;
   } catch (const Error& e) {
     // The engine's message is English; another language gives the rule the schedule broke in the
     // registry's words for that language, so no English lands in its sentence.
@@ -430,7 +491,9 @@ auto engine_cell(const Texts& t, const std::string& name, int ranks, int micro_b
     if (t.lang() != languages[0] && e.code() != ErrorCode::unknown_name)
       reason = std::string(find_schedule(name).texts.in(t.lang()).constraints);
     text = t.get("engine_rejected", {{"reason", reason}});
-    return {{"error", e.what()}};
+    json cell;
+    cell["error"] = e.what();
+    return cell;
   }
 }
 
@@ -438,12 +501,16 @@ auto exercise_4(const json& text, const LessonRequest& req) -> json {
   const Texts t(text, 4, req.language);
   json out = header(t, 4, {});
   json statements = json::array();
-  for (const json& s : t.section().at("statements"))
-    statements.push_back({{"kind", s.at("kind")}, {"source", s.at("source")},
-                          {"text", detail::pick(s.at("text"), t.lang(), "statement")}});
+  for (const json& s : t.section().at("statements")) {
+    json& statement = statements.emplace_back();
+    statement["kind"] = s.at("kind");
+    statement["source"] = s.at("source");
+    statement["text"] = detail::pick(s.at("text"), t.lang(), "statement");
+  }
   out["statements"] = statements;
   constexpr int ranks = 8;
-  out["inputs"] = {{"ranks", ranks}, {"cost", format_costs(req.costs)}};
+  out["inputs"]["ranks"] = ranks;
+  out["inputs"]["cost"] = format_costs(req.costs);
   if (!has_schedule("chimera")) {
     out["engine"] = nullptr;
     out["engine_text"] = json::array({t.get("engine_absent")});

@@ -563,7 +563,13 @@ void recommend(const CourseData& course, Plan& p) {
 }
 
 auto costs_json(const Costs& c) -> json {
-  return {{"F", c.f}, {"B", c.b}, {"W", c.w}, {"FB", c.fb}, {"comm", c.comm}};
+  json out;
+  out["F"] = c.f;
+  out["B"] = c.b;
+  out["W"] = c.w;
+  out["FB"] = c.fb;
+  out["comm"] = c.comm;
+  return out;
 }
 
 /// The planner's input as the file writes it, each field checked alone (check_consistency is next).
@@ -714,50 +720,104 @@ auto plan_json(const CourseData& course, const Plan& p) -> JsonDocument {
   const ClusterSpec& c = p.input.cluster;
   const PlanAssumptions& a = p.input.assumptions;
   const Words w(course, p.input.language);
+  // Filled key by key rather than as nested initializer lists: the same sorted json, but nlohmann
+  // builds an initializer list through a json_ref per element, and this function was the course
+  // module's largest (31 KB of code; issue 14: size).
   json out;
   out["language"] = w.lang();
-  out["input"] = {
-      {"cluster", {{"gpus", c.gpus}, {"gpus_per_node", c.gpus_per_node},
-                   {"gpu", {{"name", c.gpu.name}, {"tflops", c.gpu.tflops}, {"memory_gb", c.gpu.memory_gb}, {"hbm_gb_s", c.gpu.hbm_gb_s}}},
-                   {"nvlink_gb_s", c.nvlink_gb_s}, {"ib_gb_s", c.ib_gb_s}}},
-      {"model", {{"name", m.name}, {"layers", m.layers}, {"hidden", m.hidden}, {"dense_layers", m.dense_layers},
-                 {"ffn_hidden", m.ffn_hidden}, {"experts", m.experts}, {"shared_experts", m.shared_experts},
-                 {"top_k", m.top_k}, {"expert_hidden", m.expert_hidden}, {"seq_len", m.seq_len},
-                 {"micro_batch_size", m.micro_batch_size}, {"micro_batches", m.micro_batches}, {"pp", m.pp}, {"ep", p.ep}}},
-      {"assumptions", {{"mfu", a.mfu}, {"weight_bytes", a.weight_bytes}, {"grad_bytes", a.grad_bytes},
-                       {"optimizer_bytes", a.optimizer_bytes}, {"activation_bytes", a.activation_bytes},
-                       {"dispatch_bytes", a.dispatch_bytes}, {"combine_bytes", a.combine_bytes},
-                       {"comm_sms", a.comm_sms}, {"total_sms", a.total_sms}, {"virtual_stages", a.virtual_stages},
-                       {"tolerance", a.tolerance}}}};
+  json& input = out["input"];
+  json& cluster = input["cluster"];
+  cluster["gpus"] = c.gpus;
+  cluster["gpus_per_node"] = c.gpus_per_node;
+  json& gpu = cluster["gpu"];
+  gpu["name"] = c.gpu.name;
+  gpu["tflops"] = c.gpu.tflops;
+  gpu["memory_gb"] = c.gpu.memory_gb;
+  gpu["hbm_gb_s"] = c.gpu.hbm_gb_s;
+  cluster["nvlink_gb_s"] = c.nvlink_gb_s;
+  cluster["ib_gb_s"] = c.ib_gb_s;
+  json& model = input["model"];
+  model["name"] = m.name;
+  model["layers"] = m.layers;
+  model["hidden"] = m.hidden;
+  model["dense_layers"] = m.dense_layers;
+  model["ffn_hidden"] = m.ffn_hidden;
+  model["experts"] = m.experts;
+  model["shared_experts"] = m.shared_experts;
+  model["top_k"] = m.top_k;
+  model["expert_hidden"] = m.expert_hidden;
+  model["seq_len"] = m.seq_len;
+  model["micro_batch_size"] = m.micro_batch_size;
+  model["micro_batches"] = m.micro_batches;
+  model["pp"] = m.pp;
+  model["ep"] = p.ep;
+  json& assumptions = input["assumptions"];
+  assumptions["mfu"] = a.mfu;
+  assumptions["weight_bytes"] = a.weight_bytes;
+  assumptions["grad_bytes"] = a.grad_bytes;
+  assumptions["optimizer_bytes"] = a.optimizer_bytes;
+  assumptions["activation_bytes"] = a.activation_bytes;
+  assumptions["dispatch_bytes"] = a.dispatch_bytes;
+  assumptions["combine_bytes"] = a.combine_bytes;
+  assumptions["comm_sms"] = a.comm_sms;
+  assumptions["total_sms"] = a.total_sms;
+  assumptions["virtual_stages"] = a.virtual_stages;
+  assumptions["tolerance"] = a.tolerance;
   const ModelCosts& mc = p.model_costs;
-  out["estimates"] = {
-      {"parameters", {{"total", p.parameters.total}, {"routed_experts", p.parameters.routed}, {"other", p.parameters.other},
-                      {"active", p.parameters.active}, {"estimated_from_shape", p.parameters.estimated}}},
-      {"data_parallel", p.dp},
-      {"per_micro_batch", {{"tokens", mc.tokens}, {"forward_flops", mc.forward_flops}, {"forward_ms", mc.forward_ms},
-                           {"backward_ms", mc.backward_ms}, {"weight_ms", mc.weight_ms},
-                           {"a2a_forward_ms", mc.a2a_forward_ms}, {"a2a_backward_ms", mc.a2a_backward_ms},
-                           {"a2a_link", mc.a2a_link}, {"pp_send_ms", mc.pp_send_ms},
-                           {"activation_gb", mc.activation_bytes / 1e9}}},
-      {"units", w.say("json", "units")}};
-  out["candidates"] = json::array();
+  json& estimates = out["estimates"];
+  json& parameters = estimates["parameters"];
+  parameters["total"] = p.parameters.total;
+  parameters["routed_experts"] = p.parameters.routed;
+  parameters["other"] = p.parameters.other;
+  parameters["active"] = p.parameters.active;
+  parameters["estimated_from_shape"] = p.parameters.estimated;
+  estimates["data_parallel"] = p.dp;
+  json& per_micro_batch = estimates["per_micro_batch"];
+  per_micro_batch["tokens"] = mc.tokens;
+  per_micro_batch["forward_flops"] = mc.forward_flops;
+  per_micro_batch["forward_ms"] = mc.forward_ms;
+  per_micro_batch["backward_ms"] = mc.backward_ms;
+  per_micro_batch["weight_ms"] = mc.weight_ms;
+  per_micro_batch["a2a_forward_ms"] = mc.a2a_forward_ms;
+  per_micro_batch["a2a_backward_ms"] = mc.a2a_backward_ms;
+  per_micro_batch["a2a_link"] = mc.a2a_link;
+  per_micro_batch["pp_send_ms"] = mc.pp_send_ms;
+  per_micro_batch["activation_gb"] = mc.activation_bytes / 1e9;
+  estimates["units"] = w.say("json", "units");
+  json& candidates = out["candidates"] = json::array();
   int rank = 0;
   for (const PlanCandidate& k : p.ranked) {
     json stage_costs = json::array();
     for (const Costs& sc : k.stage_costs) stage_costs.push_back(costs_json(sc));
-    out["candidates"].push_back(
-        {{"rank", ++rank}, {"schedule", k.schedule}, {"title", k.title}, {"stages", k.stages},
-         {"virtual_stages", k.virtual_stages}, {"cost_ms", costs_json(k.costs)}, {"stage_cost_ms", stage_costs},
-         {"layers_per_stage", k.layers_per_stage}, {"makespan_ms", k.makespan_ms},
-         {"allreduce_ms", k.allreduce_ms}, {"iteration_ms", k.iteration_ms},
-         {"bubble_fraction", k.bubble_fraction}, {"compute_fraction", k.compute_fraction},
-         {"comm_overhead_fraction", k.overhead_fraction}, {"tokens_per_gpu_s", k.tokens_per_gpu_s},
-         {"stages_held", k.stages_held}, {"parameter_copies", k.parameter_copies},
-         {"peak_activations", k.peak_activations}, {"overlapped_pairs", k.overlapped_pairs},
-         {"memory_gb", {{"weights", k.weights_gb}, {"gradients", k.gradients_gb}, {"optimizer", k.optimizer_gb},
-                        {"activations", k.activations_gb}, {"total", k.total_gb}, {"capacity", c.gpu.memory_gb},
-                        {"rank", k.heaviest_rank}}},
-         {"fits", k.fits}});
+    json& candidate = candidates.emplace_back();
+    candidate["rank"] = ++rank;
+    candidate["schedule"] = k.schedule;
+    candidate["title"] = k.title;
+    candidate["stages"] = k.stages;
+    candidate["virtual_stages"] = k.virtual_stages;
+    candidate["cost_ms"] = costs_json(k.costs);
+    candidate["stage_cost_ms"] = std::move(stage_costs);
+    candidate["layers_per_stage"] = k.layers_per_stage;
+    candidate["makespan_ms"] = k.makespan_ms;
+    candidate["allreduce_ms"] = k.allreduce_ms;
+    candidate["iteration_ms"] = k.iteration_ms;
+    candidate["bubble_fraction"] = k.bubble_fraction;
+    candidate["compute_fraction"] = k.compute_fraction;
+    candidate["comm_overhead_fraction"] = k.overhead_fraction;
+    candidate["tokens_per_gpu_s"] = k.tokens_per_gpu_s;
+    candidate["stages_held"] = k.stages_held;
+    candidate["parameter_copies"] = k.parameter_copies;
+    candidate["peak_activations"] = k.peak_activations;
+    candidate["overlapped_pairs"] = k.overlapped_pairs;
+    json& memory = candidate["memory_gb"];
+    memory["weights"] = k.weights_gb;
+    memory["gradients"] = k.gradients_gb;
+    memory["optimizer"] = k.optimizer_gb;
+    memory["activations"] = k.activations_gb;
+    memory["total"] = k.total_gb;
+    memory["capacity"] = c.gpu.memory_gb;
+    memory["rank"] = k.heaviest_rank;
+    candidate["fits"] = k.fits;
   }
   out["not_applicable"] = json::array();
   for (const NotApplicable& n : p.not_applicable) {
@@ -1068,15 +1128,29 @@ auto search_json(const SearchResult& result) -> JsonDocument {
   for (const SearchPoint& p : result.best) {
     nlohmann::json stage_costs = nlohmann::json::array();
     for (const Costs& c : p.stage_costs) stage_costs.push_back(costs_json(c));
-    best.push_back({{"schedule", p.schedule}, {"pipeline", p.pipeline}, {"pp", p.pp}, {"micro_batches", p.micro_batches},
-                    {"micro_batch_size", p.micro_batch_size}, {"virtual_stages", p.virtual_stages},
-                    {"lighter_ends", p.lighter_ends}, {"layers_per_stage", p.layers_per_stage},
-                    {"stage_cost_ms", std::move(stage_costs)}, {"makespan_ms", p.makespan_ms},
-                    {"bubble_fraction", p.bubble_fraction}, {"allreduce_ms", p.allreduce_ms},
-                    {"iteration_ms", p.iteration_ms}, {"peak_gb", p.peak_gb}, {"fits", p.fits}});
+    nlohmann::json& point = best.emplace_back();  // key by key, like plan_json
+    point["schedule"] = p.schedule;
+    point["pipeline"] = p.pipeline;
+    point["pp"] = p.pp;
+    point["micro_batches"] = p.micro_batches;
+    point["micro_batch_size"] = p.micro_batch_size;
+    point["virtual_stages"] = p.virtual_stages;
+    point["lighter_ends"] = p.lighter_ends;
+    point["layers_per_stage"] = p.layers_per_stage;
+    point["stage_cost_ms"] = std::move(stage_costs);
+    point["makespan_ms"] = p.makespan_ms;
+    point["bubble_fraction"] = p.bubble_fraction;
+    point["allreduce_ms"] = p.allreduce_ms;
+    point["iteration_ms"] = p.iteration_ms;
+    point["peak_gb"] = p.peak_gb;
+    point["fits"] = p.fits;
   }
-  return detail::document(nlohmann::json{{"configurations", result.configurations}, {"refused", result.refused},
-                                         {"same_layout", result.same_layout}, {"best", std::move(best)}});
+  nlohmann::json out;
+  out["configurations"] = result.configurations;
+  out["refused"] = result.refused;
+  out["same_layout"] = result.same_layout;
+  out["best"] = std::move(best);
+  return detail::document(std::move(out));
 }
 
 }  // namespace pipesim

@@ -19,7 +19,12 @@ namespace pipesim {
 
 namespace {
 
-using json = nlohmann::ordered_json;
+using json = nlohmann::json;
+/// The quizzes' own documents keep their keys in the order they are written here: the course site's
+/// quiz.json order (lesson, title, questions; stage, question, options, correct, explanation). The
+/// bank is read as a sorted json like every other course file, so the course module parses and looks
+/// up one flavour; only these few documents are built in the other.
+using ordered = nlohmann::ordered_json;
 
 constexpr std::array<std::string_view, 3> stages = {"pre", "check", "post"};
 constexpr std::array<std::string_view, 7> views = {"timeline", "compare", "charts", "memory",
@@ -79,6 +84,9 @@ void check_course(const json& bank, const std::set<int>& ids) {
   require(order == expected, "the course set must be 1 pre, 3 check, 2 post, in that order");
 }
 
+/// A string of the bank (checked as one when the bank was given), for the quizzes' ordered documents.
+auto text_of(const json& value) -> const std::string& { return value.get_ref<const std::string&>(); }
+
 auto find_question(const json& bank, int id) -> const json& {
   for (const json& q : bank["questions"])
     if (q["id"].get<int>() == id) return q;
@@ -132,21 +140,24 @@ void validate_quiz_bank(std::string_view bank_text) {
   detail::validate_quiz_bank_tree(bank);
 }
 
-auto quiz_bank(const CourseData& course) -> JsonDocument { return detail::document(detail::quiz_bank_of(course)); }
+auto quiz_bank(const CourseData& course) -> JsonDocument {
+  (void)detail::quiz_bank_of(course);  // refused, naming the file, when it was not given
+  return detail::document(ordered::parse(course.files().quiz_bank_text));
+}
 
 auto quiz_bank_in(const CourseData& course, std::string_view lang) -> JsonDocument {
   const std::string language = detail::check_language(lang);
   const json& bank = detail::quiz_bank_of(course);
-  json out{{"lesson", bank["lesson"]}, {"title", detail::pick(bank["title"], language, "title")}, {"language", language}};
-  out["questions"] = json::array();
+  ordered out{{"lesson", text_of(bank["lesson"])}, {"title", detail::pick(bank["title"], language, "title")}, {"language", language}};
+  out["questions"] = ordered::array();
   for (const json& q : bank["questions"]) {
-    out["questions"].push_back({{"id", q["id"]},
-                                {"stage", q["stage"]},
-                                {"view", q["view"]},
-                                {"source", q["source"]},
+    out["questions"].push_back({{"id", q["id"].get<int>()},
+                                {"stage", text_of(q["stage"])},
+                                {"view", text_of(q["view"])},
+                                {"source", text_of(q["source"])},
                                 {"question", detail::pick(q["question"], language, "question")},
                                 {"options", options_in(q, language)},
-                                {"correct", q["correct"]},
+                                {"correct", q["correct"].get<int>()},
                                 {"explanation", detail::pick(q["explanation"], language, "explanation")}});
   }
   return detail::document(std::move(out));
@@ -161,13 +172,13 @@ auto course_quiz(const CourseData& course, std::string_view lang) -> JsonDocumen
   const std::string language = detail::check_language(lang);
   const json& bank = detail::quiz_bank_of(course);
   const std::string path = course_quiz_path(course);
-  json out{{"lesson", bank["lesson"]}, {"title", detail::pick(bank["title"], language, "title")}};
-  out["questions"] = json::array();
+  ordered out{{"lesson", text_of(bank["lesson"])}, {"title", detail::pick(bank["title"], language, "title")}};
+  out["questions"] = ordered::array();
   for (const json& entry : bank["course"]) {
     const json& q = find_question(bank, entry["id"].get<int>());
     const std::string question = detail::pick(q["question"], language, "question");
     const detail::CourseOrder order = detail::course_order(path, question, options_in(q, language), q["correct"].get<std::size_t>());
-    out["questions"].push_back({{"stage", entry["stage"]},
+    out["questions"].push_back({{"stage", text_of(entry["stage"])},
                                 {"question", question},
                                 {"options", order.options},
                                 {"correct", order.correct},

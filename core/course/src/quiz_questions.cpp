@@ -22,7 +22,7 @@ namespace pipesim {
 
 namespace {
 
-using json = nlohmann::ordered_json;
+using json = nlohmann::json;
 
 /// The one option order of the quiz: the course's (sorted, then shuffled with a seed from SHA-256),
 /// the student's seed standing where the course's quiz path stands.

@@ -1,33 +1,57 @@
 #pragma once
 // The inside of a JsonDocument (pipesim/json_document.h) for the io and course sources that build one
 // or compose one into another: the nlohmann value it holds, sorted (json) or in insertion order
-// (ordered_json, the quiz bank's).
+// (ordered_json: the quizzes, whose key order is the course site's).
+//
+// A Tree is an interface with one implementation per flavour rather than a variant of both: visiting a
+// variant compiles both flavours' writers into every module that prints a document, and the engine
+// module, which never builds an ordered one, carried ordered_json's serializer (issue 14: size). A
+// module now links the writer of a flavour only where a document of it is built.
+#include <memory>
+#include <string>
+#include <type_traits>
 #include <utility>
-#include <variant>
 
 #include <nlohmann/json.hpp>
 
+#include "pipesim/error.h"
 #include "pipesim/json_document.h"
 
 namespace pipesim {
 
 struct JsonDocument::Tree {
-  std::variant<nlohmann::json, nlohmann::ordered_json> value;
+  Tree() = default;
+  Tree(const Tree&) = delete;
+  auto operator=(const Tree&) -> Tree& = delete;
+  virtual ~Tree() = default;
+  [[nodiscard]] virtual auto dump(int indent) const -> std::string = 0;
+  /// The value when it is a sorted nlohmann::json, else nullptr.
+  [[nodiscard]] virtual auto sorted() const -> const nlohmann::json* = 0;
 };
 
 namespace detail {
 
 template <typename Json>
+struct TreeOf final : JsonDocument::Tree {
+  explicit TreeOf(Json v) : value(std::move(v)) {}
+  [[nodiscard]] auto dump(int indent) const -> std::string override { return value.dump(indent); }
+  [[nodiscard]] auto sorted() const -> const nlohmann::json* override {
+    if constexpr (std::is_same_v<Json, nlohmann::json>) return &value;
+    else return nullptr;
+  }
+  Json value;
+};
+
+template <typename Json>
 [[nodiscard]] auto document(Json value) -> JsonDocument {
-  return JsonDocument(std::make_shared<const JsonDocument::Tree>(JsonDocument::Tree{std::move(value)}));
+  return JsonDocument(std::make_shared<const TreeOf<Json>>(std::move(value)));
 }
 
-/// The value of a document built from a sorted nlohmann::json (every one but the quiz bank's).
-[[nodiscard]] inline auto json_of(const JsonDocument& d) -> const nlohmann::json& { return std::get<nlohmann::json>(d.tree().value); }
-
-/// The value of a document built from an ordered_json (the quiz bank and the quizzes made from it).
-[[nodiscard]] inline auto ordered_json_of(const JsonDocument& d) -> const nlohmann::ordered_json& {
-  return std::get<nlohmann::ordered_json>(d.tree().value);
+/// The value of a document built from a sorted nlohmann::json (every one but the quizzes').
+[[nodiscard]] inline auto json_of(const JsonDocument& d) -> const nlohmann::json& {
+  const nlohmann::json* value = d.tree().sorted();
+  if (value == nullptr) throw Error(ErrorCode::internal, "internal: a document in insertion order read as a sorted one");
+  return *value;
 }
 
 }  // namespace detail

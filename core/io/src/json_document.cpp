@@ -4,17 +4,17 @@
 
 namespace pipesim {
 
-JsonDocument::JsonDocument() : JsonDocument(std::make_shared<const Tree>()) {}
+JsonDocument::JsonDocument() : JsonDocument(std::make_shared<const detail::TreeOf<nlohmann::json>>(nlohmann::json())) {}
 
 JsonDocument::JsonDocument(std::shared_ptr<const Tree> tree) : tree_(std::move(tree)) {}
 
-auto JsonDocument::dump(int indent) const -> std::string {
-  return std::visit([indent](const auto& value) { return value.dump(indent); }, tree_->value);
-}
+auto JsonDocument::dump(int indent) const -> std::string { return tree_->dump(indent); }
 
 auto operator==(const JsonDocument& a, const JsonDocument& b) -> bool {
-  if (a.tree_->value.index() == b.tree_->value.index()) return a.tree_->value == b.tree_->value;
-  // One sorted, one in insertion order: compared as sorted values.
+  const nlohmann::json* sorted_a = a.tree_->sorted();
+  const nlohmann::json* sorted_b = b.tree_->sorted();
+  if (sorted_a != nullptr && sorted_b != nullptr) return *sorted_a == *sorted_b;
+  // One or both in insertion order: compared as sorted values (key order ignored, as documented).
   return nlohmann::json::parse(a.dump()) == nlohmann::json::parse(b.dump());
 }
 

@@ -19,6 +19,11 @@ using nlohmann::json;
 
 auto number(double v) -> json { return detail::json_number(v); }
 
+// The objects below are filled key by key (out["key"] = value) rather than written as nested
+// initializer lists: the same sorted json, but nlohmann builds an initializer list element by element
+// through json_ref temporaries, and that code was several kilobytes a function of the engine module
+// the page downloads first (issue 14: size). Key order is the json's own (sorted) either way.
+
 auto chunk_fields(json& out, const char* prefix, const Chunk& c) {
   const std::string p(prefix);
   out[p + "mb"] = c.mb;
@@ -43,7 +48,10 @@ auto op_json(const Op& op, double start, double end) -> json {
 // What one op of the reference timing waited for, in the layers of OpWait, and the request that
 // ended the wait: `{"used_receive":..,"unused_receive":..,"send":..,"on":"2RECV_F5","peer":3}`.
 auto wait_json(const OpWait& w) -> json {
-  json out = {{"used_receive", number(w.used_receive)}, {"unused_receive", number(w.unused_receive)}, {"send", number(w.send)}};
+  json out;
+  out["used_receive"] = number(w.used_receive);
+  out["unused_receive"] = number(w.unused_receive);
+  out["send"] = number(w.send);
   if (w.on.action != CommAction::compute) {
     out["on"] = std::to_string(w.on.chunk.stage) + std::string(comm_action_name(w.on.action)) + std::to_string(w.on.chunk.mb);
     out["on_phase"] = w.on.chunk.phase;
@@ -54,25 +62,49 @@ auto wait_json(const OpWait& w) -> json {
 
 // Waits summed per layer (reference timing): a rank's, or the run's (measure.h's WaitTotals).
 auto waits_json(const WaitTotals& sum) -> json {
-  return {{"used_receive", number(sum.used_receive)}, {"unused_receive", number(sum.unused_receive)}, {"send", number(sum.send)}};
+  json out;
+  out["used_receive"] = number(sum.used_receive);
+  out["unused_receive"] = number(sum.unused_receive);
+  out["send"] = number(sum.send);
+  return out;
 }
 
 auto held_json(const std::vector<HeldStage>& stages) -> json {
   json out = json::array();
-  for (const HeldStage& h : stages) out.push_back({{"phase", h.phase}, {"stage", h.stage}});
+  for (const HeldStage& h : stages) {
+    json& held = out.emplace_back();
+    held["phase"] = h.phase;
+    held["stage"] = h.stage;
+  }
   return out;
 }
 
 auto costs_json(const Costs& c) -> json {
-  return {{"F", number(c.f)}, {"B", number(c.b)}, {"W", number(c.w)}, {"FB", number(c.fb)}, {"comm", number(c.comm)}};
+  json out;
+  out["F"] = number(c.f);
+  out["B"] = number(c.b);
+  out["W"] = number(c.w);
+  out["FB"] = number(c.fb);
+  out["comm"] = number(c.comm);
+  return out;
 }
 
 auto formula_json(const Formula& f) -> json {
-  return {{"text", f.text},     {"value", number(f.value)},    {"worked", f.worked}, {"exact", f.exact},
-          {"condition", f.condition.en},
-          {"condition_in", {{"en", f.condition.en}, {"pt-BR", f.condition.pt_br}, {"zh-CN", f.condition.zh_cn}}},
-          {"source", f.source}, {"basis", f.over_span ? "span" : "makespan"},
-          {"simulated", number(f.simulated)}, {"agrees", f.agrees}};
+  json out;
+  out["text"] = f.text;
+  out["value"] = number(f.value);
+  out["worked"] = f.worked;
+  out["exact"] = f.exact;
+  out["condition"] = f.condition.en;
+  json& condition_in = out["condition_in"];
+  condition_in["en"] = f.condition.en;
+  condition_in["pt-BR"] = f.condition.pt_br;
+  condition_in["zh-CN"] = f.condition.zh_cn;
+  out["source"] = f.source;
+  out["basis"] = f.over_span ? "span" : "makespan";
+  out["simulated"] = number(f.simulated);
+  out["agrees"] = f.agrees;
+  return out;
 }
 
 /// One rank's bubble split into the closed form's terms (bubble_terms.h): the five phases with their
@@ -82,22 +114,45 @@ auto bubble_split_json(const RankBubbleSplit& split) -> json {
   const auto name = [](IdlePhase p) { return idle_phase_names[static_cast<std::size_t>(p)]; };
   json phases = json::array();
   for (const PhaseIdle& p : split.phases) {
-    phases.push_back({{"phase", name(p.phase)}, {"from", number(p.from)}, {"to", number(p.to)}, {"idle", number(p.idle)},
-                      {"expected", number(p.expected)}, {"agrees", p.agrees}});
-    if (p.in_range) phases.back()["in_range"] = true;  // only where a range term covers it: older readers unchanged
+    json& phase = phases.emplace_back();
+    phase["phase"] = name(p.phase);
+    phase["from"] = number(p.from);
+    phase["to"] = number(p.to);
+    phase["idle"] = number(p.idle);
+    phase["expected"] = number(p.expected);
+    phase["agrees"] = p.agrees;
+    if (p.in_range) phase["in_range"] = true;  // only where a range term covers it: older readers unchanged
   }
   json terms = json::array();
   for (const BubbleTerm& t : split.terms) {
-    terms.push_back({{"text", t.text}, {"worked", t.worked}, {"value", number(t.value)}, {"phase", name(t.phase)}});
-    if (t.phase_to) terms.back()["phase_to"] = name(*t.phase_to);
+    json& term = terms.emplace_back();
+    term["text"] = t.text;
+    term["worked"] = t.worked;
+    term["value"] = number(t.value);
+    term["phase"] = name(t.phase);
+    if (t.phase_to) term["phase_to"] = name(*t.phase_to);
   }
-  json out = {{"phases", std::move(phases)}, {"stated", split.stated}, {"terms", std::move(terms)}, {"idle", number(split.idle)},
-              {"expected", number(split.expected)}, {"adds_up", split.adds_up}, {"gaps", split.gaps.size()}};
+  json out;
+  out["phases"] = std::move(phases);
+  out["stated"] = split.stated;
+  out["terms"] = std::move(terms);
+  out["idle"] = number(split.idle);
+  out["expected"] = number(split.expected);
+  out["adds_up"] = split.adds_up;
+  out["gaps"] = split.gaps.size();
   if (!split.ranges.empty()) {
     json ranges = json::array();
     for (const PhaseRange& r : split.ranges)
-      ranges.push_back({{"phase", name(r.first)}, {"phase_to", name(r.last)}, {"from", number(r.from)}, {"to", number(r.to)},
-                        {"idle", number(r.idle)}, {"expected", number(r.expected)}, {"agrees", r.agrees}});
+    {
+      json& range = ranges.emplace_back();
+      range["phase"] = name(r.first);
+      range["phase_to"] = name(r.last);
+      range["from"] = number(r.from);
+      range["to"] = number(r.to);
+      range["idle"] = number(r.idle);
+      range["expected"] = number(r.expected);
+      range["agrees"] = r.agrees;
+    }
     out["ranges"] = std::move(ranges);
   }
   return out;
@@ -324,16 +379,17 @@ auto detail::report_tree(const Run& run, Detail detail) -> json {
   json per_rank = json::array();
   for (int r = 0; r < s.ranks(); ++r) {
     const RankMetrics& rm = m.per_rank[static_cast<std::size_t>(r)];
-    json rank = {{"rank", r},
-                 {"busy", number(rm.busy)},
-                 {"bubble", number(rm.bubble)},
-                 {"first_start", number(rm.first_start)},
-                 {"last_end", number(rm.last_end)},
-                 {"peak_activations", rm.peak_activations},
-                 {"peak_at", number(rm.peak_at)},
-                 {"utilisation", rm.utilisation},
-                 {"stages_held", rm.stages_held},
-                 {"stages", held_json(rm.stages)}};
+    json rank;
+    rank["rank"] = r;
+    rank["busy"] = number(rm.busy);
+    rank["bubble"] = number(rm.bubble);
+    rank["first_start"] = number(rm.first_start);
+    rank["last_end"] = number(rm.last_end);
+    rank["peak_activations"] = rm.peak_activations;
+    rank["peak_at"] = number(rm.peak_at);
+    rank["utilisation"] = rm.utilisation;
+    rank["stages_held"] = rm.stages_held;
+    rank["stages"] = held_json(rm.stages);
     if (static_cast<std::size_t>(r) < run.bubble_split.size())
       rank["bubble_split"] = bubble_split_json(run.bubble_split[static_cast<std::size_t>(r)]);
     if (reference) rank["waits"] = waits_json(rm.waits);
@@ -357,7 +413,12 @@ auto to_json(const Run& run, Detail detail) -> JsonDocument { return detail::doc
 namespace {
 
 auto texts_json(const ScheduleTexts& t) -> json {
-  return {{"title", t.title}, {"summary", t.summary}, {"constraints", t.constraints}, {"caption", t.caption}};
+  json out;
+  out["title"] = t.title;
+  out["summary"] = t.summary;
+  out["constraints"] = t.constraints;
+  out["caption"] = t.caption;
+  return out;
 }
 
 /// {"en": ..., "pt-BR": ..., "zh-CN": ...}: `value` of `translated` in every language.
@@ -374,20 +435,23 @@ auto schedules_json() -> JsonDocument {
   json out = json::array();
   for (const ScheduleSpec* s : schedules()) {
     const ScheduleTexts& en = s->texts.en;
-    out.push_back({{"name", s->name},
-                   {"title", en.title},
-                   {"summary", en.summary},
-                   {"source", s->source},
-                   {"constraints", en.constraints},
-                   {"uses_virtual_stages", s->uses_virtual_stages},
-                   {"takes_text", s->parse != nullptr},
-                   {"two_way", s->two_way},
-                   {"texts", in_every_language(s->texts, texts_json)},
-                   {"colour", {{"light", s->colour.light}, {"dark", s->colour.dark.empty() ? s->colour.light : s->colour.dark}}},
-                   {"defaults",
-                    {{"ranks", s->defaults.ranks},
-                     {"micro_batches", s->defaults.micro_batches},
-                     {"virtual_stages", s->defaults.virtual_stages}}}});
+    json& entry = out.emplace_back();
+    entry["name"] = s->name;
+    entry["title"] = en.title;
+    entry["summary"] = en.summary;
+    entry["source"] = s->source;
+    entry["constraints"] = en.constraints;
+    entry["uses_virtual_stages"] = s->uses_virtual_stages;
+    entry["takes_text"] = s->parse != nullptr;
+    entry["two_way"] = s->two_way;
+    entry["texts"] = in_every_language(s->texts, texts_json);
+    json& colour = entry["colour"];
+    colour["light"] = s->colour.light;
+    colour["dark"] = s->colour.dark.empty() ? s->colour.light : s->colour.dark;
+    json& defaults = entry["defaults"];
+    defaults["ranks"] = s->defaults.ranks;
+    defaults["micro_batches"] = s->defaults.micro_batches;
+    defaults["virtual_stages"] = s->defaults.virtual_stages;
   }
   return detail::document(std::move(out));
 }
@@ -397,29 +461,44 @@ auto presets_json() -> JsonDocument {
   for (const Preset& p : presets()) {
     json compare = json::array();
     for (std::string_view name : p.compare) compare.push_back(name);
-    out.push_back({{"id", p.id},
-                   {"texts", in_every_language(p.name, [](std::string_view name) { return json{{"name", name}}; })},
-                   {"schedule", p.schedule},
-                   {"ranks", p.ranks},
-                   {"micro_batches", p.micro_batches},
-                   {"virtual_stages", p.virtual_stages},
-                   {"cost", p.cost},
-                   {"compare", compare}});
+    json& entry = out.emplace_back();
+    entry["id"] = p.id;
+    entry["texts"] = in_every_language(p.name, [](std::string_view name) {
+      json text;
+      text["name"] = name;
+      return text;
+    });
+    entry["schedule"] = p.schedule;
+    entry["ranks"] = p.ranks;
+    entry["micro_batches"] = p.micro_batches;
+    entry["virtual_stages"] = p.virtual_stages;
+    entry["cost"] = p.cost;
+    entry["compare"] = std::move(compare);
   }
   return detail::document(std::move(out));
 }
 
 auto lesson_steps_json() -> JsonDocument {
   const auto run_json = [](const LessonRun& r) {
-    return json{{"schedule", r.schedule}, {"ranks", r.ranks}, {"micro_batches", r.micro_batches}};
+    json out;
+    out["schedule"] = r.schedule;
+    out["ranks"] = r.ranks;
+    out["micro_batches"] = r.micro_batches;
+    return out;
   };
   json steps = json::array();
   for (const LessonStep& step : lesson_steps()) {
     json compared = json::array();
     for (const LessonRun& r : step.compared) compared.push_back(run_json(r));
-    steps.push_back({{"id", step.id}, {"run", run_json(step.run)}, {"compared", compared}});
+    json& entry = steps.emplace_back();
+    entry["id"] = step.id;
+    entry["run"] = run_json(step.run);
+    entry["compared"] = std::move(compared);
   }
-  return detail::document(json{{"cost", lesson_cost()}, {"steps", steps}});
+  json out;
+  out["cost"] = lesson_cost();
+  out["steps"] = std::move(steps);
+  return detail::document(std::move(out));
 }
 
 }  // namespace pipesim

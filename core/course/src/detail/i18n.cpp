@@ -31,10 +31,6 @@ auto pick(const nlohmann::json& texts, std::string_view lang, std::string_view w
   return pick_from(texts, lang, where);
 }
 
-auto pick(const nlohmann::ordered_json& texts, std::string_view lang, std::string_view where) -> std::string {
-  return pick_from(texts, lang, where);
-}
-
 auto fill(std::string_view text, const std::map<std::string, std::string>& values) -> std::string {
   std::string out;
   std::size_t i = 0;

@@ -24,7 +24,6 @@ inline constexpr const auto& course_languages = pipesim::languages;
 /// The `lang` entry of a {"en": ..., "pt-BR": ..., "zh-CN": ...} object. Throws Error (naming
 /// `where`) when the entry is missing or not a non-empty string: a bug in core/data/.
 [[nodiscard]] auto pick(const nlohmann::json& texts, std::string_view lang, std::string_view where) -> std::string;
-[[nodiscard]] auto pick(const nlohmann::ordered_json& texts, std::string_view lang, std::string_view where) -> std::string;
 
 /// Replaces each {name} of `text` by `values[name]`. A placeholder without a value is a bug in the
 /// data or the caller, so it throws Error naming it rather than printing a hole.

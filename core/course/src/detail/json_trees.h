@@ -20,6 +20,6 @@ namespace pipesim::detail {
 [[nodiscard]] auto lesson_exercise_tree(const CourseData& course, const LessonRequest& request) -> nlohmann::json;
 
 /// validate_quiz_bank (pipesim/quiz.h) on the bank already parsed, as CourseData::provide checks it.
-void validate_quiz_bank_tree(const nlohmann::ordered_json& bank);
+void validate_quiz_bank_tree(const nlohmann::json& bank);
 
 }  // namespace pipesim::detail

@@ -52,7 +52,13 @@ struct Wording {
   std::string key;
   std::vector<std::pair<std::string, std::string>> params;
 
-  Wording() = default;
+  Wording();
+  // Out of line too (error.cpp): a throw site destroys its Wording temporaries with one call.
+  Wording(const Wording& other);
+  Wording(Wording&& other) noexcept;
+  auto operator=(const Wording& other) -> Wording&;
+  auto operator=(Wording&& other) noexcept -> Wording&;
+  ~Wording();
   /// As a refusal writes it: `{"dualpipe.even_ranks", {{"ranks", std::to_string(r)}}}`. Built out of
   /// line (error.cpp) from views the site's full expression keeps alive: a site then holds no string
   /// or vector building of its own, which over some 250 refusals was 60 KB of the page's engine module.
@@ -67,104 +73,32 @@ class Error : public std::runtime_error {
   /// `field` names the input the refusal is about, by the JSON report's names: "ranks",
   /// "micro_batches", "virtual_stages", "schedule", "cost.F" (one per cost key: F, B, W, FB, comm),
   /// "stage_cost", "rank_speed", "model_stages", "custom_schedule"; empty when it is about no one field.
-  Error(ErrorCode code, const std::string& message, Wording wording = {}, std::string field = {})
-      : std::runtime_error(printable(message)), code_(code), wording_(std::move(wording)), field_(std::move(field)) {}
+  /// Out of line (error.cpp), like the copies and the destructor: some 250 refusals throw an Error,
+  /// and each site inlining the escaping, the moves and the destruction of its Wording was kilobytes of
+  /// the page's engine module (issue 14).
+  Error(ErrorCode code, const std::string& message, Wording wording = {}, std::string field = {});
+  Error(const Error& other);
+  Error(Error&& other) noexcept;
+  auto operator=(const Error& other) -> Error&;
+  auto operator=(Error&& other) noexcept -> Error&;
+  ~Error() override;
 
   [[nodiscard]] auto code() const -> ErrorCode { return code_; }
   [[nodiscard]] auto wording() const -> const Wording& { return wording_; }
   [[nodiscard]] auto field() const -> const std::string& { return field_; }
 
   /// The same refusal, about `field` unless it already names a more precise one.
-  [[nodiscard]] auto about(std::string field) const -> Error {
-    Error out = *this;
-    if (out.field_.empty()) out.field_ = std::move(field);
-    return out;
-  }
+  [[nodiscard]] auto about(std::string field) const -> Error;
 
   /// The same refusal inside one part of a larger input: its message prefixed with `prefix`
   /// ("stage 2: "), its wording told the part's kind and index (params "at_kind", "at": "stage",
   /// "2"), so another language words the place as well as the rule.
-  [[nodiscard]] auto within(const std::string& prefix, std::string kind, std::string index) const -> Error {
-    Wording w = wording_;
-    if (!w.key.empty()) {
-      w.params.emplace_back("at_kind", std::move(kind));
-      w.params.emplace_back("at", std::move(index));
-    }
-    return Error(code_, prefix + what(), std::move(w), field_);
-  }
+  [[nodiscard]] auto within(const std::string& prefix, std::string kind, std::string index) const -> Error;
 
  private:
   // Messages quote what users typed (file names, tokens, options): control characters are written
-  // as escapes so a message stays one printable line and cannot drive a terminal. That covers C0
-  // controls and DEL (\x1b), C1 controls (U+0080 to U+009F: U+009B is a terminal's CSI), the bidi
-  // controls that reorder what a terminal shows (U+061C, U+200E, U+200F, U+202A to U+202E, U+2066 to
-  // U+2069: written \u202e), and bytes that are no UTF-8 (\xff), since a terminal may read a lone
-  // 0x9b as CSI too.
-  static auto printable(const std::string& text) -> std::string {
-    std::string out;
-    out.reserve(text.size());
-    const auto escape = [&](const char* format, unsigned value) {
-      char buffer[12];
-      std::snprintf(buffer, sizeof buffer, format, value);
-      out += buffer;
-    };
-    for (std::size_t i = 0; i < text.size();) {
-      const auto byte = static_cast<unsigned char>(text[i]);
-      if (byte < 0x80) {
-        if (text[i] == '\n') out += "\\n";
-        else if (text[i] == '\r') out += "\\r";
-        else if (text[i] == '\t') out += "\\t";
-        else if (byte < 0x20 || byte == 0x7f) escape("\\x%02x", byte);
-        else out += text[i];
-        ++i;
-        continue;
-      }
-      const std::size_t length = utf8_length(text, i);
-      if (length == 0) {
-        escape("\\x%02x", byte);
-        ++i;
-        continue;
-      }
-      const unsigned cp = code_point(text, i, length);
-      if (cp <= 0x9f || cp == 0x61c || cp == 0x200e || cp == 0x200f || (cp >= 0x202a && cp <= 0x202e) ||
-          (cp >= 0x2066 && cp <= 0x2069))
-        escape("\\u%04x", cp);
-      else
-        out.append(text, i, length);
-      i += length;
-    }
-    return out;
-  }
-
-  /// The length of the well-formed UTF-8 sequence at `i` (2 to 4 bytes), or 0 when there is none.
-  static auto utf8_length(const std::string& text, std::size_t i) -> std::size_t {
-    const auto at = [&](std::size_t k) { return k < text.size() ? static_cast<unsigned char>(text[k]) : 0u; };
-    const unsigned b0 = at(i);
-    const auto continuation = [&](std::size_t k) { return (at(k) & 0xc0u) == 0x80u; };
-    std::size_t length = 0;
-    unsigned lo = 0x80, hi = 0xbf;  // the allowed range of the second byte
-    if (b0 >= 0xc2 && b0 <= 0xdf) length = 2;
-    else if (b0 >= 0xe0 && b0 <= 0xef) {
-      length = 3;
-      if (b0 == 0xe0) lo = 0xa0;       // no overlong forms
-      else if (b0 == 0xed) hi = 0x9f;  // no surrogates
-    } else if (b0 >= 0xf0 && b0 <= 0xf4) {
-      length = 4;
-      if (b0 == 0xf0) lo = 0x90;
-      else if (b0 == 0xf4) hi = 0x8f;  // nothing past U+10FFFF
-    } else return 0;
-    if (at(i + 1) < lo || at(i + 1) > hi) return 0;
-    for (std::size_t k = 2; k < length; ++k)
-      if (!continuation(i + k)) return 0;
-    return length;
-  }
-
-  static auto code_point(const std::string& text, std::size_t i, std::size_t length) -> unsigned {
-    const auto b = [&](std::size_t k) { return static_cast<unsigned char>(text[i + k]); };
-    if (length == 2) return (b(0) & 0x1fu) << 6 | (b(1) & 0x3fu);
-    if (length == 3) return (b(0) & 0x0fu) << 12 | (b(1) & 0x3fu) << 6 | (b(2) & 0x3fu);
-    return (b(0) & 0x07u) << 18 | (b(1) & 0x3fu) << 12 | (b(2) & 0x3fu) << 6 | (b(3) & 0x3fu);
-  }
+  // as escapes so a message stays one printable line and cannot drive a terminal (error.cpp).
+  static auto printable(const std::string& text) -> std::string;
 
   ErrorCode code_;
   Wording wording_;
