@@ -208,11 +208,11 @@ TEST_CASE("a stage override without FB keeps the base's overlap fraction") {
 TEST_CASE("the JSON contract echoes the costs of every stage and the speed of every rank") {
   RunRequest r = with_overrides(request_of("1f1b", 4, 4), {"last:F=2,B=4,W=2"});
   r.per_stage.rank_speeds.push_back({1, 0.5});
-  const nlohmann::json json = pipesim::to_json(pipesim::run(r), pipesim::Detail::summary);
-  REQUIRE(json["stage_costs"].size() == 4);
-  CHECK(json["stage_costs"][0].dump() == R"({"B":2,"F":1,"FB":3,"W":1,"comm":0})");
-  CHECK(json["stage_costs"][3].dump() == R"({"B":4,"F":2,"FB":6,"W":2,"comm":0})");
-  CHECK(json["rank_speed"].dump() == "[1.0,0.5,1.0,1.0]");
+  const nlohmann::json summary = pipesim::to_json(pipesim::run(r), pipesim::Detail::summary);
+  REQUIRE(summary["stage_costs"].size() == 4);
+  CHECK(summary["stage_costs"][0].dump() == R"({"B":2,"F":1,"FB":3,"W":1,"comm":0})");
+  CHECK(summary["stage_costs"][3].dump() == R"({"B":4,"F":2,"FB":6,"W":2,"comm":0})");
+  CHECK(summary["rank_speed"].dump() == "[1.0,0.5,1.0,1.0]");
 }
 
 TEST_CASE("bad per-stage input is refused with one line naming the field") {
@@ -301,10 +301,10 @@ TEST_CASE("on the same-model basis a stage's costs are re-cut by each schedule: 
   const Run interleaved = run_at("interleaved-1f1b", 2);  // 16 stages: F=0.5 B=1
   CHECK(interleaved.costs.f == 0.5);
   CHECK(interleaved.costs.b == 1);
-  const nlohmann::json json = pipesim::to_json(run_at("zb-v", 1), pipesim::Detail::summary);
-  CHECK(json["cost_basis"] == "same-model");
-  CHECK(json["model_stages"] == 8);
-  CHECK(json["cost"]["F"] == 0.5);
+  const nlohmann::json summary = pipesim::to_json(run_at("zb-v", 1), pipesim::Detail::summary);
+  CHECK(summary["cost_basis"] == "same-model");
+  CHECK(summary["model_stages"] == 8);
+  CHECK(summary["cost"]["F"] == 0.5);
   CHECK(nlohmann::json(pipesim::to_json(pipesim::run(request_of("zb-v", 8, 20)), pipesim::Detail::summary))["cost_basis"] == "same-stage-costs");
 }
 
@@ -358,10 +358,10 @@ TEST_CASE("on the same-model basis the model's own per-stage costs are re-cut by
 TEST_CASE("the CLI option --model-stages takes --cost as one of N stages of the model") {
   const auto r = pipesim::test::run_cli("simulate --schedule dualpipev --model-stages 8 --stage-cost first:F=2,B=4,W=2,FB=6 --format summary");
   REQUIRE(r.status == 0);
-  const auto json = nlohmann::json::parse(r.out);
-  CHECK(json["stage_costs"][1]["F"] == 1);
-  CHECK(json["stage_costs"][2]["F"] == 0.5);
-  CHECK(json["cost_basis"] == "same-model");
+  const auto summary = nlohmann::json::parse(r.out);
+  CHECK(summary["stage_costs"][1]["F"] == 1);
+  CHECK(summary["stage_costs"][2]["F"] == 0.5);
+  CHECK(summary["cost_basis"] == "same-model");
   pipesim::test::check_refused("simulate --model-cost F=8 --model-stages 8", ErrorCode::usage,
                                "--model-stages applies to --cost: --model-cost is already the whole model's cost");
 }
