@@ -16,7 +16,7 @@ using pipesim::lesson_exercise;
 
 namespace {
 
-auto exercise_request(int n, const std::string& lang = "en", pipesim::Costs costs = pipesim::default_costs()) -> LessonRequest {
+auto request_of(int n, const std::string& lang = "en", pipesim::Costs costs = pipesim::default_costs()) -> LessonRequest {
   LessonRequest r;
   r.exercise = n;
   r.language = lang;
@@ -25,7 +25,7 @@ auto exercise_request(int n, const std::string& lang = "en", pipesim::Costs cost
 }
 
 auto exercise(int n, const std::string& lang = "en", pipesim::Costs costs = pipesim::default_costs()) -> json {
-  return lesson_exercise(pipesim::test::course_data(), exercise_request(n, lang, costs));
+  return lesson_exercise(pipesim::test::course_data(), request_of(n, lang, costs));
 }
 
 auto simulate(const std::string& schedule, int ranks, int micro_batches, const pipesim::Costs& costs) -> pipesim::Run {
@@ -185,7 +185,7 @@ TEST_CASE("every exercise renders in every language with no placeholder left") {
       INFO("exercise " << n << " in " << lang);
       const json j = exercise(n, lang);
       CHECK(j["language"] == lang);
-      const std::string text = pipesim::render_lesson_text(pipesim::test::course_data(), lesson_exercise(pipesim::test::course_data(), exercise_request(n, lang)));
+      const std::string text = pipesim::render_lesson_text(pipesim::test::course_data(), lesson_exercise(pipesim::test::course_data(), request_of(n, lang)));
       CHECK(text.find(j["title"].get<std::string>()) == 0);
       CHECK(j["answer"].get<std::string>().find('{') == std::string::npos);
     }
