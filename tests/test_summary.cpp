@@ -56,10 +56,10 @@ TEST_CASE("1F1B at unit costs: the closed form (p-1)(F+B) agrees with the simula
     CHECK(rm.busy == 24);
     CHECK(rm.utilisation == 24.0 / 33.0);
   }
-  const nlohmann::json json = to_json(r, Detail::summary);
-  CHECK(json["formula"]["agrees"] == true);
-  CHECK(json["formula"]["simulated"] == 9);
-  CHECK(json["per_rank"][0]["utilisation"] == 24.0 / 33.0);
+  const nlohmann::json summary = to_json(r, Detail::summary);
+  CHECK(summary["formula"]["agrees"] == true);
+  CHECK(summary["formula"]["simulated"] == 9);
+  CHECK(summary["per_rank"][0]["utilisation"] == 24.0 / 33.0);
 }
 
 TEST_CASE("a formula is compared on its own basis: Zero Bubble's over the span") {
@@ -107,9 +107,9 @@ TEST_CASE("1F1B: rank r peaks at p - r chunks, first reached when its last warm-
   CHECK(r.metrics.per_rank[3].peak_at == 3);
   CHECK(r.metrics.peak_activations == 4);
   CHECK(r.metrics.peak_at == 3);
-  const nlohmann::json json = to_json(r, Detail::summary);
-  CHECK(json["peak_at"] == 3);
-  CHECK(json["per_rank"][0]["peak_at"] == 3);
+  const nlohmann::json summary = to_json(r, Detail::summary);
+  CHECK(summary["peak_at"] == 3);
+  CHECK(summary["per_rank"][0]["peak_at"] == 3);
 }
 
 TEST_CASE("the peak time is where the activation curve first reaches its peak, on every schedule") {
@@ -141,8 +141,8 @@ TEST_CASE("stages held: one per rank in 1F1B, both directions' in DualPipe, both
   CHECK(held(looped.metrics.per_rank[1]) == "0/1 1/5");
   for (const Run* r : {&one, &dual, &v, &looped})
     for (const RankMetrics& rm : r->metrics.per_rank) CHECK(static_cast<int>(rm.stages.size()) == rm.stages_held);
-  const nlohmann::json json = to_json(dual, Detail::summary);
-  CHECK(json["per_rank"][0]["stages"].dump() == R"([{"phase":0,"stage":0},{"phase":1,"stage":3}])");
+  const nlohmann::json summary = to_json(dual, Detail::summary);
+  CHECK(summary["per_rank"][0]["stages"].dump() == R"([{"phase":0,"stage":0},{"phase":1,"stage":3}])");
 }
 
 TEST_CASE("a refusal names the field it is about") {
