@@ -5,9 +5,10 @@
 # Chromium.
 #
 # Three lanes run side by side, since the 2 cores are rarely both busy in one of them:
-#   native: g++ build, its suite; clang build (sanitizers + fuzzing, one configuration), its suite, fuzzing
-#   web:    WebAssembly build, page build, the page in Chromium (the longest chain: started first)
-#   module: once the WebAssembly build is there, its tests in Node; the web unit tests
+#   native: g++ build; clang build (sanitizers + fuzzing, one configuration), its suite, fuzzing
+#   web:    WebAssembly build, page build, the page in Chromium (started first)
+#   module: once the g++ build is there, its suite; once the WebAssembly build is there, its tests in
+#           Node; the web unit tests
 # Each phase writes artifacts/test-logs/<phase>.log; a failed phase prints the end of its log, and the
 # run ends with the time of every phase. Builds are incremental and go through ccache; the page build
 # is skipped when none of its inputs changed (scripts/build-web.sh).
@@ -112,10 +113,12 @@ awaited() {
 # Lanes, so that both cores stay busy to the end. The page's Chromium suite is the longest chain, so
 # its lane builds only what it needs (the module, the page) and starts it first; the module's tests
 # and the web unit tests run in a lane of their own beside it, once the module is built.
+# The native lane is the longest whenever the sanitized build misses ccache (a fresh machine, a changed
+# core header): it goes from the g++ build straight to the clang build, and the g++ suite runs in the
+# module lane, which would otherwise only wait for the WebAssembly build.
 native_lane() {
   announced native-build scripts/build-native.sh || return 1
-  phase native-tests bash -c 'cd build && ctest --output-on-failure -j"$(nproc)"' &&
-    phase sanitized-build scripts/build-sanitized.sh pipesim pipesim_tests pipesim_fuzzers &&
+  phase sanitized-build scripts/build-sanitized.sh pipesim pipesim_tests pipesim_fuzzers &&
     phase sanitized-tests scripts/test-sanitized.sh &&
     phase fuzz-tests fuzz_run
 }
@@ -130,13 +133,18 @@ web_lane() {
 }
 
 module_lane() {
+  local status=0
+  # The g++ suite first (it needs only the g++ build); a failure there still lets the module's tests run.
+  # They compare with the g++ CLI, so without the g++ build nothing here runs.
+  awaited native-build "$native" || return 1
+  phase native-tests bash -c 'cd build && ctest --output-on-failure -j"$(nproc)"' || status=1
   awaited wasm-build "$web" &&
-    awaited native-build "$native" &&
     # Files side by side, one per core: node --test runs cores - 1 files at a time by default, which
     # is one here, and its files are independent (each loads its own module).
     phase wasm-tests node --test --test-concurrency="$(nproc)" tests/wasm/ &&
     # The web's plain-logic modules, in Node (no browser), when the suite exists.
-    { [[ ! -d tests/web ]] || phase web-unit-tests node --test --test-concurrency="$(nproc)" tests/web/; }
+    { [[ ! -d tests/web ]] || phase web-unit-tests node --test --test-concurrency="$(nproc)" tests/web/; } || status=1
+  return "$status"
 }
 
 started=$SECONDS

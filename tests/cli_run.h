@@ -52,6 +52,10 @@ inline auto run_cli(const std::string& args) -> CliResult {
   return r;
 }
 
+/// `pipesim ARGS`: the short name the CLI test files call it by (one definition, so that the suite
+/// builds as one translation unit too: tests/CMakeLists.txt, unity build).
+inline auto cli(const std::string& args) -> CliResult { return run_cli(args); }
+
 /// How many times `what` occurs in `text`.
 inline auto count_occurrences(const std::string& text, const std::string& what) -> int {
   int n = 0;

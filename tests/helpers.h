@@ -1,5 +1,7 @@
 #pragma once
 // Shared test helpers: readable op lists and one-line runs.
+#include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -75,5 +77,15 @@ class RefusedAs : public Catch::MatcherBase<Error> {
 };
 
 inline auto costs(double f, double b, double w, double fb, double comm = 0) -> Costs { return Costs{f, b, w, fb, comm}; }
+
+/// The text of the planner example NAME (core/data/plan_examples/NAME); fails the test if it is missing.
+/// Defined once for the files that read them, so that the suite builds as one translation unit too.
+inline auto example(const std::string& name) -> std::string {
+  std::ifstream in(std::string(PIPESIM_DATA_DIR) + "/plan_examples/" + name);
+  REQUIRE(in.good());
+  std::ostringstream os;
+  os << in.rdbuf();
+  return os.str();
+}
 
 }  // namespace pipesim::test

@@ -16,7 +16,7 @@ namespace {
 
 using Result = pipesim::test::CliResult;
 
-auto cli(const std::string& args) -> Result { return pipesim::test::run_cli(args); }
+using pipesim::test::cli;
 
 using pipesim::test::check_refused;
 using pipesim::ErrorCode;

@@ -39,8 +39,8 @@ auto overlap(const std::function<void(pipesim::OverlapRequest&)>& change) -> voi
   (void)pipesim::run_overlap(pipesim::make_overlap_input(request));
 }
 
-const std::string forward = "attn=1,dispatch=1,mlp=1,combine=1";
-const std::string backward = "combine=1,mlp_b=1,mlp_w=1,dispatch=1,attn_b=1,attn_w=1";
+const std::string valid_forward = "attn=1,dispatch=1,mlp=1,combine=1";
+const std::string valid_backward = "combine=1,mlp_b=1,mlp_w=1,dispatch=1,attn_b=1,attn_w=1";
 
 }  // namespace
 
@@ -63,13 +63,13 @@ TEST_CASE("a course data refusal names its field: name") {
 }
 
 TEST_CASE("a chunk model refusal names the request field it is about") {
-  CHECK(field_of([] { overlap([](auto& r) { r.forward = forward; }); }) == "backward");
-  CHECK(field_of([] { overlap([](auto& r) { r.backward = backward; }); }) == "forward");
-  CHECK(field_of([] { overlap([](auto& r) { r.forward = "attn=1,dispatch=1,mlp=1"; r.backward = backward; }); }) == "forward");
-  CHECK(field_of([] { overlap([](auto& r) { r.forward = forward; r.backward = "combine=x"; }); }) == "backward");
-  CHECK(field_of([] { overlap([](auto& r) { r.forward = forward; r.backward = backward; r.workload = "{}"; }); }) == "workload");
+  CHECK(field_of([] { overlap([](auto& r) { r.forward = valid_forward; }); }) == "backward");
+  CHECK(field_of([] { overlap([](auto& r) { r.backward = valid_backward; }); }) == "forward");
+  CHECK(field_of([] { overlap([](auto& r) { r.forward = "attn=1,dispatch=1,mlp=1"; r.backward = valid_backward; }); }) == "forward");
+  CHECK(field_of([] { overlap([](auto& r) { r.forward = valid_forward; r.backward = "combine=x"; }); }) == "backward");
+  CHECK(field_of([] { overlap([](auto& r) { r.forward = valid_forward; r.backward = valid_backward; r.workload = "{}"; }); }) == "workload");
   CHECK(field_of([] { overlap([](auto& r) { r.workload = "not json"; }); }) == "workload");
-  CHECK(field_of([] { overlap([](auto& r) { r.forward = forward; r.backward = backward; r.total_sms = 100; }); }) == "comm_sms");
+  CHECK(field_of([] { overlap([](auto& r) { r.forward = valid_forward; r.backward = valid_backward; r.total_sms = 100; }); }) == "comm_sms");
   CHECK(field_of([] { overlap([](auto& r) { r.comm_sms = 0; }); }) == "comm_sms");
   CHECK(field_of([] { overlap([](auto& r) { r.comm_sms = 20; r.total_sms = 1; }); }) == "total_sms");
   CHECK(field_of([] { overlap([](auto& r) { r.comm_sms = 20; r.saturation_sms = 0; }); }) == "saturation_sms");

@@ -32,7 +32,7 @@ auto run_with(const std::string& name, ScheduleParams params, Costs costs) -> Ru
   return run(request);
 }
 
-auto run_custom(const std::string& text, Costs costs) -> Run {
+auto run_custom_with_costs(const std::string& text, Costs costs) -> Run {
   RunRequest request;
   request.schedule = "custom";
   request.custom_schedule = text;
@@ -234,7 +234,7 @@ auto check_trace(const Run& run, const std::string& text) -> int {
 
 // Every built-in schedule at a couple of sizes it accepts.
 template <class Visit>
-void for_each_built_in(Visit visit) {
+void for_each_export_case(Visit visit) {
   for (const ScheduleSpec* spec : schedules()) {
     if (spec->parse != nullptr) continue;
     int sizes = 0;
@@ -321,7 +321,7 @@ TEST_CASE("the Chrome trace of 1F1B on 4 ranks has one flow per cross-rank trans
 TEST_CASE("Chrome traces pass the structural check for every built-in schedule, with and without comm") {
   for (const Costs costs : {default_costs(), test::costs(1, 2.5, 1, 3, 0.25), test::costs(1, 2, 0, 2.5, 3)}) {
     INFO("costs " << format_costs(costs));
-    for_each_built_in([&](const std::string& name, ScheduleParams params) {
+    for_each_export_case([&](const std::string& name, ScheduleParams params) {
       const Run r = run_with(name, params, costs);
       const int flows = check_trace(r, to_chrome_trace(r));
       if (r.schedule.ranks() > 1) CHECK(flows > 0);
@@ -396,9 +396,9 @@ TEST_CASE("a trace scale that is no finite number > 0 is refused with its key an
 TEST_CASE("every built-in schedule survives export to a Chrome trace and import: same ops, same makespan") {
   for (const Costs costs : {default_costs(), test::costs(1, 2, 0, 2.5, 0.5)}) {  // W = 0: ops of zero duration
     INFO("costs " << format_costs(costs));
-    for_each_built_in([&](const std::string& name, ScheduleParams params) {
+    for_each_export_case([&](const std::string& name, ScheduleParams params) {
       const Run original = run_with(name, params, costs);
-      const Run back = run_custom(to_chrome_trace(original), costs);
+      const Run back = run_custom_with_costs(to_chrome_trace(original), costs);
       CHECK(back.schedule.ops == original.schedule.ops);
       CHECK(back.schedule.rank_begin == original.schedule.rank_begin);
       CHECK(back.schedule.layout.directions == original.schedule.layout.directions);
@@ -508,7 +508,7 @@ TEST_CASE("the XML check used on SVGs rejects what is not well-formed") {
 }
 
 TEST_CASE("the SVG is well-formed standalone XML with one row label per rank and a bordered cell per FB") {
-  for_each_built_in([&](const std::string& name, ScheduleParams params) {
+  for_each_export_case([&](const std::string& name, ScheduleParams params) {
     const Run r = run_with(name, params, test::costs(1, 2, 1, 3, 0.5));
     const std::string svg = to_svg(r);
     std::string why;

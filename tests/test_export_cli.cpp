@@ -11,7 +11,7 @@
 
 namespace {
 
-auto cli(const std::string& args) -> pipesim::test::CliResult { return pipesim::test::run_cli(args); }
+using pipesim::test::cli;
 using pipesim::test::write_scratch;
 
 using pipesim::test::count_occurrences;

@@ -61,12 +61,7 @@ auto weight_backwards(const ModelDivision& d) -> std::vector<double> {
   return out;
 }
 
-auto example(const std::string& name) -> std::string {
-  std::ifstream in(std::string(PIPESIM_DATA_DIR) + "/plan_examples/" + name);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
+using pipesim::test::example;
 
 }  // namespace
 

@@ -13,7 +13,7 @@ namespace {
 
 using Result = pipesim::test::CliResult;
 
-auto cli(const std::string& args) -> Result { return pipesim::test::run_cli(args); }
+using pipesim::test::cli;
 
 auto write_file(const std::string& name, const std::string& text) -> std::string {
   return pipesim::test::write_scratch("overlap_" + name, text);

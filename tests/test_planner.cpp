@@ -23,13 +23,7 @@ using nlohmann::json;
 
 namespace {
 
-auto example(const std::string& name) -> std::string {
-  std::ifstream in(std::string(PIPESIM_DATA_DIR) + "/plan_examples/" + name);
-  REQUIRE(in.good());
-  std::ostringstream os;
-  os << in.rdbuf();
-  return os.str();
-}
+using pipesim::test::example;
 
 auto with(const std::string& text, const std::string& pointer, const json& value) -> std::string {
   json j = json::parse(text);

@@ -33,7 +33,7 @@ auto busy_of(const MeasuredChunk& m, Component c) -> double {
   return -1;
 }
 
-void check_refused(const std::string& text, ErrorCode code, const std::string& fragment) {
+void check_trace_refused(const std::string& text, ErrorCode code, const std::string& fragment) {
   INFO(text.substr(0, 200));
   try {
     (void)measure_chunk_pair(read_profile_trace(text));
@@ -177,24 +177,24 @@ TEST_CASE("a measured pair's timeline is its lanes' busy stretches by component,
 
 TEST_CASE("the reader refuses what is not a profiler trace, in one line naming why") {
   const std::string good = fixture("chunk_pair.json");
-  check_refused(good.substr(0, good.size() / 2), ErrorCode::bad_import, "is it truncated?");
-  check_refused("[]", ErrorCode::bad_import, "the JSON is an array");
-  check_refused(R"({"schemaVersion": 1})", ErrorCode::bad_import, "no traceEvents");
-  check_refused(R"({"traceEvents": {"ph": "X"}})", ErrorCode::bad_import, "traceEvents is not an array");
-  check_refused(R"({"traceEvents": [{"ph": "X", "cat": "stuff", "name": "a", "ts": 1, "dur": 2}]})", ErrorCode::bad_import,
+  check_trace_refused(good.substr(0, good.size() / 2), ErrorCode::bad_import, "is it truncated?");
+  check_trace_refused("[]", ErrorCode::bad_import, "the JSON is an array");
+  check_trace_refused(R"({"schemaVersion": 1})", ErrorCode::bad_import, "no traceEvents");
+  check_trace_refused(R"({"traceEvents": {"ph": "X"}})", ErrorCode::bad_import, "traceEvents is not an array");
+  check_trace_refused(R"({"traceEvents": [{"ph": "X", "cat": "stuff", "name": "a", "ts": 1, "dur": 2}]})", ErrorCode::bad_import,
                 "not a PyTorch profiler trace");
-  check_refused(R"({"otherData": {"generator": "pipesim"}, "traceEvents": []})", ErrorCode::bad_import, "pipesim simulate --schedule-file");
-  check_refused(R"({"schemaVersion": 1, "traceEvents": [{"ph": "X", "cat": "kernel", "name": "k", "ts": "soon", "dur": 2}]})",
+  check_trace_refused(R"({"otherData": {"generator": "pipesim"}, "traceEvents": []})", ErrorCode::bad_import, "pipesim simulate --schedule-file");
+  check_trace_refused(R"({"schemaVersion": 1, "traceEvents": [{"ph": "X", "cat": "kernel", "name": "k", "ts": "soon", "dur": 2}]})",
                 ErrorCode::bad_import, "traceEvents[0]: a kernel event needs a finite number ts");
-  check_refused(R"({"schemaVersion": 1, "traceEvents": [{"ph": "X", "cat": "cpu_op", "ts": 1, "dur": 2},
+  check_trace_refused(R"({"schemaVersion": 1, "traceEvents": [{"ph": "X", "cat": "cpu_op", "ts": 1, "dur": 2},
                    {"ph": "X", "cat": "kernel", "name": "k", "ts": 1, "dur": -2}]})",
                 ErrorCode::bad_import, "traceEvents[1]: a kernel event");
 }
 
 TEST_CASE("a trace without kernels or without component annotations is refused, saying what to record") {
-  check_refused(R"({"schemaVersion": 1, "traceEvents": [{"ph": "X", "cat": "cpu_op", "name": "aten::mm", "ts": 1, "dur": 2}]})",
+  check_trace_refused(R"({"schemaVersion": 1, "traceEvents": [{"ph": "X", "cat": "cpu_op", "name": "aten::mm", "ts": 1, "dur": 2}]})",
                 ErrorCode::bad_import, "holds no GPU kernels");
-  check_refused(R"({"schemaVersion": 1, "traceEvents": [
+  check_trace_refused(R"({"schemaVersion": 1, "traceEvents": [
       {"ph": "X", "cat": "user_annotation", "name": "forward", "pid": 1, "tid": 1, "ts": 0, "dur": 10},
       {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1, "ts": 1, "dur": 1, "args": {"correlation": 5}},
       {"ph": "X", "cat": "kernel", "name": "k", "pid": 0, "tid": 7, "ts": 3, "dur": 2, "args": {"correlation": 5, "stream": 7}}]})",

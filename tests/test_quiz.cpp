@@ -18,7 +18,7 @@ using pipesim::quiz_bank;
 
 namespace {
 
-const std::vector<std::string> languages = {"en", "pt-BR", "zh-CN"};
+const std::vector<std::string> course_languages = {"en", "pt-BR", "zh-CN"};
 
 auto bank_question(int id) -> const ordered_json& {
   static const ordered_json bank = quiz_bank(pipesim::test::course_data());
@@ -33,7 +33,7 @@ auto bank_question(int id) -> const ordered_json& {
 
 TEST_CASE("the course languages are English, Brazilian Portuguese and Simplified Chinese") {
   const auto langs = pipesim::supported_languages();
-  CHECK(std::vector<std::string>(langs.begin(), langs.end()) == languages);
+  CHECK(std::vector<std::string>(langs.begin(), langs.end()) == course_languages);
 }
 
 TEST_CASE("every bank question has 4 distinct options, a valid answer, a source, a view and all three languages") {
@@ -51,7 +51,7 @@ TEST_CASE("every bank question has 4 distinct options, a valid answer, a source,
     CHECK_FALSE(q["source"].get<std::string>().empty());
     CHECK(views.count(q["view"].get<std::string>()) == 1);
     CHECK((q["stage"] == "pre" || q["stage"] == "check" || q["stage"] == "post"));
-    for (const std::string& lang : languages) {
+    for (const std::string& lang : course_languages) {
       INFO(lang);
       CHECK_FALSE(q["question"][lang].get<std::string>().empty());
       CHECK_FALSE(q["explanation"][lang].get<std::string>().empty());
@@ -82,7 +82,7 @@ TEST_CASE("the bank states none of the lesson's known errors as an answer") {
 }
 
 TEST_CASE("the course export is 1 pre, 3 check and 2 post questions in that order, in every language") {
-  for (const std::string& lang : languages) {
+  for (const std::string& lang : course_languages) {
     INFO(lang);
     const ordered_json quiz = course_quiz(pipesim::test::course_data(), lang);
     CHECK(quiz["lesson"] == "19-dualpipe-parallelism");
@@ -109,7 +109,7 @@ TEST_CASE("the course export has exactly the keys the course's quiz renderer rea
 
 TEST_CASE("the course export's zero-indexed correct answer points at the bank's correct option") {
   const std::vector<int> suggested = {3, 1, 6, 12, 7, 10};  // pre #3; check #1, #6, #12; post #7, #10
-  for (const std::string& lang : languages) {
+  for (const std::string& lang : course_languages) {
     INFO(lang);
     const ordered_json quiz = course_quiz(pipesim::test::course_data(), lang);
     REQUIRE(quiz["questions"].size() == suggested.size());

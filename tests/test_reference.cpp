@@ -228,13 +228,13 @@ TEST_CASE("the metrics carry each rank's waits per layer and the run's totals; d
   CHECK(r.metrics.per_rank[0].waits.unused_receive >= 2);  // rank 0's op 5
   CHECK(r.metrics.per_rank[1].waits.unused_receive >= 1);  // rank 1's op 1
   // The JSON summary states the totals beside the per-rank sums, so a view adds nothing up.
-  const auto json = nlohmann::json::parse(
+  const auto report = nlohmann::json::parse(
       pipesim::test::run_cli("simulate --schedule dualpipev --ranks 2 --micro-batches 4 --cost F=1,B=2,W=1,FB=3,comm=1 "
                              "--timing reference --format summary").out);
-  CHECK(json["waits"]["used_receive"] == total.used_receive);
-  CHECK(json["waits"]["unused_receive"] == total.unused_receive);
-  CHECK(json["waits"]["send"] == total.send);
-  CHECK(json["per_rank"][0]["waits"]["send"] == r.metrics.per_rank[0].waits.send);
+  CHECK(report["waits"]["used_receive"] == total.used_receive);
+  CHECK(report["waits"]["unused_receive"] == total.unused_receive);
+  CHECK(report["waits"]["send"] == total.send);
+  CHECK(report["per_rank"][0]["waits"]["send"] == r.metrics.per_rank[0].waits.send);
   const Run dataflow = run_timed("dualpipev", 2, 4, c, Timing::dataflow);
   CHECK(dataflow.metrics.waits.used_receive == 0);
   CHECK(dataflow.metrics.waits.unused_receive == 0);

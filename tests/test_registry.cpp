@@ -67,7 +67,7 @@ auto dark_theme_colour(const std::string& name) -> std::string {
 }
 
 /// The {placeholders} of a caption, which the page fills from the run.
-auto placeholders(std::string_view text) -> std::set<std::string> {
+auto caption_placeholders(std::string_view text) -> std::set<std::string> {
   std::set<std::string> out;
   const std::string s(text);
   const std::regex brace("\\{([a-z]+)\\}");
@@ -100,8 +100,8 @@ void check_complete(const ScheduleSpec& spec) {
     CHECK(!t.constraints.empty());
     CHECK(!t.caption.empty());
     // A translation fills the same numbers as the English caption, and only ones the page has.
-    CHECK(placeholders(t.caption) == placeholders(spec.texts.en.caption));
-    for (const std::string& p : placeholders(t.caption)) CHECK(fillable.count(p) == 1);
+    CHECK(caption_placeholders(t.caption) == caption_placeholders(spec.texts.en.caption));
+    for (const std::string& p : caption_placeholders(t.caption)) CHECK(fillable.count(p) == 1);
   }
   CHECK(is_hex_colour(spec.colour.light));
   CHECK((spec.colour.dark.empty() || is_hex_colour(spec.colour.dark)));

@@ -21,7 +21,7 @@ using pipesim::test::Refused;
 
 namespace {
 
-auto request_of(const std::string& schedule, int ranks, int micro_batches, int virtual_stages = 1) -> RunRequest {
+auto stage_request(const std::string& schedule, int ranks, int micro_batches, int virtual_stages = 1) -> RunRequest {
   RunRequest r;
   r.schedule = schedule;
   r.params = {ranks, micro_batches, virtual_stages};
@@ -58,11 +58,11 @@ TEST_CASE("per-stage costs that are all the same time every schedule exactly as 
                         Case{"dualpipe", 4, 8, 1}, Case{"dualpipev", 4, 8, 1}, Case{"interleaved-1f1b", 4, 8, 2},
                         Case{"zb-v", 4, 8, 1}, Case{"chimera", 4, 8, 1}}) {
     CAPTURE(k.name);
-    RunRequest one = request_of(k.name, k.ranks, k.micro_batches, k.virtual_stages);
+    RunRequest one = stage_request(k.name, k.ranks, k.micro_batches, k.virtual_stages);
     one.costs = c;
     const Run reference = pipesim::run(one);
 
-    RunRequest per_stage = request_of(k.name, k.ranks, k.micro_batches, k.virtual_stages);
+    RunRequest per_stage = stage_request(k.name, k.ranks, k.micro_batches, k.virtual_stages);
     per_stage.costs = pipesim::parse_costs("F=3,B=5,W=2,FB=7,comm=1");  // every stage overrides all of it
     per_stage.per_stage.table.assign(static_cast<std::size_t>(reference.schedule.layout.stages),
                                      all_of({c.f, c.b, c.w, c.fb, c.comm}));
@@ -88,7 +88,7 @@ TEST_CASE("1F1B 4x4 with a last stage twice as heavy: the hand-derived timeline,
   // 3 + 4 x (2 + 4) = 27, and the last backward walks back through ranks 2, 1, 0 in 2 each: 33.
   // In general m (F_last + B_last) + sum of the other stages' F + B = 4 x 6 + 3 x 3 = 33, against 21
   // when every stage costs the same.
-  const Run r = pipesim::run(with_overrides(request_of("1f1b", 4, 4), {"last:F=2,B=4,W=2"}));
+  const Run r = pipesim::run(with_overrides(stage_request("1f1b", 4, 4), {"last:F=2,B=4,W=2"}));
   CHECK(timings(r, 3) == "F0[3,5] B0[5,9] F1[9,11] B1[11,15] F2[15,17] B2[17,21] F3[21,23] B3[23,27]");
   CHECK(timings(r, 2) == "F0[2,3] F1[3,4] B0[9,11] F2[11,12] B1[15,17] F3[17,18] B2[21,23] B3[27,29]");
   CHECK(timings(r, 1) == "F0[1,2] F1[2,3] F2[3,4] B0[11,13] F3[13,14] B1[17,19] B2[23,25] B3[29,31]");
@@ -101,10 +101,10 @@ TEST_CASE("1F1B 4x4 with a last stage twice as heavy: the hand-derived timeline,
 }
 
 TEST_CASE("a rank at half speed times its ops like a stage that costs twice as much") {
-  RunRequest slow = request_of("1f1b", 4, 4);
+  RunRequest slow = stage_request("1f1b", 4, 4);
   slow.per_stage.rank_speeds.push_back(pipesim::parse_rank_speed("3:0.5"));
   const Run straggler = pipesim::run(slow);
-  const Run heavy = pipesim::run(with_overrides(request_of("1f1b", 4, 4), {"3:F=2,B=4,W=2,FB=6"}));
+  const Run heavy = pipesim::run(with_overrides(stage_request("1f1b", 4, 4), {"3:F=2,B=4,W=2,FB=6"}));
   CHECK(straggler.timeline.start == heavy.timeline.start);
   CHECK(straggler.timeline.end == heavy.timeline.end);
   CHECK(straggler.metrics.makespan == 33);
@@ -115,7 +115,7 @@ TEST_CASE("each stage boundary has its own latency, paid only when the two stage
   // GPipe, 3 ranks, one micro-batch, F=1 B=2; boundary 0|1 costs 0.5, boundary 1|2 costs 0.25.
   // Forward: rank 0 [0,1], rank 1 [1.5,2.5], rank 2 [2.75,3.75]; backward: rank 2 [3.75,5.75],
   // rank 1 [6,8], rank 0 [8.5,10.5].
-  const Run r = pipesim::run(with_overrides(request_of("gpipe", 3, 1), {"0:comm=0.5", "1:comm=0.25"}));
+  const Run r = pipesim::run(with_overrides(stage_request("gpipe", 3, 1), {"0:comm=0.5", "1:comm=0.25"}));
   CHECK(timings(r, 0) == "F0[0,1] B0[8.5,10.5]");
   CHECK(timings(r, 1) == "F0[1.5,2.5] B0[6,8]");
   CHECK(timings(r, 2) == "F0[2.75,3.75] B0[3.75,5.75]");
@@ -130,7 +130,7 @@ TEST_CASE("DualPipe 4x8 with a heavy stage 0: both ends carry it, and rank 0 nev
   // derivation below shows it never idles: after its three stage-0 forwards [0,6], each op's input
   // has arrived when the previous one ends (F0.1 needs rank 1's, done at 4; F1.1 rank 1's at 6; the
   // second F&B's backward input is rank 1's F&B ending at 13). So the makespan is 36 (26 uniform).
-  const Run r = pipesim::run(with_overrides(request_of("dualpipe", 4, 8), {"first:F=2,B=4,W=2,FB=6"}));
+  const Run r = pipesim::run(with_overrides(stage_request("dualpipe", 4, 8), {"first:F=2,B=4,W=2,FB=6"}));
   CHECK(timings(r, 0) ==
         "F0[0,2] F1[2,4] F2[4,6] F0.1[6,7] I0.1[7,8] W0.1[8,9] F1.1[9,10] FB(F3,B1.1)[10,14] FB(F2.1,B0)[14,19] "
         "B2.1[19,21] FB(F3.1,B1)[21,26] B3.1[26,28] I2[28,30] W2[30,32] I3[32,34] W3[34,36]");
@@ -141,13 +141,13 @@ TEST_CASE("DualPipe 4x8 with a heavy stage 0: both ends carry it, and rank 0 nev
   CHECK(timings(r, 3) ==
         "F0.1[0,2] F1.1[2,4] F2.1[4,6] F0[6,7] I0[7,8] W0[8,9] F1[9,10] FB(F3.1,B1)[10,14] FB(F2,B0.1)[14,19] "
         "B2[19,21] FB(F3,B1.1)[21,26] B3[26,28] I2.1[28,30] W2.1[30,32] I3.1[32,34] W3.1[34,36]");
-  CHECK(pipesim::run(request_of("dualpipe", 4, 8)).metrics.makespan == 26);
+  CHECK(pipesim::run(stage_request("dualpipe", 4, 8)).metrics.makespan == 26);
 }
 
 TEST_CASE("the same model on the same GPUs: each schedule divides one micro-batch's cost over its stages") {
   // The default preset as a model: F=8 B=16 W=8 FB=24 through the whole model, 8 ranks, 20 micro-batches.
   const auto makespan = [](const std::string& schedule, int virtual_stages = 1) {
-    RunRequest r = request_of(schedule, 8, 20, virtual_stages);
+    RunRequest r = stage_request(schedule, 8, 20, virtual_stages);
     r.costs = pipesim::parse_costs("F=8,B=16,W=8,FB=24");
     r.per_stage.model_stages = 1;
     return pipesim::run(r).metrics.makespan;
@@ -156,7 +156,7 @@ TEST_CASE("the same model on the same GPUs: each schedule divides one micro-batc
   CHECK(makespan("dualpipev") == 67);  // 16 stages of F=0.5 B=1 W=0.5 FB=1.5: a slightly larger bubble
   CHECK(makespan("1f1b") == 81);       // 8 stages: 20 x 3 + 7 x 3
 
-  RunRequest v = request_of("dualpipev", 8, 20);
+  RunRequest v = stage_request("dualpipev", 8, 20);
   v.costs = pipesim::parse_costs("F=8,B=16,W=8,FB=24");
   v.per_stage.model_stages = 1;
   const Run run = pipesim::run(v);
@@ -206,20 +206,20 @@ TEST_CASE("a stage override without FB keeps the base's overlap fraction") {
 }
 
 TEST_CASE("the JSON contract echoes the costs of every stage and the speed of every rank") {
-  RunRequest r = with_overrides(request_of("1f1b", 4, 4), {"last:F=2,B=4,W=2"});
+  RunRequest r = with_overrides(stage_request("1f1b", 4, 4), {"last:F=2,B=4,W=2"});
   r.per_stage.rank_speeds.push_back({1, 0.5});
-  const nlohmann::json json = pipesim::to_json(pipesim::run(r), pipesim::Detail::summary);
-  REQUIRE(json["stage_costs"].size() == 4);
-  CHECK(json["stage_costs"][0].dump() == R"({"B":2,"F":1,"FB":3,"W":1,"comm":0})");
-  CHECK(json["stage_costs"][3].dump() == R"({"B":4,"F":2,"FB":6,"W":2,"comm":0})");
-  CHECK(json["rank_speed"].dump() == "[1.0,0.5,1.0,1.0]");
+  const nlohmann::json summary = pipesim::to_json(pipesim::run(r), pipesim::Detail::summary);
+  REQUIRE(summary["stage_costs"].size() == 4);
+  CHECK(summary["stage_costs"][0].dump() == R"({"B":2,"F":1,"FB":3,"W":1,"comm":0})");
+  CHECK(summary["stage_costs"][3].dump() == R"({"B":4,"F":2,"FB":6,"W":2,"comm":0})");
+  CHECK(summary["rank_speed"].dump() == "[1.0,0.5,1.0,1.0]");
 }
 
 TEST_CASE("bad per-stage input is refused with one line naming the field") {
-  CHECK_THROWS_MATCHES(pipesim::run(with_overrides(request_of("1f1b", 4, 4), {"4:F=2"})), Error,
+  CHECK_THROWS_MATCHES(pipesim::run(with_overrides(stage_request("1f1b", 4, 4), {"4:F=2"})), Error,
                        Refused(ErrorCode::bad_value,
                                "--stage-cost stage 4 is out of range: 1f1b on 4 ranks has 4 stages (0 to 3, or first / last)"));
-  RunRequest slow = request_of("1f1b", 4, 4);
+  RunRequest slow = stage_request("1f1b", 4, 4);
   slow.per_stage.rank_speeds.push_back({4, 2});
   CHECK_THROWS_MATCHES(pipesim::run(slow), Error,
                        Refused(ErrorCode::bad_value, "--rank-speed rank 4 is out of range: 1f1b has ranks 0 to 3"));
@@ -227,11 +227,11 @@ TEST_CASE("bad per-stage input is refused with one line naming the field") {
                        Refused(ErrorCode::bad_value, "--rank-speed factor of rank 1 must be a number > 0, got '0'"));
   CHECK_THROWS_MATCHES(pipesim::parse_rank_speed("1:-2"), Error,
                        Refused(ErrorCode::bad_value, "--rank-speed factor of rank 1 must be a number > 0, got '-2'"));
-  RunRequest table = request_of("dualpipev", 4, 8);
+  RunRequest table = stage_request("dualpipev", 4, 8);
   table.per_stage.table.assign(4, PartialCosts{});
   CHECK_THROWS_MATCHES(pipesim::run(table), Error,
                        Refused(ErrorCode::bad_value, "--stage-costs lists 4 stages but dualpipev on 4 ranks has 8 stages"));
-  CHECK_THROWS_MATCHES(pipesim::run(with_overrides(request_of("1f1b", 4, 4), {"2:FB=1"})), Error,
+  CHECK_THROWS_MATCHES(pipesim::run(with_overrides(stage_request("1f1b", 4, 4), {"2:FB=1"})), Error,
                        Refused(ErrorCode::bad_value, "stage 2: cost FB (1) must lie in [max(F,B), F+B] = [2, 3]: an overlapped "
                                                      "pair takes at least its longer half and at most both"));
   CHECK_THROWS_MATCHES(pipesim::parse_stage_cost("middle:F=1"), Error, pipesim::test::RefusedAs(ErrorCode::bad_value));
@@ -291,7 +291,7 @@ TEST_CASE("the CLI refuses bad per-stage input with exit 2 and one line") {
 TEST_CASE("on the same-model basis a stage's costs are re-cut by each schedule: N stages' worth over its own S") {
   // The page's basis: the sliders (F=1 B=2 W=1 FB=3) are one of 8 stages, the whole model 8 times that.
   const auto run_at = [](const std::string& schedule, int virtual_stages) {
-    RunRequest r = request_of(schedule, 8, 20, virtual_stages);
+    RunRequest r = stage_request(schedule, 8, 20, virtual_stages);
     r.per_stage.model_stages = 8;
     return pipesim::run(r);
   };
@@ -301,15 +301,15 @@ TEST_CASE("on the same-model basis a stage's costs are re-cut by each schedule: 
   const Run interleaved = run_at("interleaved-1f1b", 2);  // 16 stages: F=0.5 B=1
   CHECK(interleaved.costs.f == 0.5);
   CHECK(interleaved.costs.b == 1);
-  const nlohmann::json json = pipesim::to_json(run_at("zb-v", 1), pipesim::Detail::summary);
-  CHECK(json["cost_basis"] == "same-model");
-  CHECK(json["model_stages"] == 8);
-  CHECK(json["cost"]["F"] == 0.5);
-  CHECK(nlohmann::json(pipesim::to_json(pipesim::run(request_of("zb-v", 8, 20)), pipesim::Detail::summary))["cost_basis"] == "same-stage-costs");
+  const nlohmann::json summary = pipesim::to_json(run_at("zb-v", 1), pipesim::Detail::summary);
+  CHECK(summary["cost_basis"] == "same-model");
+  CHECK(summary["model_stages"] == 8);
+  CHECK(summary["cost"]["F"] == 0.5);
+  CHECK(nlohmann::json(pipesim::to_json(pipesim::run(stage_request("zb-v", 8, 20)), pipesim::Detail::summary))["cost_basis"] == "same-stage-costs");
 }
 
 TEST_CASE("the text view lines cells up with per-stage durations and says what differs from --cost") {
-  RunRequest r = with_overrides(request_of("1f1b", 4, 4), {"last:F=2.5,B=4"});
+  RunRequest r = with_overrides(stage_request("1f1b", 4, 4), {"last:F=2.5,B=4"});
   r.per_stage.rank_speeds.push_back({1, 0.5});
   const std::string text = pipesim::render_text(pipesim::run(r), false);
   CHECK_THAT(text, Catch::Contains("stage 3 costs F=2.5,B=4,W=1,FB=6.5,comm=0\nrank 1 runs at 0.5x speed\n"));
@@ -322,13 +322,13 @@ TEST_CASE("on the same-model basis the model's own per-stage costs are re-cut by
   // The model: 8 stages of F=1 B=2 W=1 FB=3, its first (embedding) twice as heavy.
   const auto run_at = [](const std::string& schedule, int ranks, int micro_batches, int model_stages,
                          const std::vector<std::string>& overrides) {
-    RunRequest r = with_overrides(request_of(schedule, ranks, micro_batches), overrides);
+    RunRequest r = with_overrides(stage_request(schedule, ranks, micro_batches), overrides);
     r.per_stage.model_stages = model_stages;
     return pipesim::run(r);
   };
   SECTION("a schedule with the model's own cut gets the model's stages as they are") {
     const Run dualpipe = run_at("dualpipe", 8, 20, 8, {"first:F=2,B=4,W=2,FB=6"});
-    const Run direct = pipesim::run(with_overrides(request_of("dualpipe", 8, 20), {"first:F=2,B=4,W=2,FB=6"}));
+    const Run direct = pipesim::run(with_overrides(stage_request("dualpipe", 8, 20), {"first:F=2,B=4,W=2,FB=6"}));
     CHECK(dualpipe.timeline.end == direct.timeline.end);
   }
   SECTION("a finer cut halves each model stage, the heavy one included") {
@@ -358,10 +358,10 @@ TEST_CASE("on the same-model basis the model's own per-stage costs are re-cut by
 TEST_CASE("the CLI option --model-stages takes --cost as one of N stages of the model") {
   const auto r = pipesim::test::run_cli("simulate --schedule dualpipev --model-stages 8 --stage-cost first:F=2,B=4,W=2,FB=6 --format summary");
   REQUIRE(r.status == 0);
-  const auto json = nlohmann::json::parse(r.out);
-  CHECK(json["stage_costs"][1]["F"] == 1);
-  CHECK(json["stage_costs"][2]["F"] == 0.5);
-  CHECK(json["cost_basis"] == "same-model");
+  const auto summary = nlohmann::json::parse(r.out);
+  CHECK(summary["stage_costs"][1]["F"] == 1);
+  CHECK(summary["stage_costs"][2]["F"] == 0.5);
+  CHECK(summary["cost_basis"] == "same-model");
   pipesim::test::check_refused("simulate --model-cost F=8 --model-stages 8", ErrorCode::usage,
                                "--model-stages applies to --cost: --model-cost is already the whole model's cost");
 }
@@ -374,12 +374,12 @@ TEST_CASE("a per-stage cost refusal carries its rule's key and values, and one i
   CHECK(not_number.params == Params{{"cost", "F"}, {"value", "abc"}});
   CHECK(wording_of([] { (void)pipesim::parse_rank_speed("1:0"); }).key == "rank_speed.factor");
   CHECK(wording_of([] { (void)pipesim::parse_stage_cost_table(R"([{"F": 1}, 3])"); }).params == Params{{"entry", "1"}, {"value", "3"}});
-  CHECK(wording_of([] { (void)pipesim::run(with_overrides(request_of("1f1b", 4, 8), {"9:F=1"})); }).params ==
+  CHECK(wording_of([] { (void)pipesim::run(with_overrides(stage_request("1f1b", 4, 8), {"9:F=1"})); }).params ==
         Params{{"stage", "9"}, {"stages", "4"}, {"max", "3"}});
 
   // W above B on stage 1 only: the costs' own rule, its values, and the stage it broke on.
   try {
-    (void)pipesim::run(with_overrides(request_of("1f1b", 4, 8), {"1:W=9"}));
+    (void)pipesim::run(with_overrides(stage_request("1f1b", 4, 8), {"1:W=9"}));
     FAIL("accepted");
   } catch (const Error& e) {
     CHECK(std::string(e.what()) == "stage 1: cost W (9) must not exceed B (2): B is the full backward and contains W");

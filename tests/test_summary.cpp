@@ -31,7 +31,7 @@ auto refused_field(Call call) -> std::string {
   return "<returned>";
 }
 
-auto request(std::string schedule, int ranks, int micro_batches, int virtual_stages = 1) -> RunRequest {
+auto summary_request(std::string schedule, int ranks, int micro_batches, int virtual_stages = 1) -> RunRequest {
   RunRequest r;
   r.schedule = std::move(schedule);
   r.params = {ranks, micro_batches, virtual_stages};
@@ -56,10 +56,10 @@ TEST_CASE("1F1B at unit costs: the closed form (p-1)(F+B) agrees with the simula
     CHECK(rm.busy == 24);
     CHECK(rm.utilisation == 24.0 / 33.0);
   }
-  const nlohmann::json json = to_json(r, Detail::summary);
-  CHECK(json["formula"]["agrees"] == true);
-  CHECK(json["formula"]["simulated"] == 9);
-  CHECK(json["per_rank"][0]["utilisation"] == 24.0 / 33.0);
+  const nlohmann::json summary = to_json(r, Detail::summary);
+  CHECK(summary["formula"]["agrees"] == true);
+  CHECK(summary["formula"]["simulated"] == 9);
+  CHECK(summary["per_rank"][0]["utilisation"] == 24.0 / 33.0);
 }
 
 TEST_CASE("a formula is compared on its own basis: Zero Bubble's over the span") {
@@ -70,7 +70,7 @@ TEST_CASE("a formula is compared on its own basis: Zero Bubble's over the span")
 }
 
 TEST_CASE("a closed form that does not hold at these costs does not agree, and the report says so") {
-  RunRequest req = request("1f1b", 4, 8);
+  RunRequest req = summary_request("1f1b", 4, 8);
   req.costs.comm = 1;
   const Run r = run(req);
   CHECK(r.formula.simulated == r.metrics.max_bubble);
@@ -88,7 +88,7 @@ TEST_CASE("agreement is equality up to rounding, relative once the bubble exceed
 }
 
 TEST_CASE("a schedule without a published closed form is compared with its stand-in value 0") {
-  RunRequest req = request("custom", 2, 1);
+  RunRequest req = summary_request("custom", 2, 1);
   req.custom_schedule = "0F0,0B0\n1F0,1B0\n";
   const Run r = run(req);
   REQUIRE_FALSE(r.formula.exact);
@@ -107,9 +107,9 @@ TEST_CASE("1F1B: rank r peaks at p - r chunks, first reached when its last warm-
   CHECK(r.metrics.per_rank[3].peak_at == 3);
   CHECK(r.metrics.peak_activations == 4);
   CHECK(r.metrics.peak_at == 3);
-  const nlohmann::json json = to_json(r, Detail::summary);
-  CHECK(json["peak_at"] == 3);
-  CHECK(json["per_rank"][0]["peak_at"] == 3);
+  const nlohmann::json summary = to_json(r, Detail::summary);
+  CHECK(summary["peak_at"] == 3);
+  CHECK(summary["per_rank"][0]["peak_at"] == 3);
 }
 
 TEST_CASE("the peak time is where the activation curve first reaches its peak, on every schedule") {
@@ -141,20 +141,20 @@ TEST_CASE("stages held: one per rank in 1F1B, both directions' in DualPipe, both
   CHECK(held(looped.metrics.per_rank[1]) == "0/1 1/5");
   for (const Run* r : {&one, &dual, &v, &looped})
     for (const RankMetrics& rm : r->metrics.per_rank) CHECK(static_cast<int>(rm.stages.size()) == rm.stages_held);
-  const nlohmann::json json = to_json(dual, Detail::summary);
-  CHECK(json["per_rank"][0]["stages"].dump() == R"([{"phase":0,"stage":0},{"phase":1,"stage":3}])");
+  const nlohmann::json summary = to_json(dual, Detail::summary);
+  CHECK(summary["per_rank"][0]["stages"].dump() == R"([{"phase":0,"stage":0},{"phase":1,"stage":3}])");
 }
 
 TEST_CASE("a refusal names the field it is about") {
-  CHECK(refused_field([] { (void)run(request("dualpipe", 7, 20)); }) == "ranks");
-  CHECK(refused_field([] { (void)run(request("dualpipe", 8, 7)); }) == "micro_batches");
-  CHECK(refused_field([] { (void)run(request("chimera", 4, 6)); }) == "micro_batches");
-  CHECK(refused_field([] { (void)run(request("interleaved-1f1b", 4, 8, 1)); }) == "virtual_stages");
-  CHECK(refused_field([] { (void)run(request("1f1b", 4, 8, 2)); }) == "virtual_stages");
-  CHECK(refused_field([] { (void)run(request("1f1b", 0, 8)); }) == "ranks");
-  CHECK(refused_field([] { (void)run(request("1f1b", 4, 0)); }) == "micro_batches");
-  CHECK(refused_field([] { (void)run(request("gpipe", 4, 1000000000)); }) == "micro_batches");
-  CHECK(refused_field([] { (void)run(request("nope", 4, 8)); }) == "schedule");
+  CHECK(refused_field([] { (void)run(summary_request("dualpipe", 7, 20)); }) == "ranks");
+  CHECK(refused_field([] { (void)run(summary_request("dualpipe", 8, 7)); }) == "micro_batches");
+  CHECK(refused_field([] { (void)run(summary_request("chimera", 4, 6)); }) == "micro_batches");
+  CHECK(refused_field([] { (void)run(summary_request("interleaved-1f1b", 4, 8, 1)); }) == "virtual_stages");
+  CHECK(refused_field([] { (void)run(summary_request("1f1b", 4, 8, 2)); }) == "virtual_stages");
+  CHECK(refused_field([] { (void)run(summary_request("1f1b", 0, 8)); }) == "ranks");
+  CHECK(refused_field([] { (void)run(summary_request("1f1b", 4, 0)); }) == "micro_batches");
+  CHECK(refused_field([] { (void)run(summary_request("gpipe", 4, 1000000000)); }) == "micro_batches");
+  CHECK(refused_field([] { (void)run(summary_request("nope", 4, 8)); }) == "schedule");
 }
 
 TEST_CASE("a cost refusal names the cost, or the cost text when it is about no one key") {
@@ -174,16 +174,16 @@ TEST_CASE("per-stage costs and rank speeds are refused as such, not as the costs
   CHECK(refused_field([] { (void)parse_stage_cost("0:F=x"); }) == "stage_cost");
   CHECK(refused_field([] { (void)parse_rank_speed("0:0"); }) == "rank_speed");
   CHECK(refused_field([] { (void)parse_rank_speed("x:1"); }) == "rank_speed");
-  RunRequest stage = request("1f1b", 4, 8);
+  RunRequest stage = summary_request("1f1b", 4, 8);
   stage.per_stage.overrides.push_back(parse_stage_cost("9:F=2"));
   CHECK(refused_field([&] { (void)run(stage); }) == "stage_cost");
-  RunRequest fb = request("1f1b", 4, 8);
+  RunRequest fb = summary_request("1f1b", 4, 8);
   fb.per_stage.overrides.push_back(parse_stage_cost("1:FB=9"));
   CHECK(refused_field([&] { (void)run(fb); }) == "stage_cost");
-  RunRequest speed = request("1f1b", 4, 8);
+  RunRequest speed = summary_request("1f1b", 4, 8);
   speed.per_stage.rank_speeds.push_back(parse_rank_speed("5:0.5"));
   CHECK(refused_field([&] { (void)run(speed); }) == "rank_speed");
-  RunRequest custom = request("custom", 1, 1);
+  RunRequest custom = summary_request("custom", 1, 1);
   custom.custom_schedule = "0F0,0X0";
   CHECK(refused_field([&] { (void)run(custom); }) == "custom_schedule");
 }
