@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import { loadWebModule } from './load.mjs';
 import { loadCourse, loadEngine, loadTools } from '../wasm/engine.mjs';
 import { ENGLISH } from './fixtures/refused_links.mjs';
-import { RUN, hostileBindings, plannerInput } from './fixtures/hostile_bindings.mjs';
+import { RUN, hostileBindings, plannerInput, refusalOf } from './fixtures/hostile_bindings.mjs';
 
 const { setLang, wordRefusal } = await loadWebModule('../../tests/web/fixtures/refusal_wording');
 const { refusalTemplate } = await loadWebModule('i18n/refusals');
@@ -19,17 +19,6 @@ const tools = await loadTools();
 
 const HOSTILE = hostileBindings({ engine, course, tools });
 const run = (extra) => ({ ...RUN, ...extra });
-
-/** The refusal `call` throws: a PipesimError, or the test fails. */
-function refusalOf(call, key) {
-  try {
-    call();
-  } catch (e) {
-    if (e?.name !== 'PipesimError') throw e;
-    return e;
-  }
-  assert.fail(`${key}: not refused`);
-}
 
 test('each hostile input is refused by the rule it breaks, and the refusal says which rule', () => {
   const wrong = [];
@@ -50,7 +39,7 @@ for (const language of ['pt-BR', 'zh-CN']) {
     await setLang(language, { updateDocument: false });
     const problems = [];
     for (const [key, call] of HOSTILE) {
-      const e = refusalOf(call, key);
+      const e = refusalOf(key, call);
       if (!refusalTemplate(language, e.wording?.key ?? '')) problems.push(`${key}: ${e.wording?.key} has no ${language} sentence`);
       const text = wordRefusal(e.message, e.wording);
       if (ENGLISH.test(text) || /\{\w+\}/.test(text.replace(/\{(schedule|ratio|schedule, model)\b[^}]*\}/g, ''))) problems.push(`${key}: ${text}`);
@@ -61,7 +50,7 @@ for (const language of ['pt-BR', 'zh-CN']) {
 }
 
 test('a refusal inside one stage or trace names that stage or trace in the page\'s language', async () => {
-  const stage = refusalOf(() => engine.simulate(run({ stageCost: ['1:W=9'] })), 'cost.w_exceeds_b');
+  const stage = refusalOf('cost.w_exceeds_b', () => engine.simulate(run({ stageCost: ['1:W=9'] })));
   assert.match(stage.message, /^stage 1: cost W \(9\) must not exceed B/);
   await setLang('pt-BR', { updateDocument: false });
   assert.match(wordRefusal(stage.message, stage.wording), /^estágio 1: o custo W \(9\) não pode passar de B \(2\)/);
@@ -70,7 +59,7 @@ test('a refusal inside one stage or trace names that stage or trace in the page\
   await setLang('en', { updateDocument: false });
   assert.equal(wordRefusal(stage.message, stage.wording), stage.message);
   // The second of two traces is no profiler trace: the refusal says which trace, in each language.
-  const trace = refusalOf(() => tools.measuredPipeline(['{"schemaVersion": 1, "traceEvents": []}', '[]']), 'profile_trace.top_array');
+  const trace = refusalOf('profile_trace.top_array', () => tools.measuredPipeline(['{"schemaVersion": 1, "traceEvents": []}', '[]']));
   assert.match(trace.message, /^trace 2: not a profiler trace: the JSON is an array/);
   await setLang('pt-BR', { updateDocument: false });
   assert.match(wordRefusal(trace.message, trace.wording), /^trace 2: não é um trace do profiler: o JSON é um array/);
@@ -80,7 +69,7 @@ test('a refusal inside one stage or trace names that stage or trace in the page\
 });
 
 test('the new refusals keep their English messages, which the CLI prints', () => {
-  const message = (call) => refusalOf(call, '').message;
+  const message = (call) => refusalOf('', call).message;
   assert.equal(message(() => engine.simulate(run({ stageCost: ['0:F=abc'] }))), "--stage-cost cost F must be a number, got 'abc'");
   assert.equal(message(() => course.plan(plannerInput((i) => (i.language = 5)), 'en')), 'plan input: language must be a string like "pt-BR", got 5');
   assert.equal(message(() => course.plan(plannerInput((i) => (i.language = 'fr')), 'en')), "plan input: unknown language 'fr'; languages are en, pt-BR, zh-CN");

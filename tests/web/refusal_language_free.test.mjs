@@ -10,7 +10,7 @@ import { test } from 'node:test';
 import { loadWebModule } from './load.mjs';
 import { loadCourse, loadEngine, loadTools } from '../wasm/engine.mjs';
 import { REFUSED } from './fixtures/refused_links.mjs';
-import { hostileBindings } from './fixtures/hostile_bindings.mjs';
+import { hostileBindings, refusalOf } from './fixtures/hostile_bindings.mjs';
 import { wordingProblems, zhSpacingProblems } from './fixtures/language_free.mjs';
 
 const { setLang, wordRefusal, readState, requestOf, moduleRequest } = await loadWebModule('../../tests/web/fixtures/refusal_wording');
@@ -58,17 +58,6 @@ const LINKS = Object.entries(REFUSED).map(([key, query]) => [key, () => {
 }]);
 
 const ALL = [...hostileBindings({ engine, course, tools }), ...IMPORTS, ...LINKS];
-
-/** The PipesimError `call` throws. */
-function refusalOf(key, call) {
-  try {
-    call();
-  } catch (e) {
-    if (e?.name !== 'PipesimError') throw e;
-    return e;
-  }
-  assert.fail(`${key}: not refused`);
-}
 
 test('the imports the Catch2 wording tests refuse are refused by their rules here too', () => {
   assert.deepEqual(IMPORTS.map(([key, call]) => refusalOf(key, call).wording?.key), IMPORTS.map(([key]) => key));
