@@ -38,6 +38,18 @@ function sourceFiles(dir) {
 }
 
 /**
+ * Where the string or character literal that starts at `i` ends (its closing quote, escapes skipped),
+ * or -1 when none starts there: an apostrophe after a digit is C++14's digit separator (1'000).
+ */
+function literalEnd(text, i) {
+  const quote = text[i];
+  if (quote !== '"' && !(quote === "'" && !/[0-9A-Fa-f]/.test(text[i - 1] ?? ''))) return -1;
+  let j = i + 1;
+  while (j < text.length && text[j] !== quote) j += text[j] === '\\' ? 2 : 1;
+  return j;
+}
+
+/**
  * `text` with its comments blanked (same length, so indices and lines stay), its string literals
  * kept: an apostrophe in a comment ("can't") is no character literal.
  */
@@ -45,11 +57,10 @@ function withoutComments(text) {
   let out = '';
   for (let i = 0; i < text.length; i++) {
     const c = text[i];
-    if (c === '"' || (c === "'" && !/[0-9A-Fa-f]/.test(text[i - 1] ?? ''))) {
-      let j = i + 1;
-      while (j < text.length && text[j] !== c) j += text[j] === '\\' ? 2 : 1;
-      out += text.slice(i, j + 1);
-      i = j;
+    const literal = literalEnd(text, i);
+    if (literal >= 0) {
+      out += text.slice(i, literal + 1);
+      i = literal;
     } else if (text.startsWith('//', i)) {
       const end = text.indexOf('\n', i);
       const stop = end < 0 ? text.length : end;
@@ -72,12 +83,10 @@ function argumentsAt(text, open) {
   let current = '';
   for (let i = open; i < text.length; i++) {
     const c = text[i];
-    if (c === '"' || (c === "'" && !/[0-9A-Fa-f]/.test(text[i - 1] ?? ''))) {
-      // A string or character literal, escapes included, copied whole (1'000 is a number).
-      let j = i + 1;
-      while (j < text.length && text[j] !== c) j += text[j] === '\\' ? 2 : 1;
-      current += text.slice(i, j + 1);
-      i = j;
+    const literal = literalEnd(text, i);
+    if (literal >= 0) {
+      current += text.slice(i, literal + 1);
+      i = literal;
       continue;
     }
     if (closing[c]) {
