@@ -44,9 +44,23 @@ test('play runs the schedule in time order; pause stops it; step moves to the ne
   await page.selectOption('[data-testid=player-speed]', '4');
   await page.click('[data-testid=player-play]');
   assert.equal(await page.textContent('[data-testid=player-play]'), 'Pause');
-  await page.waitForFunction(() => /^t = (\d+(\.\d+)?) of 33$/.test(document.querySelector('[data-testid=player-time]').textContent) && Number(document.querySelector('[data-testid=player-time]').textContent.split(' ')[2]) > 5);
-  await page.click('[data-testid=player-play]');
+  // Pause while it plays, in the same task that sees it playing: a click after a separate read could
+  // land after the run had played to its end on a loaded machine, and start it again. Should a stalled
+  // frame carry it from its start to its end unseen, play it again and pause the next time.
+  await page.waitForFunction(() => {
+    const button = document.querySelector('[data-testid=player-play]');
+    const time = Number(document.querySelector('[data-testid=player-time]').textContent.split(' ')[2]);
+    if (button.textContent !== 'Pause') {
+      button.click();
+      return false;
+    }
+    if (!(time > 2 && time < 33)) return false;
+    button.click();
+    return true;
+  });
+  assert.equal(await page.textContent('[data-testid=player-play]'), 'Play');
   const paused = await page.textContent('[data-testid=player-time]');
+  assert.match(paused, /^t = \d+(\.\d+)? of 33$/);
   // Ten animation frames later (the player moves on each frame it plays) the time has not moved.
   await page.evaluate(() => new Promise((done) => {
     let frames = 0;

@@ -83,15 +83,27 @@ test('a large run simulates in the worker: the page says so, keeps its drawing m
   // loaded machine it was not yet, and its late drawing then looked like the new run's).
   await idle(page);
   const drawnBefore = await page.locator('#panel-compare canvas').getAttribute('data-t1');
+  // What the page shows while the run is under way is read at the moment it says it is busy (a
+  // mutation observer, in the task that set it), not after the fill returns: on a loaded machine the
+  // run had not started by then, on a fast one it could be over. One read, so a run that ends between
+  // two reads cannot pass for a drawing replaced while still busy.
+  await page.evaluate(() => {
+    const app = document.querySelector('#app');
+    window.pipesimBusySeen = new Promise((seen) => {
+      const watch = new MutationObserver(() => {
+        if (app.getAttribute('data-busy') !== 'true') return;
+        watch.disconnect();
+        seen({
+          busy: app.getAttribute('data-busy'),
+          note: document.querySelector('[data-testid=busy]')?.textContent ?? '',
+          t1: document.querySelector('#panel-compare canvas').getAttribute('data-t1'),
+        });
+      });
+      watch.observe(app, { attributes: true, attributeFilter: ['data-busy'] });
+    });
+  });
   await page.fill('[data-testid=micro-batches]', '2048'); // about 400 000 ops over three schedules
-  // The fill returned while the run is still under way: the main thread was free to answer it. What
-  // the page shows meanwhile is read in one go (one task of the page), so a run that ends between two
-  // reads cannot pass for a drawing replaced while still busy.
-  const meanwhile = await page.evaluate(() => ({
-    busy: document.querySelector('#app').getAttribute('data-busy'),
-    note: document.querySelector('[data-testid=busy]')?.textContent ?? '',
-    t1: document.querySelector('#panel-compare canvas').getAttribute('data-t1'),
-  }));
+  const meanwhile = await page.evaluate(() => window.pipesimBusySeen);
   assert.equal(meanwhile.busy, 'true', 'the page says it is simulating');
   assert.match(meanwhile.note, /^Simulating about [\d,]+ ops in the background…$/);
   assert.equal(meanwhile.t1, drawnBefore, 'the last drawing stays meanwhile');
