@@ -208,7 +208,7 @@ auto simulate_model(val request) -> val {
     const std::string layers_text = text_field(request, "layersPerStage");
     const std::vector<int> layers = layers_text.empty() ? std::vector<int>{} : pipesim::parse_layers_per_stage(layers_text);
     const pipesim::ModelDivision division = pipesim::model_request(input, r, layers);
-    const pipesim::Run run = pipesim::run(r);
+    const pipesim::Run run = pipesim::run_generated(r);
     nlohmann::json out = pipesim::model_run_json(division, run, pipesim::Detail::summary);
     const nlohmann::json curves = pipesim::memory_json(pipesim::rank_memory(division, run.schedule, run.timeline), true);
     for (std::size_t i = 0; i < out["per_rank"].size(); ++i) out["per_rank"][i]["memory_bytes"] = curves["per_rank"][i];

@@ -86,7 +86,7 @@ auto run_schedule(const std::string& name, int ranks, int micro_batches, const C
   request.schedule = name;
   request.params = {ranks, micro_batches, 1};
   request.costs = costs;
-  return run(request);
+  return run_generated(request);
 }
 
 auto total_busy(const Run& r) -> double {

@@ -76,7 +76,7 @@ struct Context {
     // The same model on the same GPUs, as Compare shows by default: the costs are one rank's share,
     // and each schedule cuts the model into its own stages.
     if (same_model) request.per_stage.model_stages = ranks;
-    return run(request);
+    return run_generated(request);
   }
 };
 

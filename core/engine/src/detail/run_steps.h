@@ -1,0 +1,17 @@
+#pragma once
+// The steps every run takes once its schedule is built, shared by run() (run.cpp: any schedule, either
+// timing) and run_generated() (run_generated.cpp: generated schedules, dataflow timing). Defined with
+// run_generated(), so that a program calling only it links neither the readers of schedules given as
+// text nor the reference timing that run() reaches.
+#include "pipesim/run.h"
+
+namespace pipesim::detail {
+
+/// The run of `schedule` (built from `spec`) before its timeline: the spec, the schedule, its stage
+/// costs and base costs resolved from the request, and the request's send mode.
+[[nodiscard]] auto prepared_run(const ScheduleSpec& spec, Schedule schedule, const RunRequest& request) -> Run;
+
+/// Fills a run whose timeline is set: its metrics, the closed form, each rank's idle split.
+void measure_run(Run& run);
+
+}  // namespace pipesim::detail

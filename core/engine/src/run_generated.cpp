@@ -1,0 +1,58 @@
+// run_generated() and the steps it shares with run() (detail/run_steps.h). A file apart from run.cpp:
+// a program that calls only run_generated() (the course module: issue 14, its size) links neither
+// the readers of schedules given as text (custom.h) nor the reference timing (reference.h).
+#include "detail/run_steps.h"
+
+namespace pipesim {
+
+namespace {
+
+// The published closed forms assume every stage costs the same and every rank runs at one speed.
+// Whether one agrees with the simulation is decided here, once, for every view.
+auto closed_form(const ScheduleSpec& spec, const ScheduleParams& params, const Costs& costs, const StageCosts& stages,
+                 const Metrics& metrics) -> Formula {
+  Formula f = spec.formula(params, costs);
+  if (!stages.uniform()) {
+    f.exact = false;
+    f.condition.en += "; it assumes every stage costs the same and every rank runs at one speed, which these costs do not";
+    f.condition.pt_br += "; ela supõe que todos os estágios custam o mesmo e que todos os ranks têm a mesma velocidade, "
+                         "o que não vale para estes custos";
+    f.condition.zh_cn += "；它假定每个阶段代价相同、每个 rank 速度相同，而当前代价并非如此";
+  }
+  f.simulated = simulated_bubble(metrics, f.over_span);
+  f.agrees = !f.text.empty() && bubbles_agree(f.value, f.simulated);
+  return f;
+}
+
+}  // namespace
+
+namespace detail {
+
+auto prepared_run(const ScheduleSpec& spec, Schedule schedule, const RunRequest& request) -> Run {
+  Run out;
+  out.spec = &spec;
+  out.schedule = std::move(schedule);
+  out.stage_costs = resolve_stage_costs(request.costs, request.per_stage, out.schedule);
+  out.costs = base_stage_costs(request.costs, request.per_stage, out.schedule.layout.stages);
+  out.sends = request.sends;
+  return out;
+}
+
+void measure_run(Run& run) {
+  run.metrics = measure(run.schedule, run.timeline);
+  run.formula = closed_form(*run.spec, run.schedule.params, run.costs, run.stage_costs, run.metrics);
+  run.bubble_split = split_bubbles(run.schedule, run.timeline, run.metrics.makespan, run.formula.rank_terms);
+}
+
+}  // namespace detail
+
+auto run_generated(const RunRequest& request) -> Run {
+  validate_costs(request.costs);
+  const ScheduleSpec& spec = find_schedule(request.schedule);
+  Run out = detail::prepared_run(spec, build_schedule(request.schedule, request.params), request);
+  out.timeline = simulate(out.schedule, out.stage_costs);
+  detail::measure_run(out);
+  return out;
+}
+
+}  // namespace pipesim
