@@ -3,7 +3,10 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <initializer_list>
 #include <map>
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include "detail/course_files.h"
@@ -58,8 +61,16 @@ auto term(double v) -> std::string {
   return buffer;
 }
 
-auto step(const Texts& t, const std::string& key, std::string formula, double value, std::string display,
-          const std::string& unit_key = "") -> json {
+/// A formula's text from its pieces: one string built once, where a chain of + builds and frees one per
+/// piece (issue 14: each temporary is code, its destruction on the exception path included).
+auto joined(std::initializer_list<std::string_view> pieces) -> std::string {
+  std::string out;
+  for (const std::string_view piece : pieces) out += piece;
+  return out;
+}
+
+auto step(const Texts& t, const char* key, std::string formula, double value, std::string display, const char* unit_key = "")
+    -> json {
   // Objects here are filled key by key rather than as nested initializer lists: the same sorted json,
   // less code (nlohmann builds an initializer list through a json_ref per element; issue 14: size).
   json out;
@@ -68,7 +79,7 @@ auto step(const Texts& t, const std::string& key, std::string formula, double va
   out["formula"] = std::move(formula);
   out["value"] = value;
   out["display"] = std::move(display);
-  out["unit"] = unit_key.empty() ? std::string() : t.common(unit_key);
+  out["unit"] = *unit_key == '\0' ? std::string() : t.common(unit_key);
   return out;
 }
 
@@ -122,27 +133,26 @@ auto exercise_1(const json& text, const LessonRequest& req) -> json {
   out["schedules"]["1f1b"] = schedule_json(t1, e.busy_1f1b, e.utilisation_1f1b);
   out["schedules"]["dualpipe"] = schedule_json(td, e.busy_dualpipe, e.utilisation_dualpipe);
   const std::string P = std::to_string(p);
-  out["steps"] = json::array({
-      step(t, "busy_1f1b", t.common("sum_busy", {{"ranks", P}}), e.busy_1f1b, term(e.busy_1f1b), "unit_time"),
-      step(t, "makespan_1f1b", t.common("simulated"), t1, term(t1), "unit_time"),
-      step(t, "utilisation_1f1b", term(e.busy_1f1b) + " / (" + P + " × " + term(t1) + ")", e.utilisation_1f1b,
-           detail::percent(e.utilisation_1f1b, 1, l)),
-      step(t, "busy_dualpipe", t.common("sum_busy", {{"ranks", P}}), e.busy_dualpipe, term(e.busy_dualpipe), "unit_time"),
-      step(t, "makespan_dualpipe", t.common("simulated"), td, term(td), "unit_time"),
-      step(t, "utilisation_dualpipe", term(e.busy_dualpipe) + " / (" + P + " × " + term(td) + ")",
-           e.utilisation_dualpipe, detail::percent(e.utilisation_dualpipe, 1, l)),
-      step(t, "difference", term(e.utilisation_dualpipe) + " − " + term(e.utilisation_1f1b), e.difference,
-           detail::decimal(e.difference * 100, 1, l), "unit_points"),
-      step(t, "baseline", "180000 / 10^6", e.baseline, detail::decimal(e.baseline, 2, l), "unit_gpu_hours"),
-      step(t, "time_ratio", "(" + P + " × " + term(t1) + ") / (" + P + " × " + term(td) + ")", e.time_ratio,
-           detail::decimal(e.time_ratio, 3, l)),
-      step(t, "cost_1f1b", term(e.baseline) + " × " + term(e.time_ratio), e.cost_1f1b,
-           detail::decimal(e.cost_1f1b, 4, l), "unit_gpu_hours"),
-      step(t, "recovered", term(e.baseline) + " × (" + term(e.time_ratio) + " − 1)", e.recovered,
-           detail::decimal(e.recovered, 4, l), "unit_gpu_hours"),
-      step(t, "share_saved", term(e.recovered) + " / " + term(e.cost_1f1b), e.share_saved,
-           detail::percent(e.share_saved, 1, l)),
-  });
+  json& steps = out["steps"] = json::array();
+  steps.push_back(step(t, "busy_1f1b", t.common("sum_busy", {{"ranks", P}}), e.busy_1f1b, term(e.busy_1f1b), "unit_time"));
+  steps.push_back(step(t, "makespan_1f1b", t.common("simulated"), t1, term(t1), "unit_time"));
+  steps.push_back(step(t, "utilisation_1f1b", joined({term(e.busy_1f1b), " / (", P, " × ", term(t1), ")"}), e.utilisation_1f1b,
+      detail::percent(e.utilisation_1f1b, 1, l)));
+  steps.push_back(step(t, "busy_dualpipe", t.common("sum_busy", {{"ranks", P}}), e.busy_dualpipe, term(e.busy_dualpipe), "unit_time"));
+  steps.push_back(step(t, "makespan_dualpipe", t.common("simulated"), td, term(td), "unit_time"));
+  steps.push_back(step(t, "utilisation_dualpipe", joined({term(e.busy_dualpipe), " / (", P, " × ", term(td), ")"}),
+      e.utilisation_dualpipe, detail::percent(e.utilisation_dualpipe, 1, l)));
+  steps.push_back(step(t, "difference", joined({term(e.utilisation_dualpipe), " − ", term(e.utilisation_1f1b)}), e.difference,
+      detail::decimal(e.difference * 100, 1, l), "unit_points"));
+  steps.push_back(step(t, "baseline", "180000 / 10^6", e.baseline, detail::decimal(e.baseline, 2, l), "unit_gpu_hours"));
+  steps.push_back(step(t, "time_ratio", joined({"(", P, " × ", term(t1), ") / (", P, " × ", term(td), ")"}), e.time_ratio,
+      detail::decimal(e.time_ratio, 3, l)));
+  steps.push_back(step(t, "cost_1f1b", joined({term(e.baseline), " × ", term(e.time_ratio)}), e.cost_1f1b,
+      detail::decimal(e.cost_1f1b, 4, l), "unit_gpu_hours"));
+  steps.push_back(step(t, "recovered", joined({term(e.baseline), " × (", term(e.time_ratio), " − 1)"}), e.recovered,
+      detail::decimal(e.recovered, 4, l), "unit_gpu_hours"));
+  steps.push_back(step(t, "share_saved", joined({term(e.recovered), " / ", term(e.cost_1f1b)}), e.share_saved,
+      detail::percent(e.share_saved, 1, l)));
   json& result = out["result"];
   result["utilisation_1f1b"] = e.utilisation_1f1b;
   result["utilisation_dualpipe"] = e.utilisation_dualpipe;
@@ -386,48 +396,46 @@ auto exercise_3(const json& text, const LessonRequest& req) -> json {
   const double other = m.params - m.routed;
   const double stage_routed = m.routed / (static_cast<double>(m.stages) * m.ep);
   const double stage_other = other / m.stages;
-  out["steps"] = json::array({
-      step(t, "dense_params", t.common("given"), d.params, B(d.params), "unit_params"),
-      step(t, "dense_stages", t.common("given"), d.stages, std::to_string(d.stages), "unit_stages"),
-      step(t, "dense_stage_params", term(d.params / 1e9) + "e9 / " + std::to_string(d.stages), d.stage_params_per_gpu,
-           B(d.stage_params_per_gpu), "unit_params"),
-      step(t, "dense_copies", "pipesim simulate --schedule dualpipe --ranks " + std::to_string(d.stages), d.stages_held,
-           std::to_string(d.stages_held), "unit_stages"),
-      step(t, "dense_extra_params", "(" + std::to_string(d.stages_held) + " − 1) × " + term(d.stage_params_per_gpu / 1e9) + "e9",
-           d.extra_params, B(d.extra_params), "unit_params"),
-      step(t, "dense_extra_bytes", term(d.extra_params / 1e9) + "e9 × " + bytes, d.extra_bytes,
-           detail::gigabytes(d.extra_bytes, l)),
-      step(t, "dense_gpu_share", term(d.extra_bytes / 1e9) + " GB / " + term(req.gpu_memory_gb) + " GB", d.gpu_share,
-           detail::percent(d.gpu_share, 1, l)),
-      step(t, "dense_model_share", term(d.extra_params / 1e9) + "e9 / " + term(d.params / 1e9) + "e9", d.model_share,
-           detail::percent(d.model_share, 2, l)),
-      step(t, "moe_params", t.common("report", {{"section", "§4.2"}}), m.params, B(m.params), "unit_params"),
-      step(t, "moe_layers", "61 − 3", e.moe_layers, std::to_string(e.moe_layers), "unit_layers"),
-      step(t, "moe_routed", std::to_string(e.moe_layers) + " × " + std::to_string(e.experts) + " × 3 × 7168 × 2048",
-           m.routed, B(m.routed), "unit_params"),
-      step(t, "moe_other", term(m.params / 1e9) + "e9 − " + term(m.routed / 1e9) + "e9", other, B(other), "unit_params"),
-      step(t, "moe_stages", t.common("report", {{"section", "§3.2"}}), m.stages, std::to_string(m.stages), "unit_stages"),
-      step(t, "moe_ep", t.common("report", {{"section", "§3.2, §4.2"}}), m.ep, std::to_string(m.ep), "unit_gpus"),
-      step(t, "moe_experts_per_gpu", std::to_string(e.experts) + " / " + std::to_string(m.ep),
-           static_cast<double>(e.experts) / m.ep, term(static_cast<double>(e.experts) / m.ep), "unit_experts"),
-      step(t, "moe_stage_routed", term(m.routed / 1e9) + "e9 / (" + std::to_string(m.stages) + " × " + std::to_string(m.ep) + ")",
-           stage_routed, B(stage_routed), "unit_params"),
-      step(t, "moe_stage_other", term(other / 1e9) + "e9 / " + std::to_string(m.stages), stage_other, B(stage_other),
-           "unit_params"),
-      step(t, "moe_stage_params", term(stage_routed / 1e9) + "e9 + " + term(stage_other / 1e9) + "e9",
-           m.stage_params_per_gpu, B(m.stage_params_per_gpu), "unit_params"),
-      step(t, "moe_copies", "pipesim simulate --schedule dualpipe --ranks " + std::to_string(m.stages), m.stages_held,
-           std::to_string(m.stages_held), "unit_stages"),
-      step(t, "moe_extra_bytes", "(" + std::to_string(m.stages_held) + " − 1) × " + term(m.stage_params_per_gpu / 1e9) +
-                                     "e9 × " + bytes,
-           m.extra_bytes, detail::gigabytes(m.extra_bytes, l)),
-      step(t, "moe_gpu_share", term(m.extra_bytes / 1e9) + " GB / " + term(req.gpu_memory_gb) + " GB", m.gpu_share,
-           detail::percent(m.gpu_share, 1, l)),
-      step(t, "moe_model_share", term(m.extra_params / 1e9) + "e9 / " + term(m.params / 1e9) + "e9", m.model_share,
-           detail::percent(m.model_share, 2, l)),
-      step(t, "ratio", term(d.extra_bytes / 1e9) + " GB / " + term(m.extra_bytes / 1e9) + " GB", e.ratio,
-           detail::decimal(e.ratio, 1, l)),
-  });
+  json& steps = out["steps"] = json::array();
+  steps.push_back(step(t, "dense_params", t.common("given"), d.params, B(d.params), "unit_params"));
+  steps.push_back(step(t, "dense_stages", t.common("given"), d.stages, std::to_string(d.stages), "unit_stages"));
+  steps.push_back(step(t, "dense_stage_params", joined({term(d.params / 1e9), "e9 / ", std::to_string(d.stages)}), d.stage_params_per_gpu,
+      B(d.stage_params_per_gpu), "unit_params"));
+  steps.push_back(step(t, "dense_copies", joined({"pipesim simulate --schedule dualpipe --ranks ", std::to_string(d.stages)}), d.stages_held,
+      std::to_string(d.stages_held), "unit_stages"));
+  steps.push_back(step(t, "dense_extra_params", joined({"(", std::to_string(d.stages_held), " − 1) × ", term(d.stage_params_per_gpu / 1e9), "e9"}),
+      d.extra_params, B(d.extra_params), "unit_params"));
+  steps.push_back(step(t, "dense_extra_bytes", joined({term(d.extra_params / 1e9), "e9 × ", bytes}), d.extra_bytes,
+      detail::gigabytes(d.extra_bytes, l)));
+  steps.push_back(step(t, "dense_gpu_share", joined({term(d.extra_bytes / 1e9), " GB / ", term(req.gpu_memory_gb), " GB"}), d.gpu_share,
+      detail::percent(d.gpu_share, 1, l)));
+  steps.push_back(step(t, "dense_model_share", joined({term(d.extra_params / 1e9), "e9 / ", term(d.params / 1e9), "e9"}), d.model_share,
+      detail::percent(d.model_share, 2, l)));
+  steps.push_back(step(t, "moe_params", t.common("report", {{"section", "§4.2"}}), m.params, B(m.params), "unit_params"));
+  steps.push_back(step(t, "moe_layers", "61 − 3", e.moe_layers, std::to_string(e.moe_layers), "unit_layers"));
+  steps.push_back(step(t, "moe_routed", joined({std::to_string(e.moe_layers), " × ", std::to_string(e.experts), " × 3 × 7168 × 2048"}),
+      m.routed, B(m.routed), "unit_params"));
+  steps.push_back(step(t, "moe_other", joined({term(m.params / 1e9), "e9 − ", term(m.routed / 1e9), "e9"}), other, B(other), "unit_params"));
+  steps.push_back(step(t, "moe_stages", t.common("report", {{"section", "§3.2"}}), m.stages, std::to_string(m.stages), "unit_stages"));
+  steps.push_back(step(t, "moe_ep", t.common("report", {{"section", "§3.2, §4.2"}}), m.ep, std::to_string(m.ep), "unit_gpus"));
+  steps.push_back(step(t, "moe_experts_per_gpu", joined({std::to_string(e.experts), " / ", std::to_string(m.ep)}),
+      static_cast<double>(e.experts) / m.ep, term(static_cast<double>(e.experts) / m.ep), "unit_experts"));
+  steps.push_back(step(t, "moe_stage_routed", joined({term(m.routed / 1e9), "e9 / (", std::to_string(m.stages), " × ", std::to_string(m.ep), ")"}),
+      stage_routed, B(stage_routed), "unit_params"));
+  steps.push_back(step(t, "moe_stage_other", joined({term(other / 1e9), "e9 / ", std::to_string(m.stages)}), stage_other, B(stage_other),
+      "unit_params"));
+  steps.push_back(step(t, "moe_stage_params", joined({term(stage_routed / 1e9), "e9 + ", term(stage_other / 1e9), "e9"}),
+      m.stage_params_per_gpu, B(m.stage_params_per_gpu), "unit_params"));
+  steps.push_back(step(t, "moe_copies", joined({"pipesim simulate --schedule dualpipe --ranks ", std::to_string(m.stages)}), m.stages_held,
+      std::to_string(m.stages_held), "unit_stages"));
+  steps.push_back(step(t, "moe_extra_bytes", joined({"(", std::to_string(m.stages_held), " − 1) × ", term(m.stage_params_per_gpu / 1e9), "e9 × ", bytes}),
+      m.extra_bytes, detail::gigabytes(m.extra_bytes, l)));
+  steps.push_back(step(t, "moe_gpu_share", joined({term(m.extra_bytes / 1e9), " GB / ", term(req.gpu_memory_gb), " GB"}), m.gpu_share,
+      detail::percent(m.gpu_share, 1, l)));
+  steps.push_back(step(t, "moe_model_share", joined({term(m.extra_params / 1e9), "e9 / ", term(m.params / 1e9), "e9"}), m.model_share,
+      detail::percent(m.model_share, 2, l)));
+  steps.push_back(step(t, "ratio", joined({term(d.extra_bytes / 1e9), " GB / ", term(m.extra_bytes / 1e9), " GB"}), e.ratio,
+      detail::decimal(e.ratio, 1, l)));
   json& result = out["result"];
   result["dense_extra_bytes"] = d.extra_bytes;
   result["moe_extra_bytes"] = m.extra_bytes;
