@@ -1,6 +1,8 @@
 // run_generated() and the steps it shares with run() (detail/run_steps.h). A file apart from run.cpp:
-// a program that calls only run_generated() (the course module: issue 14, its size) links neither
-// the readers of schedules given as text (custom.h) nor the reference timing (reference.h).
+// a program that calls only run_generated() (the course module: issue 14, its size) does not link the
+// reference timing run() reaches (reference.h: the reference engine, torch's send/receive lowering).
+#include <utility>
+
 #include "detail/run_steps.h"
 
 namespace pipesim {

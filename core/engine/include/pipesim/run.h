@@ -48,9 +48,9 @@ struct Run {
 
 /// run() for a schedule generated from its parameters, in dataflow timing (request.timing and
 /// custom_schedule are not read): the Run run() gives for such a request. What the course runs (the
-/// quiz, the lessons, a model run). Apart from run() so that a program calling only this links neither
-/// the readers of schedules given as text nor the reference timing (issue 14: the course module's
-/// size). Throws Error as run() does; a schedule given as text is refused by its check (it needs the text).
+/// quiz, the lessons, a model run). Apart from run() so that a program calling only this does not link
+/// the reference timing run() reaches (issue 14: the course module's size). Throws Error as run()
+/// does; a schedule given as text is refused by its check (it needs the text).
 [[nodiscard]] auto run_generated(const RunRequest& request) -> Run;
 
 /// The same pipeline without the timeline, for searches over many configurations: the costs

@@ -1,8 +1,7 @@
 #pragma once
 // The steps every run takes once its schedule is built, shared by run() (run.cpp: any schedule, either
 // timing) and run_generated() (run_generated.cpp: generated schedules, dataflow timing). Defined with
-// run_generated(), so that a program calling only it links neither the readers of schedules given as
-// text nor the reference timing that run() reaches.
+// run_generated(), so that a program calling only it does not link the reference timing run() reaches.
 #include "pipesim/run.h"
 
 namespace pipesim::detail {
