@@ -130,3 +130,31 @@ TEST_CASE("a deadlock through thousands of ranks is one short line naming eight 
     CHECK(message.ends_with("and 4088 more ranks of the cycle; no op in this cycle can start"));
   }
 }
+
+TEST_CASE("a refusal quotes at most 40 characters of what was typed, never cutting a character") {
+  CHECK(quoted_input(std::string(40, 'x')) == std::string(40, 'x'));
+  CHECK(quoted_input(std::string(41, 'x')) == std::string(37, 'x') + "...");
+  // 41 three-byte characters: cut after the 37th, on a character's first byte.
+  std::string chinese;
+  for (int i = 0; i < 41; ++i) chinese += "调";
+  CHECK(quoted_input(chinese) == chinese.substr(0, 37 * 3) + "...");
+  CHECK(quoted_input("") == "");
+}
+
+TEST_CASE("a long text typed into an option comes back as a one-line refusal, on every option that quotes it") {
+  // 100,000 characters: a paste far past any value, still under the 128 KiB a Linux argument may hold.
+  const std::string pasted(100'000, '7');
+  const std::string cut = std::string(36, '7') + "...";
+  pipesim::test::check_refused("simulate --ranks x" + pasted, ErrorCode::bad_value,
+                               "--ranks must be a whole number from 1 to 4096, got 'x" + cut + "'");
+  pipesim::test::check_refused("overlap --comm-sms " + pasted, ErrorCode::bad_value,
+                               "--comm-sms must be a whole number from 1 to 1000000, got '7" + cut + "'");  // past a long long
+  const auto schedule = pipesim::test::run_cli("simulate --schedule s" + pasted);
+  CHECK(schedule.status == 2);
+  const std::string line = pipesim::test::refusal_line(ErrorCode::unknown_name, "unknown schedule 's" + cut + "'; known schedules: ");
+  CHECK(schedule.err.starts_with(line.substr(0, line.size() - 1)));  // the line without its newline
+  CHECK(schedule.err.size() < 400);
+  pipesim::test::check_refused("simulate --cost F=x" + pasted, ErrorCode::bad_value, "cost F must be a number, got 'x" + cut + "'");
+  pipesim::test::check_refused("simulate --format f" + pasted, ErrorCode::unknown_name,
+                               "--format must be one of text|summary|svg|csv|chrome-trace|json|actions, got 'f" + cut + "'");
+}

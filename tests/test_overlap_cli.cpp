@@ -221,6 +221,21 @@ TEST_CASE("overlap --lang words the text view's headings, lane labels and fixed 
   CHECK(en.out.find("\n  comm    |") != std::string::npos);
 }
 
+TEST_CASE("overlap's JSON carries the text view's headings in the asked language, for the page's figure") {
+  const auto headings = [](const std::string& lang) {
+    const Result r = cli("overlap --format json --lang " + lang);
+    REQUIRE(r.status == 0);
+    return nlohmann::json::parse(r.out)["headings"];
+  };
+  CHECK(headings("en") == nlohmann::json{{"forward_alone", "forward chunk alone"}, {"backward_alone", "backward chunk alone"},
+                                         {"pair", "the pair, overlapped"}, {"compute_lane", "compute"}, {"comm_lane", "comm"},
+                                         {"colon", ": "}});
+  CHECK(headings("pt-BR")["pair"] == "o par, sobreposto");
+  CHECK(headings("pt-BR")["compute_lane"] == "computação");
+  CHECK(headings("zh-CN")["forward_alone"] == "单独的前向 chunk");
+  CHECK(headings("zh-CN")["colon"] == "：");
+}
+
 TEST_CASE("overlap --trace --lang words the measured pair's view too") {
   const std::string pair = std::string(PIPESIM_SOURCE_DIR) + "/tests/data/profiler/chunk_pair.json";
   const Result en = cli("overlap --trace " + pair);

@@ -93,9 +93,9 @@ inline auto js_kind(const val& v) -> std::string {
   return "a " + type;
 }
 
-/// The most characters of a value a refusal quotes: enough for any number a user means, never a
-/// pasted document (the core's describe_json cuts JSON values the same way).
-inline constexpr int max_quoted_chars = 40;
+/// The most UTF-16 units of a value a refusal quotes: the core's pipesim::max_quoted_chars, which its
+/// own quotes of typed text and JSON values keep (quoted_input, describe_json).
+inline constexpr int max_quoted_chars = static_cast<int>(pipesim::max_quoted_chars);
 
 /// A JavaScript value as a refusal quotes it: a number, string, boolean or bigint as String(v) gives
 /// it (what a user would type after the CLI's option, so the core's parse_whole_in / parse_number_in
@@ -163,14 +163,18 @@ inline auto optional_text(const val& obj, const char* key) -> std::optional<std:
   return text_field(obj, key);
 }
 
+/// A number field (a number, or a string that writes one); absent or null is nothing. Anything else, a
+/// boolean or an array as much as "2x", is refused as no number, the value quoted as js_text does.
 inline auto optional_number(const val& obj, const char* key) -> std::optional<double> {
-  const auto text = optional_text(obj, key);
-  if (!text) return std::nullopt;
-  const auto d = pipesim::parse_finite(*text);
-  if (!d) {
-    const std::string quoted = js_text(obj[key]);
+  const val v = obj[key];
+  if (v.isUndefined() || v.isNull()) return std::nullopt;
+  const std::string type = v.typeOf().as<std::string>();
+  const std::string quoted = js_text(v);
+  std::optional<double> d;
+  if (type == "number") d = v.as<double>();
+  else if (type == "string") d = pipesim::parse_finite(quoted);  // a cut text ends in "...": no number
+  if (!d || !std::isfinite(*d))
     throw Error(ErrorCode::bad_value, std::string(key) + " must be a number, got " + quoted, {"arg.number", {{"name", key}, {"value", quoted}}});
-  }
   return d;
 }
 

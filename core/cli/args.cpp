@@ -107,7 +107,7 @@ auto Args::choice_or(std::string_view name, std::string fallback, std::vector<st
   const auto t = text(name);
   if (!t) return fallback;
   if (std::find(choices.begin(), choices.end(), *t) == choices.end())
-    throw Error(ErrorCode::unknown_name, "--" + std::string(name) + " must be one of " + join(choices, "|", "") + ", got '" + *t + "'");
+    throw Error(ErrorCode::unknown_name, "--" + std::string(name) + " must be one of " + join(choices, "|", "") + ", got '" + quoted_input(*t) + "'");
   return *t;
 }
 

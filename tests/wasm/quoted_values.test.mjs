@@ -69,6 +69,14 @@ test('the chunk model\'s optional numbers quote a long text cut, and take an arr
   assert.ok(e.message.length < 100, e.message);
   const sms = refusal(() => tools.overlap({ commSms: [20] }));
   assert.equal(sms.wording.params.value, 'an array');
+  // A number field refuses any value that is no number as no number (it said "must be a string").
+  for (const [value, quoted] of [[[0.5], 'an array'], [true, 'true'], [{}, 'an object'], ['2x', '2x'], [Number.NaN, 'NaN']]) {
+    const comm = refusal(() => tools.overlap({ ppComm: value }));
+    assert.equal(comm.wording.key, 'arg.number', String(value));
+    assert.equal(comm.wording.params.value, quoted);
+    assert.equal(comm.message, `ppComm must be a number, got ${quoted}`);
+  }
+  assert.deepEqual(tools.overlap({ ppComm: '0.5' }), tools.overlap({ ppComm: 0.5 }));
 });
 
 test('a trace\'s microseconds per unit must be a number or its text: [1000] is no longer read as 1000', () => {

@@ -6,6 +6,7 @@
 #include "detail/course_files.h"
 #include "detail/json_trees.h"
 #include "pipesim/error.h"
+#include "pipesim/parse.h"
 #include "pipesim/quiz.h"
 
 namespace pipesim {
@@ -46,7 +47,7 @@ void CourseData::provide(std::string_view name, std::string_view text) {
   } else if (name == "planner_text") {
     next.planner_text = parse_file(text, "planner text: core/data/planner_text.json");
   } else {
-    throw Error(ErrorCode::unknown_name, "unknown course data '" + std::string(name) + "': expected " + file_names, {}, "name");
+    throw Error(ErrorCode::unknown_name, "unknown course data '" + quoted_input(name) + "': expected " + file_names, {}, "name");
   }
   files_ = std::make_shared<const Files>(std::move(next));
 }

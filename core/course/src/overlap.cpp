@@ -148,14 +148,14 @@ auto parse_components_of(std::string_view text, const std::string& which, const 
     const std::string key(a.key);
     const auto it = std::find_if(parts.begin(), parts.end(), [&](Part p) { return part_name(p) == key; });
     if (it == parts.end())
-      throw Error(ErrorCode::unknown_name, "unknown " + which + " component '" + key + "'; " + which + " components are " + names,
-                  {"component.unknown", {{"which", which}, {"name", key}, {"names", names}}});
+      throw Error(ErrorCode::unknown_name, "unknown " + which + " component '" + quoted_input(key) + "'; " + which + " components are " + names,
+                  {"component.unknown", {{"which", which}, {"name", quoted_input(key)}, {"names", names}}});
     if (out.count(*it) != 0)
       throw Error(ErrorCode::bad_value, which + " component " + key + " is given twice", {"component.twice", {{"which", which}, {"name", key}}});
     const auto v = parse_finite(a.value);
     if (!v || *v < 0)
-      throw Error(ErrorCode::bad_value, which + " component " + key + " must be a number >= 0, got '" + std::string(a.value) + "'",
-                  {"component.number", {{"which", which}, {"name", key}, {"value", std::string(a.value)}}});
+      throw Error(ErrorCode::bad_value, which + " component " + key + " must be a number >= 0, got '" + quoted_input(a.value) + "'",
+                  {"component.number", {{"which", which}, {"name", key}, {"value", quoted_input(a.value)}}});
     out[*it] = *v;
   }
   for (Part p : parts)

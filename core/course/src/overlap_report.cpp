@@ -235,6 +235,24 @@ auto overlap_sentence(const Overlap& o) -> std::string { return sentence_in(o, v
 
 auto overlap_json(const Overlap& o) -> JsonDocument { return detail::document(detail::overlap_tree(o)); }
 
+namespace {
+
+/// The figure's headings and lane labels in the request's language: the text view's own words, so the
+/// page's Chunk tab draws the three lane pairs under the same words as `pipesim overlap --lang`.
+auto headings_json(const Overlap& o) -> json {
+  const OverlapViewWords& words = words_of(o);
+  json out;
+  out["forward_alone"] = words.forward_alone;
+  out["backward_alone"] = words.backward_alone;
+  out["pair"] = words.pair;
+  out["compute_lane"] = words.compute_lane;
+  out["comm_lane"] = words.comm_lane;
+  out["colon"] = words.colon;
+  return out;
+}
+
+}  // namespace
+
 auto detail::overlap_tree(const Overlap& o) -> json {
   json out;
   out["unit"] = o.input.unit;
@@ -256,6 +274,7 @@ auto detail::overlap_tree(const Overlap& o) -> json {
   out["forward"] = schedule_json(o.forward);
   out["backward"] = schedule_json(o.backward);
   out["pair"] = schedule_json(o.pair);
+  out["headings"] = headings_json(o);
   return out;
 }
 

@@ -70,10 +70,10 @@ auto workload_durations(const std::string& text) -> OverlapInput {
 
 auto parse_compute_comm_ratio(std::string_view text, std::string_view name) -> double {
   const std::string bad =
-      std::string(name) + " must be compute:comm like 1:1 or a number > 0, got '" + std::string(text) + "'";
+      std::string(name) + " must be compute:comm like 1:1 or a number > 0, got '" + quoted_input(text) + "'";
   const auto read = [&](std::string_view part) {
     const auto v = parse_finite(part);
-    if (!v || !(*v > 0)) throw Error(ErrorCode::bad_value, bad, {"chunk.ratio", {{"name", std::string(name)}, {"value", std::string(text)}}}, "ratio");
+    if (!v || !(*v > 0)) throw Error(ErrorCode::bad_value, bad, {"chunk.ratio", {{"name", std::string(name)}, {"value", quoted_input(text)}}}, "ratio");
     return *v;
   };
   const auto colon = text.find(':');
@@ -81,8 +81,8 @@ auto parse_compute_comm_ratio(std::string_view text, std::string_view name) -> d
   // Past a million to one either way, communication is scaled out of the range any duration can take
   // (1:1e308 would make every transfer infinite): refused here, naming the option, not a duration.
   if (!(ratio >= 1e-6 && ratio <= 1e6))
-    throw Error(ErrorCode::bad_value, std::string(name) + " must lie between 1:1000000 and 1000000:1, got '" + std::string(text) + "'",
-                {"chunk.ratio_range", {{"name", std::string(name)}, {"value", std::string(text)}}}, "ratio");
+    throw Error(ErrorCode::bad_value, std::string(name) + " must lie between 1:1000000 and 1000000:1, got '" + quoted_input(text) + "'",
+                {"chunk.ratio_range", {{"name", std::string(name)}, {"value", quoted_input(text)}}}, "ratio");
   return ratio;
 }
 

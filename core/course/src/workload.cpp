@@ -17,6 +17,7 @@
 #include "detail/short_number.h"
 #include "pipesim/error.h"
 #include "pipesim/limits.h"
+#include "pipesim/parse.h"
 
 namespace pipesim {
 
@@ -111,8 +112,8 @@ auto read_fields(const nlohmann::json& root) -> std::map<std::string, double> {
   for (const auto& [key, value] : root.items()) {
     const Field* f = find_field(key);
     if (f == nullptr)
-      throw Error(ErrorCode::unknown_name, "unknown workload field '" + key + "'; fields are " + field_names(false),
-                  {"workload.unknown_field", {{"name", key}, {"fields", field_names(false)}}});
+      throw Error(ErrorCode::unknown_name, "unknown workload field '" + quoted_input(key) + "'; fields are " + field_names(false),
+                  {"workload.unknown_field", {{"name", quoted_input(key)}, {"fields", field_names(false)}}});
     values[key] = checked_value(*f, value);
   }
   for (const Field& f : fields)

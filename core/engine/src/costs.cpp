@@ -25,8 +25,8 @@ auto cost_field(std::string_view key) -> std::string { return "cost." + std::str
 auto parse_cost_value(std::string_view key, std::string_view text) -> double {
   const auto value = parse_finite(text);
   if (!value)
-    throw Error(ErrorCode::bad_value, "cost " + std::string(key) + " must be a number, got '" + std::string(detail::trim(text)) + "'",
-                {"cost.not_number", {{"cost", std::string(key)}, {"value", std::string(detail::trim(text))}}}, cost_field(key));
+    throw Error(ErrorCode::bad_value, "cost " + std::string(key) + " must be a number, got '" + quoted_input(detail::trim(text)) + "'",
+                {"cost.not_number", {{"cost", std::string(key)}, {"value", quoted_input(detail::trim(text))}}}, cost_field(key));
   return *value;
 }
 

@@ -7,6 +7,7 @@
 #include "pipesim/error.h"
 #include "pipesim/limits.h"
 #include "pipesim/reference.h"
+#include "pipesim/parse.h"
 
 namespace pipesim {
 
@@ -71,8 +72,8 @@ ScheduleRegistration::~ScheduleRegistration() { std::erase(catalogue(), spec_); 
 auto find_schedule(std::string_view name) -> const ScheduleSpec& {
   for (const ScheduleSpec* s : catalogue())
     if (s->name == name) return *s;
-  throw Error(ErrorCode::unknown_name, "unknown schedule '" + std::string(name) + "'; known schedules: " + names(),
-              {"schedule.unknown", {{"name", std::string(name)}, {"known", names()}}}, "schedule");
+  throw Error(ErrorCode::unknown_name, "unknown schedule '" + quoted_input(name) + "'; known schedules: " + names(),
+              {"schedule.unknown", {{"name", quoted_input(name)}, {"known", names()}}}, "schedule");
 }
 
 void check_schedule(std::string_view name, const ScheduleParams& params) {

@@ -3,14 +3,15 @@
 #include <algorithm>
 
 #include "pipesim/error.h"
+#include "pipesim/parse.h"
 
 namespace pipesim {
 
 auto parse_sweep_axis(std::string_view name) -> SweepAxis {
   if (name == "micro_batches" || name == "micro-batches") return SweepAxis::micro_batches;
   if (name == "ranks") return SweepAxis::ranks;
-  throw Error(ErrorCode::unknown_name, "sweep axis must be micro_batches or ranks, got '" + std::string(name) + "'",
-              {"sweep.axis", {{"value", std::string(name)}}});
+  throw Error(ErrorCode::unknown_name, "sweep axis must be micro_batches or ranks, got '" + quoted_input(name) + "'",
+              {"sweep.axis", {{"value", quoted_input(name)}}});
 }
 
 void check_sweep_size(std::size_t points) {

@@ -2,14 +2,15 @@
 
 #include "pipesim/error.h"
 #include "pipesim/limits.h"
+#include "pipesim/parse.h"
 
 namespace pipesim::frontend {
 
 auto parse_clock(std::string_view text, std::string_view field) -> Clock {
   if (text == "profiler") return Clock::profiler;
   if (text == "first-ops") return Clock::first_ops;
-  throw Error(ErrorCode::unknown_name, std::string(field) + " must be one of profiler|first-ops, got '" + std::string(text) + "'",
-              {"measured.align", {{"name", std::string(field)}, {"value", std::string(text)}}});
+  throw Error(ErrorCode::unknown_name, std::string(field) + " must be one of profiler|first-ops, got '" + quoted_input(text) + "'",
+              {"measured.align", {{"name", std::string(field)}, {"value", quoted_input(text)}}});
 }
 
 auto read_traces(std::size_t count, const std::function<std::string(std::size_t)>& text_of,

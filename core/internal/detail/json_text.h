@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "pipesim/error.h"
+#include "pipesim/parse.h"
 
 namespace pipesim::detail {
 
@@ -88,15 +89,13 @@ class BoundedJsonSax {
   return root;
 }
 
-/// A value as an error message shows it: scalars as written (strings cut to 40 characters), arrays and
-/// objects by their type only. Dumping a hostile input would recurse without bound on deep nesting and
+/// A value as an error message shows it: scalars as written (cut as quoted_input cuts a person's text),
+/// arrays and objects by their type only. Dumping a hostile input would recurse without bound on deep nesting and
 /// would put megabytes into a one-line message.
 template <typename Json>
 [[nodiscard]] auto describe_json(const Json& v) -> std::string {
   if (v.is_array() || v.is_object()) return std::string("an ") + (v.is_array() ? "array" : "object");
-  std::string text = v.dump(-1, ' ', false, Json::error_handler_t::replace);
-  if (text.size() > 40) text = text.substr(0, 37) + "...";
-  return text;
+  return quoted_input(v.dump(-1, ' ', false, Json::error_handler_t::replace));
 }
 
 }  // namespace pipesim::detail

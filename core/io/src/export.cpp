@@ -4,6 +4,7 @@
 
 #include "pipesim/error.h"
 #include "pipesim/export.h"
+#include "pipesim/parse.h"
 
 namespace pipesim {
 
@@ -44,8 +45,8 @@ auto export_format_info(ExportFormat format) -> const ExportFormatInfo& {
 auto parse_export_format(std::string_view name) -> ExportFormat {
   for (const ExportFormatInfo& e : formats)
     if (e.name == name) return e.format;
-  throw Error(ErrorCode::unknown_name, "export format must be one of " + export_format_names("|") + ", got '" + std::string(name) + "'",
-              {"export.unknown_format", {{"known", export_format_names("|")}, {"value", std::string(name)}}}, "format");
+  throw Error(ErrorCode::unknown_name, "export format must be one of " + export_format_names("|") + ", got '" + quoted_input(name) + "'",
+              {"export.unknown_format", {{"known", export_format_names("|")}, {"value", quoted_input(name)}}}, "format");
 }
 
 auto export_format_name(ExportFormat format) -> std::string_view { return export_format_info(format).name; }

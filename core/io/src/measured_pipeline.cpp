@@ -16,6 +16,7 @@
 #include "pipesim/error.h"
 #include "pipesim/limits.h"
 #include "pipesim/report.h"
+#include "pipesim/parse.h"
 
 namespace pipesim {
 
@@ -212,8 +213,8 @@ auto parse_op_naming(std::string_view json_text) -> OpNaming {
   for (const auto& [key, value] : j.items()) {
     const auto kind = parse_kind(key);
     if (!kind || *kind == OpKind::FB)
-      throw Error(ErrorCode::unknown_name, "unknown op kind '" + key + "' in the op names; kinds are F, B, I, W",
-                  {"op_names.unknown_kind", {{"name", key}}});
+      throw Error(ErrorCode::unknown_name, "unknown op kind '" + quoted_input(key) + "' in the op names; kinds are F, B, I, W",
+                  {"op_names.unknown_kind", {{"name", quoted_input(key)}}});
     if (!value.is_string())
       throw Error(ErrorCode::bad_value, "op names: " + key + " must be a regular expression in a string", {"op_names.not_string", {{"kind", key}}});
     const std::string text = value.get<std::string>();

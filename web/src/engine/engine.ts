@@ -88,6 +88,18 @@ export interface OverlapResult {
   ratio: { compute_to_comm: number; comm_scale: number } | null;
   /** The durations as given or derived; with a profiler trace (`overlap --trace`) the measured pair too. */
   measured: MeasuredDurations | TracedDurations;
+  /** The figure's headings and lane labels in the request's language (the CLI text view's words). */
+  headings: OverlapHeadings;
+}
+
+export interface OverlapHeadings {
+  forward_alone: string;
+  backward_alone: string;
+  pair: string;
+  compute_lane: string;
+  comm_lane: string;
+  /** Between a heading and its duration (": " or "："). */
+  colon: string;
 }
 
 /** `measured` from a profiler trace: the model's inputs and the measured pair. */

@@ -255,11 +255,14 @@ export class ChunkPanel {
     this.palette = readPalette(this.element);
     const measured = r.measured?.source === 'trace' ? r.measured : undefined;
     this.span = Math.max(r.f, r.b, r.fb, measured?.span_us ?? 0);
-    const sections: [Key, LaneSchedule][] = [
-      ['chunk.forwardAlone', r.forward],
-      ['chunk.backwardAlone', r.backward],
-      ['chunk.pair', r.pair],
+    // Headings, symbols and lane labels are core's words in the page's language (`pipesim overlap --lang`).
+    const h = r.headings;
+    const sections: [string, LaneSchedule][] = [
+      [`${h.forward_alone}${h.colon}f`, r.forward],
+      [`${h.backward_alone}${h.colon}b`, r.backward],
+      [`${h.pair}${h.colon}fb`, r.pair],
     ];
+    const laneLabels = { compute: h.compute_lane, comm: h.comm_lane };
     const rows = sections.length + (measured ? 1 : 0);
     const height = rows * (2 * LANE + SECTION_GAP + 18) + 24;
     const root = svg('svg', { class: 'chart chunk-svg', viewBox: `0 0 ${W} ${height}`, role: 'img', 'aria-label': t('chunk.aria') });
@@ -274,12 +277,12 @@ export class ChunkPanel {
     const sx = (time: number) => LEFT + (time / this.span) * (W - LEFT - RIGHT);
     this.drawn = [];
     let y = 8;
-    for (const [titleKey, lanes] of sections) {
-      root.append(svg('text', { x: 4, y: y + 10, class: 'chunk-section', text: `${t(titleKey)} = ${num(round(lanes.makespan))}${unitLabel(r.unit)}` }));
+    for (const [title, lanes] of sections) {
+      root.append(svg('text', { x: 4, y: y + 10, class: 'chunk-section', text: `${title} = ${num(round(lanes.makespan))}${unitLabel(r.unit)}` }));
       y += 18;
       (['compute', 'comm'] as const).forEach((lane, k) => {
         const top = y + k * LANE;
-        laneBackdrop(root, lane, top, sx(lanes.makespan));
+        laneBackdrop(root, laneLabels[lane], top, sx(lanes.makespan));
         if (lane === 'compute' && lanes === r.pair) this.hatchIdle(root, lanes, top, sx);
         for (const slot of lanes.timeline.filter((s) => s.lane === lane)) this.drawSlot(root, slot, top, sx);
       });
@@ -291,7 +294,7 @@ export class ChunkPanel {
       y += 18;
       (['compute', 'comm'] as const).forEach((lane, k) => {
         const top = y + k * LANE;
-        laneBackdrop(root, lane, top, sx(measured.span_us));
+        laneBackdrop(root, laneLabels[lane], top, sx(measured.span_us));
         const g = svg('g', { 'data-measured-lane': lane });
         root.append(g);
         for (const segment of measured.timeline.filter((s: MeasuredSegment) => s.lane === lane)) this.drawSlot(g as unknown as SVGSVGElement, segment, top, sx);
@@ -451,9 +454,9 @@ export class ChunkPanel {
 
 /** " µs" for the engine's "us"; nothing for unitless durations. */
 /** One lane of a chunk figure, model or measured alike: its name and its idle backdrop up to `end` (px). */
-function laneBackdrop(root: SVGElement, lane: 'compute' | 'comm', top: number, end: number): void {
+function laneBackdrop(root: SVGElement, label: string, top: number, end: number): void {
   root.append(
-    svg('text', { x: LEFT - 8, y: top + LANE / 2, 'text-anchor': 'end', 'dominant-baseline': 'middle', text: t(lane === 'compute' ? 'chunk.laneCompute' : 'chunk.laneComm') }),
+    svg('text', { x: LEFT - 8, y: top + LANE / 2, 'text-anchor': 'end', 'dominant-baseline': 'middle', text: label }),
     svg('rect', { x: LEFT, y: top + 2, width: end - LEFT, height: LANE - 4, fill: cssVar('pipesim-idle'), stroke: cssVar('rule-soft') }),
   );
 }

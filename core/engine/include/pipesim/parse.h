@@ -1,5 +1,6 @@
 #pragma once
 // Reading numbers typed by people, the same way everywhere (CLI options, cost lists, WebAssembly).
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -9,6 +10,16 @@ namespace pipesim {
 /// The whole of `text`, spaces around it ignored, as a finite number: "2.5", " 3 ", "1e3".
 /// nullopt for "", "2x", "inf" or "nan".
 [[nodiscard]] auto parse_finite(std::string_view text) -> std::optional<double>;
+
+/// The most characters of a person's text that a refusal quotes. A megabyte pasted into one field must
+/// not come back as a megabyte of message (nor of a page's error banner): a longer text is quoted as its
+/// first max_quoted_chars - 3 characters and "...". The WebAssembly modules cut a JavaScript value to
+/// the same length before copying it in (wasm/bindings_common.h, js_text).
+inline constexpr std::size_t max_quoted_chars = 40;
+
+/// `text` as a refusal quotes it: whole when it has at most max_quoted_chars characters (UTF-8 code
+/// points), otherwise cut as max_quoted_chars says, never inside a character.
+[[nodiscard]] auto quoted_input(std::string_view text) -> std::string;
 
 /// `text` as a whole number in [lo, hi]. Otherwise throws Error "NAME must be a whole number from LO to
 /// HI, got ...", quoting `text` when it is no whole number at all. The CLI (NAME "--seed") and the

@@ -244,8 +244,8 @@ auto parse_stage_cost(std::string_view text) -> StageCostOverride try {
   const auto colon = text.find(':');
   if (colon == std::string_view::npos)
     throw Error(ErrorCode::bad_value, "--stage-cost must be STAGE:KEY=VALUE,... (STAGE an index, first or last), got '" +
-                std::string(detail::trim(text)) + "'",
-                {"stage_cost.syntax", {{"value", std::string(detail::trim(text))}}});
+                quoted_input(detail::trim(text)) + "'",
+                {"stage_cost.syntax", {{"value", quoted_input(detail::trim(text))}}});
   StageCostOverride out;
   const std::string stage = detail::lower(detail::trim(text.substr(0, colon)));
   if (stage == "first") out.stage.kind = StageSelector::Kind::first;
@@ -270,8 +270,8 @@ auto parse_stage_cost(std::string_view text) -> StageCostOverride try {
                   {"stage_cost.twice", {{"cost", std::string(a.key)}}});
     const auto value = parse_finite(a.value);
     if (!value)
-      throw Error(ErrorCode::bad_value, "--stage-cost cost " + std::string(a.key) + " must be a number, got '" + std::string(a.value) + "'",
-                  {"stage_cost.not_number", {{"cost", std::string(a.key)}, {"value", std::string(a.value)}}});
+      throw Error(ErrorCode::bad_value, "--stage-cost cost " + std::string(a.key) + " must be a number, got '" + quoted_input(a.value) + "'",
+                  {"stage_cost.not_number", {{"cost", std::string(a.key)}, {"value", quoted_input(a.value)}}});
     slot = *value;
     any = true;
   }
@@ -286,15 +286,15 @@ auto parse_stage_cost(std::string_view text) -> StageCostOverride try {
 auto parse_rank_speed(std::string_view text) -> RankSpeed try {
   const auto colon = text.find(':');
   if (colon == std::string_view::npos)
-    throw Error(ErrorCode::bad_value, "--rank-speed must be RANK:FACTOR (0.5 = half speed), got '" + std::string(detail::trim(text)) + "'",
-                {"rank_speed.syntax", {{"value", std::string(detail::trim(text))}}});
+    throw Error(ErrorCode::bad_value, "--rank-speed must be RANK:FACTOR (0.5 = half speed), got '" + quoted_input(detail::trim(text)) + "'",
+                {"rank_speed.syntax", {{"value", quoted_input(detail::trim(text))}}});
   RankSpeed out;
   out.rank = parse_whole_in("--rank-speed rank", detail::trim(text.substr(0, colon)), 0, limits::max_ranks - 1);
   const auto factor = parse_finite(text.substr(colon + 1));
   if (!factor || *factor <= 0)
     throw Error(ErrorCode::bad_value, "--rank-speed factor of rank " + std::to_string(out.rank) + " must be a number > 0, got '" +
-                std::string(detail::trim(text.substr(colon + 1))) + "'",
-                {"rank_speed.factor", {{"rank", std::to_string(out.rank)}, {"value", std::string(detail::trim(text.substr(colon + 1)))}}});
+                quoted_input(detail::trim(text.substr(colon + 1))) + "'",
+                {"rank_speed.factor", {{"rank", std::to_string(out.rank)}, {"value", quoted_input(detail::trim(text.substr(colon + 1)))}}});
   out.factor = *factor;
   return out;
 } catch (const Error& e) {
@@ -325,8 +325,8 @@ auto parse_stage_cost_table(std::string_view json_text) -> std::vector<PartialCo
     for (const auto& [name, value] : entry.items()) {
       const std::string key = cost_key(name);
       if (key.empty())
-        throw Error(ErrorCode::unknown_name, where + ": unknown cost '" + name + "'; known costs are F, B, W, FB, comm",
-                    {"stage_costs.unknown_cost", {{"entry", entry_index}, {"cost", name}}});
+        throw Error(ErrorCode::unknown_name, where + ": unknown cost '" + quoted_input(name) + "'; known costs are F, B, W, FB, comm",
+                    {"stage_costs.unknown_cost", {{"entry", entry_index}, {"cost", quoted_input(name)}}});
       std::optional<double>& slot = slot_of(p, key);
       if (slot)
         throw Error(ErrorCode::bad_import, where + ": cost " + name + " is given twice", {"stage_costs.twice", {{"entry", entry_index}, {"cost", name}}});

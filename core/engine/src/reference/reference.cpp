@@ -17,6 +17,7 @@
 #include "pipesim/error.h"
 #include "pipesim/stage_costs.h"
 #include "pipesim/reference.h"
+#include "pipesim/parse.h"
 
 namespace pipesim {
 
@@ -745,16 +746,16 @@ auto send_mode_name(SendMode mode) -> std::string_view {
 auto parse_timing(std::string_view text, std::string_view field) -> Timing {
   for (const Timing t : {Timing::dataflow, Timing::reference})
     if (text == timing_name(t)) return t;
-  throw Error(ErrorCode::unknown_name, std::string(field) + " must be dataflow or reference (got '" + std::string(text) + "')",
-              {"timing.unknown", {{"name", std::string(field)}, {"value", std::string(text)}}});
+  throw Error(ErrorCode::unknown_name, std::string(field) + " must be dataflow or reference (got '" + quoted_input(text) + "')",
+              {"timing.unknown", {{"name", std::string(field)}, {"value", quoted_input(text)}}});
 }
 
 auto parse_send_mode(std::string_view text, std::string_view field) -> SendMode {
   for (const SendMode m : {SendMode::rendezvous, SendMode::eager, SendMode::async})
     if (text == send_mode_name(m)) return m;
   throw Error(ErrorCode::unknown_name,
-              std::string(field) + " must be rendezvous, eager or async (got '" + std::string(text) + "')",
-              {"sends.unknown", {{"name", std::string(field)}, {"value", std::string(text)}}});
+              std::string(field) + " must be rendezvous, eager or async (got '" + quoted_input(text) + "')",
+              {"sends.unknown", {{"name", std::string(field)}, {"value", quoted_input(text)}}});
 }
 
 void check_sends_apply(Timing timing, bool sends_given, std::string_view sends_spelling,
