@@ -226,14 +226,17 @@ test('the modules report the version package.json holds, as `pipesim --version` 
   assert.equal(cli(['--version']).out, `pipesim ${version}\n`);
 });
 
-test('the chunk derivation is worded in the language asked; its numbers and the rest are the same; an unknown language is refused', () => {
+test('the chunk derivation and the figure\'s headings are worded in the language asked; its numbers and the rest are the same; an unknown language is refused', () => {
   const request = { commSms: 20, ratio: '1:1' };
   const en = engine.overlap(request);
   const zh = engine.overlap({ ...request, language: 'zh-CN' });
   assert.equal(en.derivation[0].formula, 'L·T·(2·P_a + 2·S·d_a) / X × total/(total-comm)');
   assert.equal(zh.derivation[0].formula, 'L·T·(2·P_a + 2·S·d_a) / X × 总数/(总数-通信)');
   assert.match(zh.derivation[1].worked, /\(按 计算:all-to-all = 1 缩放\)/);
-  assert.deepEqual({ ...zh, derivation: null }, { ...en, derivation: null });
+  assert.deepEqual({ ...zh, derivation: null, headings: null }, { ...en, derivation: null, headings: null });
+  assert.deepEqual(zh.headings, { forward_alone: '单独的前向 chunk', backward_alone: '单独的反向 chunk', pair: '重叠的一对',
+                                  compute_lane: '计算', comm_lane: '通信', colon: '：' });
+  assert.equal(en.headings.pair, 'the pair, overlapped');
   assert.deepEqual(zh.derivation.map((d) => d.value), en.derivation.map((d) => d.value));
   const e = refusal(() => engine.overlap({ language: 'fr' }));
   assert.equal(e.code, 'unknown_name');

@@ -76,7 +76,8 @@ test('the chunk model\'s optional numbers quote a long text cut, and take an arr
     assert.equal(comm.wording.params.value, quoted);
     assert.equal(comm.message, `ppComm must be a number, got ${quoted}`);
   }
-  assert.deepEqual(tools.overlap({ ppComm: '0.5' }), tools.overlap({ ppComm: 0.5 }));
+  const direct = { forward: 'attn=2,dispatch=1,mlp=2,combine=1', backward: 'combine=1,mlp_b=2,mlp_w=1,dispatch=1,attn_b=2,attn_w=1' };
+  assert.deepEqual(tools.overlap({ ...direct, ppComm: '0.5' }), tools.overlap({ ...direct, ppComm: 0.5 }));
 });
 
 test('a trace\'s microseconds per unit must be a number or its text: [1000] is no longer read as 1000', () => {
