@@ -77,12 +77,15 @@ struct WaitedSides {
   Completed send;
   Completed receives[3];
 
+  // Adding a side again changes nothing (a wait_all that parks runs again once woken, adding the
+  // sides it had already waited for): a completion time, once known, never changes, and a side that
+  // fell out of the three is later than none of them.
   void add(std::size_t entry, double done) {
     if (is_send_entry(entry)) {
       if (done > send.done) send = {entry, done};
       return;
     }
-    if (!(done > receives[2].done)) return;
+    if (!(done > receives[2].done) || entry == receives[0].entry || entry == receives[1].entry) return;
     int k = 2;
     for (; k > 0 && done > receives[k - 1].done; --k) receives[k] = receives[k - 1];
     receives[k] = {entry, done};
@@ -276,14 +279,12 @@ class ReferenceEngine {
   [[gnu::always_inline]] auto wait_all(int r) -> bool {
     RankState& st = rank(r);
     double until = st.now;
-    WaitedSides waited = st.waited;  // a wait_all is all or nothing: it runs again once woken
     for (const Request& q : st.launched) {
       const double t = done(q.entry);
-      if (!is_known(t)) return park(r, q.entry);
+      if (!is_known(t)) return park(r, q.entry);  // it runs again once woken
       until = std::max(until, t);
-      waited.add(q.entry, t);
+      st.waited.add(q.entry, t);
     }
-    st.waited = waited;
     st.now = until;
     st.launched.clear();
     return true;
