@@ -51,7 +51,14 @@ class CommWriter {
   void begin_rank(int r) {
     while (static_cast<int>(p_->rank_begin.size()) <= r) p_->rank_begin.push_back(static_cast<int>(p_->steps.size()));
   }
-  void add(CommAction action, Chunk chunk = {}) { p_->steps.push_back({action, chunk}); }
+  void add(CommAction action, Chunk chunk = {}) {
+    // Field by field into the program's own slot, as RankOps writes an op: a step built in a temporary
+    // and copied whole is read back with wide loads across the narrower stores that built its chunk,
+    // which the CPU cannot forward from its store buffer.
+    CommStep& slot = p_->steps.emplace_back();
+    slot.action = action;
+    slot.chunk = chunk;
+  }
   /// Closes the program after the last of `ranks` ranks.
   void finish(int ranks) {
     begin_rank(ranks - 1);

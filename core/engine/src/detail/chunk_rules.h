@@ -63,7 +63,8 @@ void check_shape(const Schedule& s);
 class ChunkGrid {
  public:
   explicit ChunkGrid(const Schedule& s)
-      : two_way_(s.layout.directions == 2), stages_(s.layout.stages),
+      : phase_limit_(s.layout.directions == 2 ? 2U : 128U), phase_stride_(s.layout.directions == 2 ? s.layout.stages : 0),
+        stages_(s.layout.stages),
         per_path_(s.micro_batches_per_path() > 0 ? s.micro_batches_per_path() : 0),
         chunks_(static_cast<std::size_t>(s.layout.directions) * static_cast<std::size_t>(s.layout.stages) *
                 static_cast<std::size_t>(per_path_)),
@@ -77,8 +78,7 @@ class ChunkGrid {
 
   /// Where chunk c is, if it is a chunk of this schedule whose stage lives on `rank`.
   [[nodiscard]] auto place_on(int rank, const Chunk& c, Place& out) const -> bool {
-    const bool phase_ok = two_way_ ? static_cast<unsigned>(c.phase) < 2U : c.phase >= 0;
-    if (!phase_ok || static_cast<unsigned>(c.mb) >= static_cast<unsigned>(per_path_) ||
+    if (static_cast<unsigned>(c.phase) >= phase_limit_ || static_cast<unsigned>(c.mb) >= static_cast<unsigned>(per_path_) ||
         static_cast<unsigned>(c.stage) >= static_cast<unsigned>(stages_))
       return false;
     out = place(c);
@@ -86,7 +86,7 @@ class ChunkGrid {
   }
   /// Where chunk c is; c must be a chunk of this schedule.
   [[nodiscard]] auto place(const Chunk& c) const -> Place {
-    const int slot = (two_way_ ? c.phase : 0) * stages_ + c.stage;
+    const int slot = c.phase * phase_stride_ + c.stage;
     return {slot, c.stage, static_cast<std::size_t>(slot) * static_cast<std::size_t>(per_path_) +
                                static_cast<std::size_t>(c.mb)};
   }
@@ -110,7 +110,10 @@ class ChunkGrid {
   [[nodiscard]] auto stages() const -> int { return stages_; }
 
  private:
-  bool two_way_;
+  // Without a branch per look-up: a phase is valid below phase_limit_ (one of two directions, or any
+  // phase a Chunk holds on one path), and it moves the slot by phase_stride_ (a path's stages, or 0).
+  unsigned phase_limit_;
+  int phase_stride_;
   int stages_;
   int per_path_;
   std::size_t chunks_;

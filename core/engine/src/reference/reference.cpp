@@ -65,8 +65,38 @@ struct Request {
 // A side waited for since the last compute, with the time it completed: the compute that follows
 // attributes its wait from these without looking the messages up again.
 struct Completed {
-  std::size_t entry;
-  double done;
+  std::size_t entry = no_entry;
+  double done = -1;  // before any real time
+};
+
+// What the next compute needs of the sides its rank waited for since the last one: the send that
+// completed last and the three receives that did, latest first (ties in the order they were waited
+// for, the first of them being the one a wait is blamed on). The compute leaves out the receives it
+// consumes, at most two, so the latest of the others is among the three. Kept as each side is waited
+// for: a list of them cost a store per side and a second walk over it per op.
+struct WaitedSides {
+  Completed send;
+  Completed receives[3];
+
+  // Adding a side again changes nothing (a wait_all that parks runs again once woken, adding the
+  // sides it had already waited for): a completion time, once known, never changes, and a side that
+  // fell out of the three is later than none of them.
+  void add(std::size_t entry, double done) {
+    if (is_send_entry(entry)) {
+      if (done > send.done) send = {entry, done};
+      return;
+    }
+    if (!(done > receives[2].done) || entry == receives[0].entry || entry == receives[1].entry) return;
+    int k = 2;
+    for (; k > 0 && done > receives[k - 1].done; --k) receives[k] = receives[k - 1];
+    receives[k] = {entry, done};
+  }
+  // The latest receive other than the consumed ones, if any.
+  [[nodiscard]] auto latest_receive_besides(const std::size_t (&used)[2]) const -> Completed {
+    for (const Completed& c : receives)
+      if (c.entry != used[0] && c.entry != used[1]) return c;
+    return {};
+  }
 };
 
 struct RankState {
@@ -77,7 +107,7 @@ struct RankState {
   std::size_t blocked_on = no_entry;   // the side of a message it waits for, while parked
   std::vector<Request> queued;         // queued, not launched
   std::vector<Request> launched;       // launched, not waited for by a wait_all
-  std::vector<Completed> waited;       // waited for since the last compute (a compute attributes them)
+  WaitedSides waited;                  // waited for since the last compute (a compute attributes them)
 };
 
 class ReferenceEngine {
@@ -250,15 +280,11 @@ class ReferenceEngine {
   [[gnu::always_inline]] auto wait_all(int r) -> bool {
     RankState& st = rank(r);
     double until = st.now;
-    const std::size_t already = st.waited.size();
     for (const Request& q : st.launched) {
       const double t = done(q.entry);
-      if (!is_known(t)) {
-        st.waited.resize(already);  // a wait_all is all or nothing: it runs again once woken
-        return park(r, q.entry);
-      }
+      if (!is_known(t)) return park(r, q.entry);  // it runs again once woken
       until = std::max(until, t);
-      st.waited.push_back({q.entry, t});
+      st.waited.add(q.entry, t);
     }
     st.now = until;
     st.launched.clear();
@@ -506,23 +532,11 @@ class ReferenceEngine {
         bound_by = used[k];
       }
     const double start = std::max(st.now, used_done);
-    double receives_done = used_done;
-    double sends_done = used_done;
-    std::size_t receive_bound = no_entry;
-    std::size_t send_bound = no_entry;
-    for (const auto& [e, t] : st.waited) {
-      if (e == used[0] || e == used[1]) continue;
-      if (is_send_entry(e)) {
-        if (t > sends_done) {
-          sends_done = t;
-          send_bound = e;
-        }
-      } else if (t > receives_done) {
-        receives_done = t;
-        receive_bound = e;
-      }
-    }
-    st.waited.clear();
+    const Completed other = st.waited.latest_receive_besides(used);
+    const double receives_done = other.done > used_done ? other.done : used_done;
+    const std::size_t receive_bound = other.done > used_done ? other.entry : no_entry;
+    const std::size_t send_bound = st.waited.send.done > used_done ? st.waited.send.entry : no_entry;
+    st.waited = {};
     OpWait& wait = timeline_.waits[static_cast<std::size_t>(i)];
     const double t1 = std::min(start, used_done);
     const double t2 = std::min(start, std::max(t1, receives_done));
