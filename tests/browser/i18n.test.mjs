@@ -1,5 +1,5 @@
 // The page in Portuguese and Chinese: ?lang=pt-BR and ?lang=zh-CN render every view with no English
-// UI string left. For each of the eight views the visible text is collected (text nodes of rendered
+// UI string left. For each of the views (one page per language, each tab opened in turn) the visible text is collected (text nodes of rendered
 // elements, body.innerText, aria-labels, titles and the options of the selects), plus the timeline's
 // tooltip and idle explanation, the ops table, the quiz feedback and the live quiz; then no value of
 // the English dictionary that the language translates may appear in it (case-sensitive, whole words;
@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ARTIFACTS, cellCentre, openBrowser, screenshotForPeople, VIEW_READY as READY } from './harness.mjs';
+import { ARTIFACTS, cellCentre, lazyTabArrived, openBrowser, screenshotForPeople, VIEW_READY as READY } from './harness.mjs';
 import { loadEngine } from '../wasm/engine.mjs';
 
 const I18N = fileURLToPath(new URL('../../web/src/i18n/', import.meta.url));
@@ -140,23 +140,38 @@ let browser;
 before(async () => (browser = await openBrowser()));
 after(async () => browser?.close());
 
+/** Per language, one page: the language's first test opens it (?lang=...), and each view's test opens
+ *  its tab in it, as a reader's click does, rather than loading the page once per view (a page load is
+ *  most of a view's cost here). The views' checks only add what they read, so a view's text is checked
+ *  whichever views were open before it. */
+const pages = {};
+async function showView(lang, view) {
+  const { page } = pages[lang];
+  await page.evaluate((v) => document.getElementById(`tab-${v}`).click(), view);
+  await page.waitForSelector(`#tab-${view}[aria-selected=true]`);
+  await lazyTabArrived(page, view);
+  await page.waitForSelector('#app[data-state=ready]:not([data-busy])');
+  await page.evaluate(() => window.scrollTo(0, 0)); // where a page opened on the view starts
+  return pages[lang];
+}
+
 for (const lang of Object.keys(LANGS)) {
   const { dict, label } = LANGS[lang];
 
   test(`${lang}: the page declares the language and the selector shows it`, async () => {
-    const { page, problems } = await browser.page(`?lang=${lang}`);
+    pages[lang] = await browser.page(`?lang=${lang}`);
+    const { page, problems } = pages[lang];
     assert.equal(await page.evaluate(() => document.documentElement.lang), lang);
     assert.equal(await page.inputValue('#lang-select'), lang);
     assert.equal(await page.locator('#lang-select option:checked').textContent(), label);
     assert.equal(await page.textContent('[data-testid=tab-timeline]'), dict['tab.timeline']);
     assert.equal(await page.textContent('#theme-toggle'), dict['ui.theme']);
     assert.deepEqual(problems, []);
-    await page.close();
   });
 
   for (const view of VIEWS) {
     test(`${lang}: the ${view} view shows no English UI string`, async () => {
-      const { page, problems } = await browser.page(`?lang=${lang}&view=${view}`);
+      const { page, problems } = await showView(lang, view);
       await page.locator(READY[view]).first().waitFor();
       const texts = [];
       const collect = async () => {
@@ -225,7 +240,7 @@ for (const lang of Object.keys(LANGS)) {
       assertNoEnglish(lang, view, texts);
       await screenshotForPeople(page, { path: join(ARTIFACTS, `i18n-${lang}-${view}.png`), fullPage: true });
       assert.deepEqual(problems, []);
-      await page.close();
+      if (view === VIEWS.at(-1)) await page.close();
     });
   }
 }
