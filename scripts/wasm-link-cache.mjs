@@ -68,17 +68,31 @@ const key = hash.digest('hex');
 
 const cacheDir = process.env.PIPESIM_WASM_LINK_CACHE_DIR ?? join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'pipesim', 'wasm-links');
 const entry = join(cacheDir, key);
-if (outputs.every((name) => existsSync(join(entry, basename(name))))) {
-  for (const name of outputs) copyFileSync(join(entry, basename(name)), name);
-  const now = new Date();
-  utimesSync(entry, now, now); // recently used: kept longest
-  console.log(`wasm-link-cache: ${basename(output)} reused (inputs unchanged since a link of ${entry})`);
-  process.exit(0);
-}
+if (outputs.every((name) => existsSync(join(entry, basename(name)))) && reuse()) process.exit(0);
 
 const status = link();
 if (status === 0 && outputs.every(isFile)) store();
 process.exit(status);
+
+/** Copies a stored link's outputs into place; false (and the link runs) if the entry went away meanwhile
+ *  (another build's prune). The loader CMake tracks is written last, each file through a rename, so
+ *  that a failure never leaves a new loader beside an old module that make would take as up to date. */
+function reuse() {
+  try {
+    for (const name of [...outputs].reverse()) {
+      const scratch = `${name}.${process.pid}.tmp`;
+      copyFileSync(join(entry, basename(name)), scratch);
+      renameSync(scratch, name);
+    }
+    const now = new Date();
+    utimesSync(entry, now, now); // recently used: kept longest
+    console.log(`wasm-link-cache: ${basename(output)} reused (inputs unchanged since a link of ${entry})`);
+    return true;
+  } catch (e) {
+    console.warn(`wasm-link-cache: could not reuse ${entry} (${e.message}); linking`);
+    return false;
+  }
+}
 
 /** Stores the outputs under the key: written aside, then renamed, so that a reader never sees half. */
 function store() {
@@ -115,6 +129,13 @@ function toolchainFiles() {
     const found = which(tool);
     if (found) files.push(realpathSync(found));
   }
+  // Its configuration names the tools it runs (LLVM_ROOT, BINARYEN_ROOT, NODE_JS): where they are not on
+  // PATH (emsdk), a change of where they are still changes the key.
+  for (const config of [process.env.EM_CONFIG, join(homedir(), '.emscripten'), join(emscripten, '.emscripten')])
+    if (config && isFile(config)) {
+      files.push(config);
+      break;
+    }
   const libraries = join(emscripten, 'cache', 'sysroot', 'lib', 'wasm32-emscripten');
   if (existsSync(libraries)) for (const name of readdirSync(libraries).sort()) files.push(join(libraries, name));
   return files.filter(isFile);

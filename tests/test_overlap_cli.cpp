@@ -227,13 +227,15 @@ TEST_CASE("overlap's JSON carries the text view's headings in the asked language
     REQUIRE(r.status == 0);
     return nlohmann::json::parse(r.out)["headings"];
   };
-  CHECK(headings("en") == nlohmann::json{{"forward_alone", "forward chunk alone"}, {"backward_alone", "backward chunk alone"},
-                                         {"pair", "the pair, overlapped"}, {"compute_lane", "compute"}, {"comm_lane", "comm"},
-                                         {"colon", ": "}});
-  CHECK(headings("pt-BR")["pair"] == "o par, sobreposto");
+  CHECK(headings("en") == nlohmann::json{{"forward", "forward chunk alone: f"}, {"backward", "backward chunk alone: b"},
+                                         {"pair", "the pair, overlapped: fb"}, {"compute_lane", "compute"}, {"comm_lane", "comm"}});
+  CHECK(headings("pt-BR")["pair"] == "o par, sobreposto: fb");
   CHECK(headings("pt-BR")["compute_lane"] == "computação");
-  CHECK(headings("zh-CN")["forward_alone"] == "单独的前向 chunk");
-  CHECK(headings("zh-CN")["colon"] == "：");
+  CHECK(headings("zh-CN")["forward"] == "单独的前向 chunk：f");
+  // The text view heads its lane pairs with the same words.
+  const Result zh = cli("overlap --lang zh-CN");
+  REQUIRE(zh.status == 0);
+  CHECK(zh.out.find("\n单独的前向 chunk：f = ") != std::string::npos);
 }
 
 TEST_CASE("overlap --trace --lang words the measured pair's view too") {

@@ -228,6 +228,46 @@ TEST_CASE("a registered schedule runs, is listed, passes the completeness checks
   CHECK_THROWS_AS(find_schedule("one-at-a-time"), Error);
 }
 
+TEST_CASE("run_generated gives every generated schedule the run run() gives it, op for op") {
+  for (const ScheduleSpec* spec : schedules()) {
+    if (spec->parse != nullptr) continue;  // given as text: run_generated has no text to read
+    INFO(spec->name);
+    RunRequest request;
+    request.schedule = std::string(spec->name);
+    request.params = {spec->defaults.ranks, spec->defaults.micro_batches, spec->defaults.virtual_stages};
+    // A heavy first stage and a slow rank: per-stage costs reach both paths alike.
+    request.per_stage.overrides.push_back({.stage = {.kind = StageSelector::Kind::first}, .costs = {.f = 3, .fb = 4}});
+    request.per_stage.rank_speeds.push_back({.rank = 1, .factor = 0.5});
+    const Run whole = pipesim::run(request);
+    const Run generated = run_generated(request);
+    CHECK(generated.spec == whole.spec);
+    CHECK(generated.timeline.start == whole.timeline.start);
+    CHECK(generated.timeline.end == whole.timeline.end);
+    CHECK(generated.timeline.waited_for == whole.timeline.waited_for);
+    CHECK(generated.metrics.makespan == whole.metrics.makespan);
+    CHECK(generated.metrics.bubble_fraction == whole.metrics.bubble_fraction);
+    CHECK(generated.formula.value == whole.formula.value);
+    CHECK(generated.formula.exact == whole.formula.exact);
+    CHECK(generated.bubble_split.size() == whole.bubble_split.size());
+  }
+}
+
+TEST_CASE("a schedule registered to be given as text is refused by the generated path, not called without its rules") {
+  ScheduleSpec text_only = toy_spec;
+  text_only.name = "text-only";
+  text_only.check = nullptr;
+  text_only.generate = nullptr;
+  text_only.parse = [](std::string_view) -> Schedule { throw Error(ErrorCode::usage, "no text reader in this test"); };
+  const ScheduleRegistration registration(text_only);
+  RunRequest request;
+  request.schedule = "text-only";
+  request.params = {4, 3, 1};
+  const auto refused = test::Refused(ErrorCode::usage, "schedule 'text-only' is given as text: it has no parameters to generate from");
+  CHECK_THROWS_MATCHES(run_generated(request), Error, refused);
+  CHECK_THROWS_MATCHES(build_schedule("text-only", request.params), Error, refused);
+  CHECK_THROWS_MATCHES(build_schedule_with_comm("text-only", request.params), Error, refused);
+}
+
 TEST_CASE("a schedule without a name or a generator is not registered") {
   ScheduleSpec nameless = toy_spec;
   nameless.name = "";

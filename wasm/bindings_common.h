@@ -116,16 +116,24 @@ inline auto js_text(const val& v) -> std::string {
   return text.as<std::string>();
 }
 
+/// A value as a finite number: a number, or a string that writes one (`quoted`, the value as js_text
+/// quotes it: a cut text ends in "...", so it is no number). Nothing for anything else.
+inline auto js_number(const val& v, const std::string& quoted) -> std::optional<double> {
+  const std::string type = v.typeOf().as<std::string>();
+  std::optional<double> d;
+  if (type == "number") d = v.as<double>();
+  else if (type == "string") d = pipesim::parse_finite(quoted);
+  if (d && !std::isfinite(*d)) d.reset();
+  return d;
+}
+
 /// A whole number field (a number, or a string that writes one); absent or null is `fallback`.
 /// Anything else is refused naming `label`, the value quoted as js_text does.
 inline auto int_field(const val& obj, const char* key, const char* label, int fallback) -> int {
   const val v = obj[key];
   if (v.isUndefined() || v.isNull()) return fallback;
-  const std::string type = v.typeOf().as<std::string>();
   const std::string text = js_text(v);
-  double d = NAN;
-  if (type == "number") d = v.as<double>();
-  else if (type == "string") d = pipesim::parse_finite(text).value_or(NAN);  // a cut text ends in "...": no number
+  const double d = js_number(v, text).value_or(NAN);
   if (!std::isfinite(d) || std::floor(d) != d || std::fabs(d) > 1e9)
     throw Error(ErrorCode::bad_value, std::string(label) + " must be a whole number, got " + text,
                 {"size.whole_number", {{"field", label}, {"value", text}}});
@@ -168,12 +176,9 @@ inline auto optional_text(const val& obj, const char* key) -> std::optional<std:
 inline auto optional_number(const val& obj, const char* key) -> std::optional<double> {
   const val v = obj[key];
   if (v.isUndefined() || v.isNull()) return std::nullopt;
-  const std::string type = v.typeOf().as<std::string>();
   const std::string quoted = js_text(v);
-  std::optional<double> d;
-  if (type == "number") d = v.as<double>();
-  else if (type == "string") d = pipesim::parse_finite(quoted);  // a cut text ends in "...": no number
-  if (!d || !std::isfinite(*d))
+  const std::optional<double> d = js_number(v, quoted);
+  if (!d)
     throw Error(ErrorCode::bad_value, std::string(key) + " must be a number, got " + quoted, {"arg.number", {{"name", key}, {"value", quoted}}});
   return d;
 }

@@ -34,7 +34,7 @@ Args::Args(std::string command, std::span<const std::string_view> argv, std::vec
   for (std::size_t i = 0; i < argv.size(); ++i) {
     const std::string_view arg = argv[i];
     if (arg.size() < 3 || arg.substr(0, 2) != "--")
-      throw Error(ErrorCode::usage, "unexpected argument '" + std::string(arg) + "' for '" + command_ + "'; options are " +
+      throw Error(ErrorCode::usage, "unexpected argument '" + quoted_input(arg) + "' for '" + command_ + "'; options are " +
                   join(allowed, ", ", "--"));
     std::string name(arg.substr(2));
     std::optional<std::string> value;
@@ -43,7 +43,7 @@ Args::Args(std::string command, std::span<const std::string_view> argv, std::vec
       name.resize(eq);
     }
     if (std::find(allowed.begin(), allowed.end(), name) == allowed.end())
-      throw Error(ErrorCode::usage, "unknown option --" + name + " for '" + command_ + "'; options are " + join(allowed, ", ", "--"));
+      throw Error(ErrorCode::usage, "unknown option --" + quoted_input(name) + " for '" + command_ + "'; options are " + join(allowed, ", ", "--"));
     const bool repeats = std::find(repeatable.begin(), repeatable.end(), name) != repeatable.end();
     if (values_.count(name) != 0 && !repeats) throw Error(ErrorCode::usage, "option --" + name + " is given twice");
     const bool is_flag = std::find(flags.begin(), flags.end(), name) != flags.end();

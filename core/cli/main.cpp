@@ -14,6 +14,7 @@
 #include "pipesim/error.h"
 #include "pipesim/export.h"
 #include "pipesim/limits.h"
+#include "pipesim/parse.h"
 #include "pipesim/version.h"
 
 namespace {
@@ -183,7 +184,7 @@ auto run_command(const std::vector<std::string_view>& args) -> int {
     }
     return c.run(rest);
   }
-  throw pipesim::Error(pipesim::ErrorCode::usage, "unknown command '" + std::string(args[0]) + "'; commands are " + command_names() + ", help, --version");
+  throw pipesim::Error(pipesim::ErrorCode::usage, "unknown command '" + pipesim::quoted_input(args[0]) + "'; commands are " + command_names() + ", help, --version");
 }
 
 /// Bad input: one line on standard error in the form `pipesim: error[CODE]: MESSAGE` (CODE is the

@@ -146,7 +146,9 @@ after(async () => browser?.close());
  *  whichever views were open before it. */
 const pages = {};
 async function showView(lang, view) {
-  const { page } = pages[lang];
+  pages[lang] ??= await browser.page(`?lang=${lang}`); // a view run alone (--test-name-pattern) opens its page
+  const { page, problems } = pages[lang];
+  problems.length = 0; // each view answers for the console errors of its own visit only
   await page.evaluate((v) => document.getElementById(`tab-${v}`).click(), view);
   await page.waitForSelector(`#tab-${view}[aria-selected=true]`);
   await lazyTabArrived(page, view);

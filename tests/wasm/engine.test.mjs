@@ -234,9 +234,9 @@ test('the chunk derivation and the figure\'s headings are worded in the language
   assert.equal(zh.derivation[0].formula, 'L·T·(2·P_a + 2·S·d_a) / X × 总数/(总数-通信)');
   assert.match(zh.derivation[1].worked, /\(按 计算:all-to-all = 1 缩放\)/);
   assert.deepEqual({ ...zh, derivation: null, headings: null }, { ...en, derivation: null, headings: null });
-  assert.deepEqual(zh.headings, { forward_alone: '单独的前向 chunk', backward_alone: '单独的反向 chunk', pair: '重叠的一对',
-                                  compute_lane: '计算', comm_lane: '通信', colon: '：' });
-  assert.equal(en.headings.pair, 'the pair, overlapped');
+  assert.deepEqual(zh.headings, { forward: '单独的前向 chunk：f', backward: '单独的反向 chunk：b', pair: '重叠的一对：fb',
+                                  compute_lane: '计算', comm_lane: '通信' });
+  assert.equal(en.headings.pair, 'the pair, overlapped: fb');
   assert.deepEqual(zh.derivation.map((d) => d.value), en.derivation.map((d) => d.value));
   const e = refusal(() => engine.overlap({ language: 'fr' }));
   assert.equal(e.code, 'unknown_name');

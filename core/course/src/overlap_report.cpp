@@ -1,6 +1,7 @@
 // Views of an Overlap: the JSON the page animates and a two-lane text timeline.
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <sstream>
 
@@ -187,9 +188,23 @@ auto padded(std::string_view label, std::size_t width) -> std::string {
   return out;
 }
 
-void draw(std::ostringstream& os, const OverlapViewWords& words, std::string_view title, const std::string& value,
+/// The three lane pairs the figure draws, each headed by its words and its symbol.
+enum class Section : std::uint8_t { forward, backward, pair };
+
+/// A lane pair's heading, "forward chunk alone: f": the text view's, and the page's through the JSON's
+/// `headings` (the page writes " = " and the duration after it, as the text view does).
+auto section_heading(const OverlapViewWords& words, Section section) -> std::string {
+  switch (section) {
+    case Section::forward: return std::string(words.forward_alone) + std::string(words.colon) + "f";
+    case Section::backward: return std::string(words.backward_alone) + std::string(words.colon) + "b";
+    case Section::pair: break;
+  }
+  return std::string(words.pair) + std::string(words.colon) + "fb";
+}
+
+void draw(std::ostringstream& os, const OverlapViewWords& words, Section section, const std::string& value,
           const LaneSchedule& s, double per_column, std::string_view language) {
-  os << title << words.colon << value << "\n";
+  os << section_heading(words, section) << " = " << value << "\n";
   os << detail::lane_heading(Lane::compute, language) << "|" << lane_row(s, Lane::compute, per_column) << "|\n";
   os << detail::lane_heading(Lane::comm, language) << "|" << lane_row(s, Lane::comm, per_column) << "|\n";
 }
@@ -242,12 +257,11 @@ namespace {
 auto headings_json(const Overlap& o) -> json {
   const OverlapViewWords& words = words_of(o);
   json out;
-  out["forward_alone"] = words.forward_alone;
-  out["backward_alone"] = words.backward_alone;
-  out["pair"] = words.pair;
+  out["forward"] = section_heading(words, Section::forward);
+  out["backward"] = section_heading(words, Section::backward);
+  out["pair"] = section_heading(words, Section::pair);
   out["compute_lane"] = words.compute_lane;
   out["comm_lane"] = words.comm_lane;
-  out["colon"] = words.colon;
   return out;
 }
 
@@ -285,9 +299,9 @@ auto render_overlap_text(const Overlap& o) -> std::string {
   const OverlapViewWords& words = words_of(o);
   std::ostringstream os;
   os << detail::fill(words.legend, {{"column", short_number(per_column, 4) + unit}}) << "\n\n";
-  draw(os, words, words.forward_alone, "f = " + short_number(o.f) + unit, o.forward, per_column, o.input.language);
-  draw(os, words, words.backward_alone, "b = " + short_number(o.b) + unit, o.backward, per_column, o.input.language);
-  draw(os, words, words.pair, "fb = " + short_number(o.fb) + unit, o.pair, per_column, o.input.language);
+  draw(os, words, Section::forward, short_number(o.f) + unit, o.forward, per_column, o.input.language);
+  draw(os, words, Section::backward, short_number(o.b) + unit, o.backward, per_column, o.input.language);
+  draw(os, words, Section::pair, short_number(o.fb) + unit, o.pair, per_column, o.input.language);
   os << "\nf = " << short_number(o.f) << ", b = " << short_number(o.b) << ", fb = " << short_number(o.fb) << ", "
      << detail::fill(words.sequential, {{"value", short_number(o.sequential) + unit}}) << "\n";
   os << detail::fill(words.exposed, {{"exposed", short_number(o.exposed_comm)}, {"comm", short_number(o.pair.comm) + unit},

@@ -76,11 +76,21 @@ auto find_schedule(std::string_view name) -> const ScheduleSpec& {
               {"schedule.unknown", {{"name", quoted_input(name)}, {"known", names()}}}, "schedule");
 }
 
-void check_schedule(std::string_view name, const ScheduleParams& params) {
-  const ScheduleSpec& spec = find_schedule(name);
+namespace {
+
+// A schedule's sizes checked: its bounds, then its own rules. A schedule given as text may be registered
+// without rules (parse and formula only): it has no parameters to generate from, and is refused so,
+// never through a null check.
+void check_generated(const ScheduleSpec& spec, const ScheduleParams& params) {
   check_bounds(spec, params);
+  if (spec.check == nullptr)
+    throw Error(ErrorCode::usage, "schedule '" + std::string(spec.name) + "' is given as text: it has no parameters to generate from");
   spec.check(params);
 }
+
+}  // namespace
+
+void check_schedule(std::string_view name, const ScheduleParams& params) { check_generated(find_schedule(name), params); }
 
 auto build_schedule(std::string_view name, const ScheduleParams& params) -> Schedule {
   check_schedule(name, params);
@@ -113,8 +123,7 @@ auto build_schedule_with_comm(std::string_view name, const ScheduleParams& param
     s.comm = lower_send_recv(s);
     return s;
   }
-  check_bounds(spec, params);
-  spec.check(params);
+  check_generated(spec, params);
   return spec.generate_with_comm(params);
 }
 

@@ -92,14 +92,14 @@ export interface OverlapResult {
   headings: OverlapHeadings;
 }
 
+/** Each lane pair's heading with its symbol ("forward chunk alone: f"; " = duration" follows), and the
+ *  lanes' labels. */
 export interface OverlapHeadings {
-  forward_alone: string;
-  backward_alone: string;
+  forward: string;
+  backward: string;
   pair: string;
   compute_lane: string;
   comm_lane: string;
-  /** Between a heading and its duration (": " or "："). */
-  colon: string;
 }
 
 /** `measured` from a profiler trace: the model's inputs and the measured pair. */

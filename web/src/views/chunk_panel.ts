@@ -258,9 +258,9 @@ export class ChunkPanel {
     // Headings, symbols and lane labels are core's words in the page's language (`pipesim overlap --lang`).
     const h = r.headings;
     const sections: [string, LaneSchedule][] = [
-      [`${h.forward_alone}${h.colon}f`, r.forward],
-      [`${h.backward_alone}${h.colon}b`, r.backward],
-      [`${h.pair}${h.colon}fb`, r.pair],
+      [h.forward, r.forward],
+      [h.backward, r.backward],
+      [h.pair, r.pair],
     ];
     const laneLabels = { compute: h.compute_lane, comm: h.comm_lane };
     const rows = sections.length + (measured ? 1 : 0);

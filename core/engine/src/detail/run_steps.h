@@ -1,6 +1,6 @@
 #pragma once
 // The steps every run takes once its schedule is built, shared by run() (run.cpp: any schedule, either
-// timing) and run_generated() (run_generated.cpp: generated schedules, dataflow timing). Defined with
+// timing) and run_generated() (generated schedules, dataflow timing). Defined in run_steps.cpp with
 // run_generated(), so that a program calling only it does not link the reference timing run() reaches.
 #include "pipesim/run.h"
 

@@ -1,6 +1,7 @@
-// run_generated() and the steps it shares with run() (detail/run_steps.h). A file apart from run.cpp:
-// a program that calls only run_generated() (the course module: issue 14, its size) does not link the
-// reference timing run() reaches (reference.h: the reference engine, torch's send/receive lowering).
+// The steps every run takes around its engine (detail/run_steps.h: the costs resolved, the metrics, the
+// closed form, the idle split), and run_generated(), which is those steps around the dataflow engine.
+// A file apart from run.cpp: a program that calls only run_generated() (the course module: issue 14,
+// its size) does not link the reference timing, or the custom schedule's reading, that run() reaches.
 #include <utility>
 
 #include "detail/run_steps.h"
