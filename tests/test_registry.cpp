@@ -236,7 +236,11 @@ TEST_CASE("run_generated gives every generated schedule the run run() gives it, 
     request.schedule = std::string(spec->name);
     request.params = {spec->defaults.ranks, spec->defaults.micro_batches, spec->defaults.virtual_stages};
     // A heavy first stage and a slow rank: per-stage costs reach both paths alike.
-    request.per_stage.overrides.push_back({.stage = {.kind = StageSelector::Kind::first}, .costs = {.f = 3, .fb = 4}});
+    StageCostOverride heavy_first;
+    heavy_first.stage.kind = StageSelector::Kind::first;
+    heavy_first.costs.f = 3;
+    heavy_first.costs.fb = 4;
+    request.per_stage.overrides.push_back(heavy_first);
     request.per_stage.rank_speeds.push_back({.rank = 1, .factor = 0.5});
     const Run whole = pipesim::run(request);
     const Run generated = run_generated(request);
