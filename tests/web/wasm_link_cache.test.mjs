@@ -11,9 +11,10 @@ import { fileURLToPath } from 'node:url';
 
 const script = fileURLToPath(new URL('../../scripts/wasm-link-cache.mjs', import.meta.url));
 
-/** A checkout with one object and a stand-in linker, and a cache of its own. */
-function setUp() {
+/** A checkout with one object and a stand-in linker, and a cache of its own, removed when test `t` ends. */
+function setUp(t) {
   const root = mkdtempSync(join(tmpdir(), 'pipesim-link-cache-'));
+  t.after(() => rmSync(root, { recursive: true, force: true }));
   const source = join(root, 'src');
   const build = join(root, 'build');
   mkdirSync(source);
@@ -44,58 +45,46 @@ appendFileSync(${JSON.stringify(join(root, 'runs'))}, 'x');
   };
   const runs = () => (existsSync(join(root, 'runs')) ? readFileSync(join(root, 'runs'), 'utf8').length : 0);
   const outputs = () => [readFileSync(join(build, 'm.mjs'), 'utf8'), readFileSync(join(build, 'm.wasm'), 'utf8')];
-  return { root, build, cache, link, runs, outputs };
+  return { build, cache, link, runs, outputs };
 }
 
-test('a link whose inputs are unchanged is reused byte for byte; the linker does not run again', () => {
-  const t = setUp();
-  try {
-    t.link();
-    assert.equal(t.runs(), 1);
-    const first = t.outputs();
-    rmSync(join(t.build, 'm.mjs'));
-    rmSync(join(t.build, 'm.wasm'));
-    assert.match(t.link(), /m\.mjs reused/);
-    assert.equal(t.runs(), 1);
-    assert.deepEqual(t.outputs(), first);
-  } finally {
-    rmSync(t.root, { recursive: true, force: true });
-  }
+test('a link whose inputs are unchanged is reused byte for byte; the linker does not run again', (context) => {
+  const t = setUp(context);
+  t.link();
+  assert.equal(t.runs(), 1);
+  const first = t.outputs();
+  rmSync(join(t.build, 'm.mjs'));
+  rmSync(join(t.build, 'm.wasm'));
+  assert.match(t.link(), /m\.mjs reused/);
+  assert.equal(t.runs(), 1);
+  assert.deepEqual(t.outputs(), first);
 });
 
-test('a changed object, flag or EMCC_ setting links again, and each result is kept apart', () => {
-  const t = setUp();
-  try {
-    t.link();
-    writeFileSync(join(t.build, 'a.o'), 'B');
-    t.link();
-    assert.equal(t.runs(), 2, 'an object with other content');
-    assert.deepEqual(t.outputs(), ['loader of B -sONE=1 ', 'module of B']);
-    t.link({ flags: ['-sONE=2'] });
-    assert.equal(t.runs(), 3, 'another flag');
-    t.link({ env: { EMCC_CFLAGS: '-g' } });
-    assert.equal(t.runs(), 4, 'another EMCC_CFLAGS');
-    assert.equal(t.outputs()[0], 'loader of B -sONE=1 -g');
-    // Back to the first inputs: that link's own outputs, not the last one's.
-    writeFileSync(join(t.build, 'a.o'), 'A');
-    t.link();
-    assert.equal(t.runs(), 4);
-    assert.deepEqual(t.outputs(), ['loader of A -sONE=1 ', 'module of A']);
-  } finally {
-    rmSync(t.root, { recursive: true, force: true });
-  }
+test('a changed object, flag or EMCC_ setting links again, and each result is kept apart', (context) => {
+  const t = setUp(context);
+  t.link();
+  writeFileSync(join(t.build, 'a.o'), 'B');
+  t.link();
+  assert.equal(t.runs(), 2, 'an object with other content');
+  assert.deepEqual(t.outputs(), ['loader of B -sONE=1 ', 'module of B']);
+  t.link({ flags: ['-sONE=2'] });
+  assert.equal(t.runs(), 3, 'another flag');
+  t.link({ env: { EMCC_CFLAGS: '-g' } });
+  assert.equal(t.runs(), 4, 'another EMCC_CFLAGS');
+  assert.equal(t.outputs()[0], 'loader of B -sONE=1 -g');
+  // Back to the first inputs: that link's own outputs, not the last one's.
+  writeFileSync(join(t.build, 'a.o'), 'A');
+  t.link();
+  assert.equal(t.runs(), 4);
+  assert.deepEqual(t.outputs(), ['loader of A -sONE=1 ', 'module of A']);
 });
 
-test('an entry missing one of its outputs is not used: the link runs and stores it whole again', () => {
-  const t = setUp();
-  try {
-    t.link();
-    const [entry] = readdirSync(t.cache);
-    rmSync(join(t.cache, entry, 'm.wasm'));
-    t.link();
-    assert.equal(t.runs(), 2);
-    assert.ok(existsSync(join(t.cache, entry, 'm.wasm')));
-  } finally {
-    rmSync(t.root, { recursive: true, force: true });
-  }
+test('an entry missing one of its outputs is not used: the link runs and stores it whole again', (context) => {
+  const t = setUp(context);
+  t.link();
+  const [entry] = readdirSync(t.cache);
+  rmSync(join(t.cache, entry, 'm.wasm'));
+  t.link();
+  assert.equal(t.runs(), 2);
+  assert.ok(existsSync(join(t.cache, entry, 'm.wasm')));
 });
