@@ -12,10 +12,11 @@ hardening=(clang-14 libclang-rt-14-dev)
 case "$need" in
   native) ;;
   wasm) packages+=(emscripten) ;;
-  # A CJK font, so that zh-CN pages (and their screenshots) show text rather than boxes.
-  web|all) packages+=(emscripten chromium fonts-wqy-microhei) ;;
+  # Chromium's headless shell runs the browser tests and the screenshots (tests/browser/chromium.mjs);
+  # a CJK font, so that zh-CN pages (and their screenshots) show text rather than boxes.
+  web|all) packages+=(emscripten chromium-headless-shell fonts-wqy-microhei) ;;
   hardening) packages+=("${hardening[@]}") ;;
-  test) packages+=(emscripten chromium fonts-wqy-microhei "${hardening[@]}") ;;
+  test) packages+=(emscripten chromium-headless-shell fonts-wqy-microhei "${hardening[@]}") ;;
   *) echo "setup.sh: unknown target '$need' (native, wasm, web, all, hardening or test)" >&2; exit 2 ;;
 esac
 

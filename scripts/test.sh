@@ -39,10 +39,10 @@ fi
 tool_versions() {
   echo "CC=${CC:-} CXX=${CXX:-} PIPESIM_CHROMIUM=${PIPESIM_CHROMIUM:-}"
   local tool
-  for tool in "${CC:-cc}" "${CXX:-c++}" g++ clang++-14 cmake ccache node emcc "${PIPESIM_CHROMIUM:-chromium}"; do
+  for tool in "${CC:-cc}" "${CXX:-c++}" g++ clang++-14 cmake ccache node emcc "${PIPESIM_CHROMIUM:-chromium-headless-shell}"; do
     if command -v "$tool" >/dev/null; then echo "$tool: $("$tool" --version 2>/dev/null | head -n 1)"; else echo "$tool: absent"; fi
   done
-  dpkg-query -W g++ clang-14 cmake ccache emscripten chromium catch2 nlohmann-json3-dev nodejs 2>&1 || true
+  dpkg-query -W g++ clang-14 cmake ccache emscripten chromium-headless-shell catch2 nlohmann-json3-dev nodejs 2>&1 || true
 }
 # Each file's modification time is part of it, so that a file edited and edited back during the run
 # (same content, new time) changes the key too: tests may have run on the edit.

@@ -1,7 +1,15 @@
 // Debian's Chromium driven by playwright-core (no browser download): one launcher for all browser tests.
 import { chromium } from 'playwright-core';
 
-export const CHROMIUM = process.env.PIPESIM_CHROMIUM ?? '/usr/bin/chromium';
+/**
+ * Debian's headless shell of Chromium (package chromium-headless-shell): the same Blink, V8 and Skia
+ * as the browser, without the browser's window, profile and UI layers, which headless pages never use.
+ * It is what Playwright itself runs headless pages in. Measured on the 2-core machine: a new context
+ * with the page loaded takes 0.46 CPU seconds instead of 1.37 with /usr/bin/chromium, and the whole
+ * Chromium suite 373 CPU seconds instead of 753 (190 s instead of 380 s of wall time), with the same
+ * results. PIPESIM_CHROMIUM=/usr/bin/chromium runs the suite in the full browser.
+ */
+export const CHROMIUM = process.env.PIPESIM_CHROMIUM ?? '/usr/bin/chromium-headless-shell';
 
 /**
  * How long any wait may last before a test fails: a guard against a hang, not a measure of speed.

@@ -66,7 +66,7 @@ test('a file over the size of a custom schedule is refused by its size before it
 });
 
 test('the offline file runs when served with the policy it states for itself, and that policy allows no other code', async () => {
-  const { page, problems } = await browser.page('', { ready: null });
+  const { page, problems } = await browser.page(null);
   const missing = [];
   page.on('response', (r) => r.status() === 404 && missing.push(new URL(r.url()).pathname));
   await page.goto(`${browser.url}pipesim-offline.html`);

@@ -18,7 +18,8 @@ export async function openBrowser(root = DIST) {
   const browser = await launchChromium();
   return {
     url,
-    /** Opens `path`; `ready` is the selector that says the page has started (null: do not wait). */
+    /** Opens `path`; `ready` is the selector that says the page has started (null: do not wait). A
+     *  `path` of null visits nothing, for a test that sets the page up before its first visit. */
     async page(path = '', { width = 1400, height = 900, colorScheme = 'light', ready = '#app[data-state=ready]', hasTouch = false } = {}) {
       const page = await browser.newPage({ viewport: { width, height }, colorScheme, hasTouch });
       const problems = [];
@@ -29,6 +30,7 @@ export async function openBrowser(root = DIST) {
       });
       page.on('console', (m) => m.type() === 'error' && problems.push(m.text()));
       page.on('pageerror', (e) => problems.push(e.message));
+      if (path === null) return { page, problems };
       await page.goto(url + path);
       if (ready) {
         await page.waitForSelector(ready);

@@ -78,7 +78,7 @@ test('play runs the schedule in time order; pause stops it; step moves to the ne
 });
 
 test('with reduced motion, play moves from op boundary to op boundary', async () => {
-  const { page, problems } = await browser.page('', { ready: null });
+  const { page, problems } = await browser.page(null);
   await page.emulateMedia({ reducedMotion: 'reduce' });
   await page.goto(`${browser.url}?schedule=1f1b&ranks=4&micro-batches=8`);
   await page.waitForSelector('#app[data-state=ready]');

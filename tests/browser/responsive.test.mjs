@@ -28,7 +28,7 @@ async function recordProgress(page) {
 }
 
 test('the Charts sweeps run in the background worker and show their progress point by point', async () => {
-  const { page, problems } = await browser.page('', { ready: null });
+  const { page, problems } = await browser.page(null);
   await recordProgress(page);
   await page.goto(`${browser.url}?view=charts&schedule=dualpipe&ranks=32&micro-batches=64&compare=1f1b,zb-h1`);
   await page.waitForSelector('#panel-charts[data-swept-in] .chart-card');
@@ -50,7 +50,7 @@ test('the Charts sweeps run in the background worker and show their progress poi
 });
 
 test('a new setting stops the sweep still running: only the newest charts are drawn', async () => {
-  const { page, problems } = await browser.page('', { ready: null });
+  const { page, problems } = await browser.page(null);
   await page.addInitScript(() => {
     window.chartTitles = [];
     let changed = false;

@@ -67,7 +67,7 @@ async function violations(page) {
 
 /** The page with `theme` and `palette` stored as a returning reader's choices, opened on `view`. */
 async function openTab(theme, palette, width, view) {
-  const { page, problems } = await browser.page('', { ready: null, width, height: width < 600 ? 844 : 900, colorScheme: theme });
+  const { page, problems } = await browser.page(null, { width, height: width < 600 ? 844 : 900, colorScheme: theme });
   await page.addInitScript(
     ([t, p]) => {
       localStorage.setItem('pipesim:theme', t);

@@ -43,7 +43,7 @@ test('a worker whose engine aborts inside WebAssembly is replaced: the page says
 });
 
 test('outside automation the test flag does nothing: a page opened with it runs as any other', async () => {
-  const { page, problems } = await browser.page('', { ready: null });
+  const { page, problems } = await browser.page(null);
   // navigator.webdriver is false in a browser nobody drives: set so before the page's script runs.
   await page.addInitScript(() => Object.defineProperty(Navigator.prototype, 'webdriver', { get: () => false }));
   await page.goto(`${browser.url}?schedule=zb-h1&ranks=256&micro-batches=256&test-engine=abort`);
