@@ -8,7 +8,7 @@
 # Speed and memory targets are checked here, not by timed tests, which are flaky on shared machines.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/setup.sh web    # cmake, g++, nlohmann-json, emscripten, chromium, node and the npm packages
+scripts/setup.sh web    # cmake, g++, nlohmann-json, emscripten, Chromium's headless shell, node and the npm packages
 scripts/build-native.sh
 scripts/build-wasm.sh
 scripts/build-web.sh

@@ -40,16 +40,22 @@ auto terms_text(const RankBubbleSplit& s) -> std::string {
   return out;
 }
 
-/// Checks that rank split `s` adds up to its bubble (and, when `must_state`, that the formula states
-/// terms for it). What failed is written out (the run, from `which_run()`, and the rank's gaps and
-/// terms) only when a check fails: the sweeps below check tens of thousands of ranks, and writing
-/// every rank's text up front took 93% of their time (callgrind), for messages nobody reads.
+/// Checks every rank of run `r`: it has a split, the split's idle time is the rank's bubble, and its
+/// terms add up to it (with `must_state`, the formula also states terms for it). What failed is written
+/// out (the run, from `which_run()`, and the rank's gaps and terms) only when a check fails: the sweeps
+/// below check tens of thousands of ranks, and writing every rank's text up front took 93% of their
+/// time (callgrind), for messages nobody reads.
 template <typename WhichRun>
-void check_adds_up(const RankBubbleSplit& s, const WhichRun& which_run, bool must_state = false) {
-  if (s.adds_up && (s.stated || !must_state)) return;
-  INFO(which_run() << " rank " << s.rank << ": " << gaps_text(s) << " / " << terms_text(s));
-  if (must_state) CHECK(s.stated);
-  CHECK(s.adds_up);
+void check_every_rank_adds_up(const Run& r, const WhichRun& which_run, bool must_state = false) {
+  REQUIRE(r.bubble_split.size() == static_cast<std::size_t>(r.schedule.ranks()));
+  for (const RankBubbleSplit& s : r.bubble_split) {
+    const double bubble = r.metrics.per_rank[static_cast<std::size_t>(s.rank)].bubble;
+    if (s.adds_up && (s.stated || !must_state) && s.idle == Approx(bubble)) continue;
+    INFO(which_run() << " rank " << s.rank << ": " << gaps_text(s) << " / " << terms_text(s));
+    CHECK(s.idle == Approx(bubble));
+    if (must_state) CHECK(s.stated);
+    CHECK(s.adds_up);
+  }
 }
 
 auto request(const std::string& schedule, int ranks, int micro_batches, Costs costs) -> RunRequest {
@@ -154,14 +160,11 @@ TEST_CASE("At F = B-W = W and comm = 0 every rank's terms add up to its bubble, 
         for (const char* name : {"dualpipe", "1f1b", "gpipe"}) {
           const Run r = run(request(name, n, m, costs));
           const auto which = [&] { return std::string(name) + " " + std::to_string(n) + "x" + std::to_string(m) + " F&B=" + format_number(fb); };
-          for (const RankBubbleSplit& s : r.bubble_split) {
-            check_adds_up(s, which);
-            CHECK(s.idle == Approx(r.metrics.per_rank[static_cast<std::size_t>(s.rank)].bubble));
-          }
+          check_every_rank_adds_up(r, which);
         }
         const Run v = run(request("dualpipev", n / 2, m / 2 + n / 2, costs));
         const auto which = [&] { return "dualpipev " + std::to_string(n / 2) + "x" + std::to_string(m / 2 + n / 2) + " F&B=" + format_number(fb); };
-        for (const RankBubbleSplit& s : v.bubble_split) check_adds_up(s, which);
+        check_every_rank_adds_up(v, which);
       }
   }
 }
@@ -172,7 +175,7 @@ TEST_CASE("GPipe's terms hold with comm > 0, whose hops they count", "[bubble_te
       for (int m = 1; m <= 5; ++m) {
         const Run r = run(request("gpipe", n, m, Costs{1, 3, 1, 4, comm}));
         const auto which = [&] { return std::to_string(n) + "x" + std::to_string(m) + " comm=" + format_number(comm); };
-        for (const RankBubbleSplit& s : r.bubble_split) check_adds_up(s, which);
+        check_every_rank_adds_up(r, which);
       }
 }
 
@@ -390,7 +393,7 @@ void check_condition_grid(const Grid& g) {
         if (!r.formula.exact) continue;
         ++checked;
         const auto which = [&] { return std::string(g.name) + " " + std::to_string(n) + "x" + std::to_string(m) + " " + format_costs(c); };
-        for (const RankBubbleSplit& s : r.bubble_split) check_adds_up(s, which, /*must_state=*/true);
+        check_every_rank_adds_up(r, which, /*must_state=*/true);
       }
   }
   INFO(g.name);
@@ -437,7 +440,7 @@ TEST_CASE("Interleaved 1F1B's three terms add up on every rank for every valid m
           REQUIRE(r.formula.exact);
           ++checked;
           const auto which = [&] { return std::to_string(n) + "x" + std::to_string(m) + " v=" + std::to_string(v) + " " + format_costs(c); };
-          for (const RankBubbleSplit& s : r.bubble_split) check_adds_up(s, which, /*must_state=*/true);
+          check_every_rank_adds_up(r, which, /*must_state=*/true);
         }
     }
   CHECK(checked > 2000);
