@@ -40,18 +40,24 @@ auto terms_text(const RankBubbleSplit& s) -> std::string {
   return out;
 }
 
+/// Which run a failure is about, read from the run itself: "zb-h1 4x8 v=1 F=1,B=2,W=1,FB=3,comm=0".
+auto run_label(const Run& r) -> std::string {
+  const ScheduleParams& p = r.schedule.params;
+  return std::string(r.spec->name) + " " + std::to_string(p.ranks) + "x" + std::to_string(p.micro_batches) +
+         " v=" + std::to_string(p.virtual_stages) + " " + format_costs(r.costs);
+}
+
 /// Checks every rank of run `r`: it has a split, the split's idle time is the rank's bubble, and its
 /// terms add up to it (with `must_state`, the formula also states terms for it). What failed is written
-/// out (the run, from `which_run()`, and the rank's gaps and terms) only when a check fails: the sweeps
-/// below check tens of thousands of ranks, and writing every rank's text up front took 93% of their
-/// time (callgrind), for messages nobody reads.
-template <typename WhichRun>
-void check_every_rank_adds_up(const Run& r, const WhichRun& which_run, bool must_state = false) {
+/// out (the run, and the rank's gaps and terms) only when a check fails: the sweeps below check tens of
+/// thousands of ranks, and writing every rank's text up front took 93% of their time (callgrind), for
+/// messages nobody reads.
+void check_every_rank_adds_up(const Run& r, bool must_state = false) {
   REQUIRE(r.bubble_split.size() == static_cast<std::size_t>(r.schedule.ranks()));
   for (const RankBubbleSplit& s : r.bubble_split) {
     const double bubble = r.metrics.per_rank[static_cast<std::size_t>(s.rank)].bubble;
     if (s.adds_up && (s.stated || !must_state) && s.idle == Approx(bubble)) continue;
-    INFO(which_run() << " rank " << s.rank << ": " << gaps_text(s) << " / " << terms_text(s));
+    INFO(run_label(r) << " rank " << s.rank << ": " << gaps_text(s) << " / " << terms_text(s));
     CHECK(s.idle == Approx(bubble));
     if (must_state) CHECK(s.stated);
     CHECK(s.adds_up);
@@ -159,12 +165,10 @@ TEST_CASE("At F = B-W = W and comm = 0 every rank's terms add up to its bubble, 
       for (int m = 2 * n; m <= 2 * n + 6; m += 2) {
         for (const char* name : {"dualpipe", "1f1b", "gpipe"}) {
           const Run r = run(request(name, n, m, costs));
-          const auto which = [&] { return std::string(name) + " " + std::to_string(n) + "x" + std::to_string(m) + " F&B=" + format_number(fb); };
-          check_every_rank_adds_up(r, which);
+          check_every_rank_adds_up(r);
         }
         const Run v = run(request("dualpipev", n / 2, m / 2 + n / 2, costs));
-        const auto which = [&] { return "dualpipev " + std::to_string(n / 2) + "x" + std::to_string(m / 2 + n / 2) + " F&B=" + format_number(fb); };
-        check_every_rank_adds_up(v, which);
+        check_every_rank_adds_up(v);
       }
   }
 }
@@ -174,8 +178,7 @@ TEST_CASE("GPipe's terms hold with comm > 0, whose hops they count", "[bubble_te
     for (int n = 1; n <= 6; ++n)
       for (int m = 1; m <= 5; ++m) {
         const Run r = run(request("gpipe", n, m, Costs{1, 3, 1, 4, comm}));
-        const auto which = [&] { return std::to_string(n) + "x" + std::to_string(m) + " comm=" + format_number(comm); };
-        check_every_rank_adds_up(r, which);
+        check_every_rank_adds_up(r);
       }
 }
 
@@ -392,8 +395,7 @@ void check_condition_grid(const Grid& g) {
         const Run r = run(req);
         if (!r.formula.exact) continue;
         ++checked;
-        const auto which = [&] { return std::string(g.name) + " " + std::to_string(n) + "x" + std::to_string(m) + " " + format_costs(c); };
-        check_every_rank_adds_up(r, which, /*must_state=*/true);
+        check_every_rank_adds_up(r, /*must_state=*/true);
       }
   }
   INFO(g.name);
@@ -439,8 +441,7 @@ TEST_CASE("Interleaved 1F1B's three terms add up on every rank for every valid m
           const Run r = run(req);
           REQUIRE(r.formula.exact);
           ++checked;
-          const auto which = [&] { return std::to_string(n) + "x" + std::to_string(m) + " v=" + std::to_string(v) + " " + format_costs(c); };
-          check_every_rank_adds_up(r, which, /*must_state=*/true);
+          check_every_rank_adds_up(r, /*must_state=*/true);
         }
     }
   CHECK(checked > 2000);
