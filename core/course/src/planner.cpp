@@ -700,7 +700,7 @@ auto plan(const CourseData& course, const PlanInput& input) -> Plan {
   p.dp = input.cluster.gpus / input.model.pp;
   const Context ctx{p.input, p.parameters, p.model_costs, p.ep, p.dp};
   for (const ScheduleSpec* spec : schedules()) {
-    if (spec->parse != nullptr) continue;  // given as text (custom): nothing to plan
+    if (spec->given_as_text) continue;  // custom: nothing to plan
     try {
       p.ranked.push_back(candidate(ctx, *spec));
     } catch (const Error& e) {
@@ -1084,7 +1084,7 @@ SearchRun::SearchRun(const PlanInput& input, const PlanSearch& search) : state_(
   state_->input = input;
   std::vector<const ScheduleSpec*> specs;
   for (const ScheduleSpec* spec : schedules())
-    if (spec->parse == nullptr) specs.push_back(spec);
+    if (!spec->given_as_text) specs.push_back(spec);
   const ScheduleSpec* alone = &find_schedule(no_pipeline_schedule);
   for (const int pp : axes.pp)
     for (const int mbs : axes.micro_batch_size)
