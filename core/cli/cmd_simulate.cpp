@@ -191,7 +191,8 @@ auto run_simulate(Argv argv) -> int {
     std::cout << render_text(run, colour);
   } else if (model && (format == "json" || format == "summary")) {
     // The model's division beside the run (a model's runs are of a real cluster's size, not the limits').
-    std::cout << model_run_json(*model, run, format == "json" ? Detail::full : Detail::summary).dump(2) << "\n";
+    const Detail detail = format == "json" ? Detail::full : Detail::summary;
+    std::cout << model_run_json(*model, run, detail, detail == Detail::full).dump(2) << "\n";
   } else if (format == "summary") {
     std::cout << to_json(run, Detail::summary).dump(2) << "\n";
   } else {

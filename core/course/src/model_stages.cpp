@@ -279,11 +279,11 @@ auto model_request(const PlanInput& input, RunRequest& request, const Schedule& 
   return division;
 }
 
-auto model_run_json(const ModelDivision& division, const Run& run, Detail detail) -> JsonDocument {
+auto model_run_json(const ModelDivision& division, const Run& run, Detail detail, bool with_curves) -> JsonDocument {
   json out = detail::report_tree(run, detail);
   out["cost_basis"] = "model-file";
   out["model"] = detail::model_division_tree(division);
-  const json memory = detail::memory_tree(rank_memory(division, run.schedule, run.timeline), detail == Detail::full);
+  const json memory = detail::memory_tree(rank_memory(division, run.schedule, run.timeline), with_curves);
   json& summary = out["memory"];
   summary["units"] = "bytes";
   summary["gpu_bytes"] = memory["gpu_bytes"];

@@ -1123,7 +1123,9 @@ auto plan_search(const PlanInput& input, const PlanSearch& search, std::size_t k
   return run.result(keep);
 }
 
-auto search_json(const SearchResult& result) -> JsonDocument {
+namespace {
+
+auto search_tree(const SearchResult& result) -> nlohmann::json {
   nlohmann::json best = nlohmann::json::array();
   for (const SearchPoint& p : result.best) {
     nlohmann::json stage_costs = nlohmann::json::array();
@@ -1150,6 +1152,17 @@ auto search_json(const SearchResult& result) -> JsonDocument {
   out["refused"] = result.refused;
   out["same_layout"] = result.same_layout;
   out["best"] = std::move(best);
+  return out;
+}
+
+}  // namespace
+
+auto search_json(const SearchResult& result) -> JsonDocument { return detail::document(search_tree(result)); }
+
+auto search_json(const SearchRun& run, std::size_t keep) -> JsonDocument {
+  nlohmann::json out = search_tree(run.result(keep));
+  out["done"] = run.done();
+  out["total"] = run.total();
   return detail::document(std::move(out));
 }
 

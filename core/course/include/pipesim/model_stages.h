@@ -144,7 +144,8 @@ struct ModelFileSizes {
                                  const std::vector<int>& layers_per_stage) -> ModelDivision;
 
 /// to_json(run) with the model's basis: "cost_basis": "model-file", "model" (model_division_json),
-/// "memory" and per_rank[].memory_bytes (memory_json; the activation curve with Detail::full).
-[[nodiscard]] auto model_run_json(const ModelDivision& division, const Run& run, Detail detail) -> JsonDocument;
+/// "memory" and per_rank[].memory_bytes (memory_json, each rank's activation curve too when
+/// `with_curves`: the CLI's --format json, the Memory tab's summary).
+[[nodiscard]] auto model_run_json(const ModelDivision& division, const Run& run, Detail detail, bool with_curves) -> JsonDocument;
 
 }  // namespace pipesim
