@@ -59,17 +59,28 @@ inline auto error_value(const std::string& message, pipesim::ErrorCode code, con
   return out;
 }
 
-// Runs `body` and turns any failure into {error}, so JavaScript always gets a value back.
-template <typename Body>
-inline auto guarded(Body body) -> val {
+// The failure being handled as {error}: called inside a handler, it throws the failure again to tell
+// its kind. One function for every entry point, so each guarded() below has one handler, not three
+// (issue 14: size). A failure of another kind goes on, as it would through guarded().
+[[gnu::noinline]] inline auto failure_value() -> val {
   try {
-    return body();
+    throw;
   } catch (const Error& e) {
     return error_value(e.what(), e.code(), e.wording(), e.field());
   } catch (const std::bad_alloc&) {
     return error_value("out of memory: the request needs more memory than this page can have", pipesim::ErrorCode::limit_exceeded);
   } catch (const std::exception& e) {
     return error_value(std::string("internal error: ") + e.what(), pipesim::ErrorCode::internal);
+  }
+}
+
+// Runs `body` and turns any failure into {error}, so JavaScript always gets a value back.
+template <typename Body>
+inline auto guarded(Body body) -> val {
+  try {
+    return body();
+  } catch (...) {
+    return failure_value();
   }
 }
 
