@@ -84,13 +84,23 @@ inline auto guarded(Body body) -> val {
   }
 }
 
-/// `read()`, its refusal naming `field` (Error::field) unless it names a more precise one already.
+/// The refusal being handled, thrown again naming `field` (Error::field) unless it names a more precise
+/// one already; a failure of another kind goes on as it is. Called inside a handler, like failure_value().
+[[noreturn, gnu::noinline]] inline void rethrow_about(const char* field) {
+  try {
+    throw;
+  } catch (const Error& e) {
+    throw e.about(field);
+  }
+}
+
+/// `read()`, its refusal naming `field`.
 template <typename Read>
 inline auto reading(const char* field, Read read) -> decltype(read()) {
   try {
     return read();
-  } catch (const Error& e) {
-    throw e.about(field);
+  } catch (...) {
+    rethrow_about(field);
   }
 }
 

@@ -601,6 +601,36 @@ auto read_plan_input(std::string_view whole) -> PlanInput {
   return in;
 }
 
+struct RankKey {
+  bool fits;
+  double iteration_ms;
+};
+
+/// The planner's one ranking, of the plan's candidates and of the search's points alike: those that
+/// fit first, then by iteration time, ties in the order found. The positions of `keys` in that order.
+auto ranked_order(const std::vector<RankKey>& keys) -> std::vector<std::size_t> {
+  std::vector<std::size_t> order(keys.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    if (keys[a].fits != keys[b].fits) return keys[a].fits;
+    return keys[a].iteration_ms < keys[b].iteration_ms;
+  });
+  return order;
+}
+
+/// `points` in the ranking. Sorted by their keys alone, so that the course module compiles one stable
+/// sort rather than one per kind of point (issue 14: size).
+template <typename Point>
+void rank_by_fit_and_time(std::vector<Point>& points) {
+  std::vector<RankKey> keys;
+  keys.reserve(points.size());
+  for (const Point& p : points) keys.push_back({p.fits, p.iteration_ms});
+  std::vector<Point> ranked;
+  ranked.reserve(points.size());
+  for (const std::size_t i : ranked_order(keys)) ranked.push_back(std::move(points[i]));
+  points = std::move(ranked);
+}
+
 }  // namespace
 
 auto parse_plan_input(std::string_view whole) -> PlanInput {
@@ -707,10 +737,7 @@ auto plan(const CourseData& course, const PlanInput& input) -> Plan {
       p.not_applicable.push_back({std::string(spec->name), e.what(), e.code(), e.wording(), e.field()});
     }
   }
-  std::stable_sort(p.ranked.begin(), p.ranked.end(), [](const PlanCandidate& a, const PlanCandidate& b) {
-    if (a.fits != b.fits) return a.fits;
-    return a.iteration_ms < b.iteration_ms;
-  });
+  rank_by_fit_and_time(p.ranked);
   recommend(course, p);
   return p;
 }
@@ -1106,10 +1133,7 @@ auto SearchRun::total() const -> std::size_t { return state_->combinations.size(
 
 auto SearchRun::result(std::size_t keep) const -> SearchResult {
   SearchResult out = state_->found;
-  std::stable_sort(out.best.begin(), out.best.end(), [](const SearchPoint& a, const SearchPoint& b) {
-    if (a.fits != b.fits) return a.fits;
-    return a.iteration_ms < b.iteration_ms;
-  });
+  rank_by_fit_and_time(out.best);
   if (out.best.size() > keep) out.best.resize(keep);
   return out;
 }
