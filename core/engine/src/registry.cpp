@@ -79,8 +79,9 @@ auto find_schedule(std::string_view name) -> const ScheduleSpec& {
 namespace {
 
 // A schedule's sizes checked: its bounds, then its own rules. A schedule given as text has no parameters
-// to generate from, so it is refused first, whatever the sizes: by its own check (custom's asks for
-// the text), or, registered without rules (a formula only), so, never through a null check.
+// to generate from, so it is refused first, whatever the sizes: by its own check if it has one (custom's
+// asks for the text), else with the message below (one registered with a formula only), never through a
+// null check.
 void check_generated(const ScheduleSpec& spec, const ScheduleParams& params) {
   if (spec.given_as_text) {
     if (spec.check != nullptr) spec.check(params);
