@@ -236,7 +236,7 @@ auto check_trace(const Run& run, const std::string& text) -> int {
 template <class Visit>
 void for_each_export_case(Visit visit) {
   for (const ScheduleSpec* spec : schedules()) {
-    if (spec->parse != nullptr) continue;
+    if (spec->given_as_text) continue;
     int sizes = 0;
     for (const ScheduleParams params : {ScheduleParams{2, 4, 1}, ScheduleParams{2, 4, 2}, ScheduleParams{4, 8, 1},
                                         ScheduleParams{4, 8, 2}, ScheduleParams{4, 12, 3}}) {

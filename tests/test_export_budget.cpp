@@ -30,7 +30,7 @@ auto all_formats() -> std::vector<ExportFormat> {
 auto sample_runs() -> std::vector<Run> {
   std::vector<Run> runs;
   for (const ScheduleSpec* spec : schedules()) {
-    if (spec->parse != nullptr) continue;
+    if (spec->given_as_text) continue;
     const int vs = spec->uses_virtual_stages ? 2 : 1;
     runs.push_back(run_unit(std::string(spec->name), 4, 8, vs));
   }

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "detail/json_document.h"
+#include "detail/json_writer.h"
 #include "helpers.h"
 
 using nlohmann::json;
@@ -40,4 +41,21 @@ TEST_CASE("nlohmann::json j = document reads the document's value back, keys in 
   CHECK(back == tree);
   const ordered_json ordered = document(ordered_json{{"b", 2}, {"a", 1}});
   CHECK(ordered.dump() == R"({"b":2,"a":1})");
+}
+
+TEST_CASE("a document written as text prints as nlohmann prints the same value, compact and at every indent") {
+  // Keys in writing order, nesting, empty lists and objects, and strings holding what the layout
+  // treats as structure outside them (braces, commas, colons, escaped quotes and backslashes).
+  std::string text;
+  pipesim::detail::JsonWriter out(text);
+  out.open().text("lesson", "19").whole("count", -3).open_array("empty").close_array().open("none").close();
+  out.open_array("questions");
+  out.open_item().text("q", "a {b}, [c]: \"d\" \\ e").open_array("options").item("x").item("y, z").close_array().close();
+  out.open_item().number("cost", 2.5).number("whole", 4.0).text("unicode", "流水线 ✓\n\t").close();
+  out.close_array().close();
+  const JsonDocument doc = pipesim::detail::text_document(text);
+  const ordered_json same = ordered_json::parse(text);
+  for (const int indent : {-1, 0, 1, 2, 4}) CHECK(doc.dump(indent) == same.dump(indent));
+  CHECK(text == same.dump());
+  CHECK(doc == document(same));
 }

@@ -12,6 +12,7 @@
 
 #include "cli_run.h"
 #include "helpers.h"
+#include "pipesim/custom.h"
 #include "pipesim/model_stages.h"
 #include "pipesim/planner.h"
 
@@ -379,7 +380,8 @@ TEST_CASE("a model that does not fit its stages is refused with its rule's key a
   pipesim::RunRequest custom;
   custom.schedule = "custom";
   custom.custom_schedule = "0F0,0F1,0B0,0B1\n1F0,1B0,1F1,1B1\n";
-  const pipesim::Wording ranks = wording_of([&] { (void)pipesim::model_request(tiny, custom, {}); });
+  const pipesim::Wording ranks =
+      wording_of([&] { (void)pipesim::model_request(tiny, custom, pipesim::schedule_from_text(custom.custom_schedule), {}); });
   CHECK(ranks.key == "model.schedule_ranks");
   CHECK(ranks.params == Params{{"ranks", "2"}, {"pp", "4"}});
 }

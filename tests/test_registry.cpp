@@ -82,7 +82,7 @@ auto starting_request(const ScheduleSpec& spec) -> RunRequest {
   request.schedule = std::string(spec.name);
   request.params = {spec.defaults.ranks, spec.defaults.micro_batches, spec.defaults.virtual_stages};
   request.costs = default_costs();
-  if (spec.parse) request.custom_schedule = format_actions(build_schedule("1f1b", {4, 8, 1}));
+  if (spec.given_as_text) request.custom_schedule = format_actions(build_schedule("1f1b", {4, 8, 1}));
   return request;
 }
 
@@ -108,7 +108,7 @@ void check_complete(const ScheduleSpec& spec) {
   if (!spec.uses_virtual_stages) CHECK(spec.defaults.virtual_stages == 1);
 
   const RunRequest request = starting_request(spec);
-  if (!spec.parse) {
+  if (!spec.given_as_text) {
     CHECK_NOTHROW(check_schedule(spec.name, request.params));
     // two_way is what the generator does, not a second opinion: fed from both ends or not.
     CHECK(build_schedule(spec.name, request.params).layout.directions == (spec.two_way ? 2 : 1));
@@ -230,7 +230,7 @@ TEST_CASE("a registered schedule runs, is listed, passes the completeness checks
 
 TEST_CASE("run_generated gives every generated schedule the run run() gives it, op for op") {
   for (const ScheduleSpec* spec : schedules()) {
-    if (spec->parse != nullptr) continue;  // given as text: run_generated has no text to read
+    if (spec->given_as_text) continue;  // given as text: run_generated has no text to read
     INFO(spec->name);
     RunRequest request;
     request.schedule = std::string(spec->name);
@@ -261,7 +261,7 @@ TEST_CASE("a schedule registered to be given as text is refused by the generated
   text_only.name = "text-only";
   text_only.check = nullptr;
   text_only.generate = nullptr;
-  text_only.parse = [](std::string_view) -> Schedule { throw Error(ErrorCode::usage, "no text reader in this test"); };
+  text_only.given_as_text = true;
   const ScheduleRegistration registration(text_only);
   RunRequest request;
   request.schedule = "text-only";
@@ -281,7 +281,7 @@ TEST_CASE("a schedule without a name or a generator is not registered") {
   idle.name = "idle";
   idle.generate = nullptr;
   CHECK_THROWS_MATCHES(ScheduleRegistration(idle), Error,
-                       test::Refused(ErrorCode::bad_value, "schedule 'idle' needs check, generate and formula (or parse and formula)"));
+                       test::Refused(ErrorCode::bad_value, "schedule 'idle' needs check, generate and formula (or formula, given as text)"));
   CHECK(schedules().size() == 10);
 }
 

@@ -59,11 +59,12 @@ inline auto error_value(const std::string& message, pipesim::ErrorCode code, con
   return out;
 }
 
-// Runs `body` and turns any failure into {error}, so JavaScript always gets a value back.
-template <typename Body>
-inline auto guarded(Body body) -> val {
+// The failure being handled as {error}: called inside a handler, it throws the failure again to tell
+// its kind. One function for every entry point, so each guarded() below has one handler, not three
+// (issue 14: size). A failure of another kind goes on, as it would through guarded().
+[[gnu::noinline]] inline auto failure_value() -> val {
   try {
-    return body();
+    throw;
   } catch (const Error& e) {
     return error_value(e.what(), e.code(), e.wording(), e.field());
   } catch (const std::bad_alloc&) {
@@ -73,13 +74,33 @@ inline auto guarded(Body body) -> val {
   }
 }
 
-/// `read()`, its refusal naming `field` (Error::field) unless it names a more precise one already.
+// Runs `body` and turns any failure into {error}, so JavaScript always gets a value back.
+template <typename Body>
+inline auto guarded(Body body) -> val {
+  try {
+    return body();
+  } catch (...) {
+    return failure_value();
+  }
+}
+
+/// The refusal being handled, thrown again naming `field` (Error::field) unless it names a more precise
+/// one already; a failure of another kind goes on as it is. Called inside a handler, like failure_value().
+[[noreturn, gnu::noinline]] inline void rethrow_about(const char* field) {
+  try {
+    throw;
+  } catch (const Error& e) {
+    throw e.about(field);
+  }
+}
+
+/// `read()`, its refusal naming `field`.
 template <typename Read>
 inline auto reading(const char* field, Read read) -> decltype(read()) {
   try {
     return read();
-  } catch (const Error& e) {
-    throw e.about(field);
+  } catch (...) {
+    rethrow_about(field);
   }
 }
 

@@ -189,10 +189,7 @@ auto plan_search_result(val keep) -> val {
     if (!(n >= 1 && n <= 1e6 && std::floor(n) == n))
       throw pipesim::Error(pipesim::ErrorCode::bad_value, "keep must be a whole number from 1 to 10^6, got " + js_text(keep),
                            {"number.whole_range", {{"name", "keep"}, {"min", "1"}, {"max", "10^6"}, {"value", js_text(keep)}}}, "keep");
-    nlohmann::json out = pipesim::search_json(run.result(static_cast<std::size_t>(n)));
-    out["done"] = run.done();
-    out["total"] = run.total();
-    return from_json(out);
+    return from_json(pipesim::search_json(run, static_cast<std::size_t>(n)));
   });
 }
 
@@ -222,10 +219,7 @@ auto simulate_model(val request) -> val {
     const std::vector<int> layers = layers_text.empty() ? std::vector<int>{} : pipesim::parse_layers_per_stage(layers_text);
     const pipesim::ModelDivision division = pipesim::model_request(input, r, layers);
     const pipesim::Run run = pipesim::run_generated(r);
-    nlohmann::json out = pipesim::model_run_json(division, run, pipesim::Detail::summary);
-    const nlohmann::json curves = pipesim::memory_json(pipesim::rank_memory(division, run.schedule, run.timeline), true);
-    for (std::size_t i = 0; i < out["per_rank"].size(); ++i) out["per_rank"][i]["memory_bytes"] = curves["per_rank"][i];
-    return from_json(out);
+    return from_json(pipesim::model_run_json(division, run, pipesim::Detail::summary, true));
   });
 }
 

@@ -30,7 +30,7 @@ namespace {
 /// --schedule-file PATH ('-' = standard input) gives the text of a schedule such as `custom`, whose
 /// ranks and micro-batches come from that text.
 void read_custom_schedule(const Args& args, RunRequest& request) {
-  const bool takes_text = find_schedule(request.schedule).parse != nullptr;
+  const bool takes_text = find_schedule(request.schedule).given_as_text;
   const auto path = args.text("schedule-file");
   if (!takes_text) {
     if (path) throw Error(ErrorCode::usage, "--schedule-file applies only to --schedule custom");
@@ -93,7 +93,8 @@ auto read_model(const Args& args, RunRequest& request) -> std::optional<ModelDiv
   const PlanInput input = read_model_file(read_input("model", *path, limits::max_small_json_bytes), sizes, request);
   const std::vector<int> layers =
       args.has("layers-per-stage") ? parse_layers_per_stage(*args.text("layers-per-stage")) : std::vector<int>{};
-  return model_request(input, request, layers);
+  if (!find_schedule(request.schedule).given_as_text) return model_request(input, request, layers);
+  return model_request(input, request, schedule_from_text(request.custom_schedule), layers);
 }
 
 /// --measured PATH[,PATH...]: profiler trace files, a folder standing for its *.json files by name.
@@ -190,7 +191,8 @@ auto run_simulate(Argv argv) -> int {
     std::cout << render_text(run, colour);
   } else if (model && (format == "json" || format == "summary")) {
     // The model's division beside the run (a model's runs are of a real cluster's size, not the limits').
-    std::cout << model_run_json(*model, run, format == "json" ? Detail::full : Detail::summary).dump(2) << "\n";
+    const Detail detail = format == "json" ? Detail::full : Detail::summary;
+    std::cout << model_run_json(*model, run, detail, detail == Detail::full).dump(2) << "\n";
   } else if (format == "summary") {
     std::cout << to_json(run, Detail::summary).dump(2) << "\n";
   } else {

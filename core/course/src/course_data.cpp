@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "detail/course_files.h"
+#include "detail/json_text.h"
 #include "detail/json_trees.h"
 #include "pipesim/error.h"
 #include "pipesim/parse.h"
@@ -15,11 +16,15 @@ namespace {
 
 constexpr const char* file_names = "quiz_bank, lesson_text or planner_text";
 
-/// A course file parsed, named in the message when it is not JSON.
+/// A course file parsed, named in the message when it is not JSON. Read like every document pipesim
+/// reads (parse_json_within: its depth and size bounds), so that the course module compiles one
+/// parser, the one the planner's input is read with, instead of a second (issue 14: size).
 auto parse_file(std::string_view text, std::string_view what) -> nlohmann::json {
-  nlohmann::json parsed = nlohmann::json::parse(text, nullptr, false);
-  if (parsed.is_discarded()) throw Error(ErrorCode::internal, std::string(what) + " is not valid JSON");
-  return parsed;
+  try {
+    return detail::parse_json_within(text, what);
+  } catch (const nlohmann::json::exception&) {
+    throw Error(ErrorCode::internal, std::string(what) + " is not valid JSON");
+  }
 }
 
 template <typename Json>

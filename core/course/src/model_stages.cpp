@@ -262,17 +262,15 @@ auto read_model_file(std::string_view text, const ModelFileSizes& sizes, RunRequ
 
 auto model_request(const PlanInput& input, RunRequest& request, const std::vector<int>& layers_per_stage) -> ModelDivision {
   request.params.ranks = input.model.pp;
-  const ScheduleSpec& spec = find_schedule(request.schedule);
-  const Schedule shape = spec.parse != nullptr ? spec.parse(request.custom_schedule) : build_schedule(request.schedule, request.params);
-  if (shape.ranks() != input.model.pp)  // a schedule given as text brings its own rank count
-    throw Error(ErrorCode::usage,
-                "the schedule file has " + std::to_string(shape.ranks()) + " ranks but the model file's model.pp is " + std::to_string(input.model.pp),
-                {"model.schedule_ranks", {{"ranks", std::to_string(shape.ranks())}, {"pp", std::to_string(input.model.pp)}}});
-  return model_request(input, request, shape, layers_per_stage);
+  return model_request(input, request, build_schedule(request.schedule, request.params), layers_per_stage);
 }
 
 auto model_request(const PlanInput& input, RunRequest& request, const Schedule& shape, const std::vector<int>& layers_per_stage)
     -> ModelDivision {
+  if (shape.ranks() != input.model.pp)  // a schedule given as text brings its own rank count
+    throw Error(ErrorCode::usage,
+                "the schedule file has " + std::to_string(shape.ranks()) + " ranks but the model file's model.pp is " + std::to_string(input.model.pp),
+                {"model.schedule_ranks", {{"ranks", std::to_string(shape.ranks())}, {"pp", std::to_string(input.model.pp)}}});
   request.params.ranks = input.model.pp;
   ModelDivision division =
       divide_model(input, shape.layout.stages, layers_per_stage, shape.name + " on " + std::to_string(shape.ranks()) + " ranks");
@@ -281,11 +279,11 @@ auto model_request(const PlanInput& input, RunRequest& request, const Schedule& 
   return division;
 }
 
-auto model_run_json(const ModelDivision& division, const Run& run, Detail detail) -> JsonDocument {
+auto model_run_json(const ModelDivision& division, const Run& run, Detail detail, bool with_curves) -> JsonDocument {
   json out = detail::report_tree(run, detail);
   out["cost_basis"] = "model-file";
   out["model"] = detail::model_division_tree(division);
-  const json memory = detail::memory_tree(rank_memory(division, run.schedule, run.timeline), detail == Detail::full);
+  const json memory = detail::memory_tree(rank_memory(division, run.schedule, run.timeline), with_curves);
   json& summary = out["memory"];
   summary["units"] = "bytes";
   summary["gpu_bytes"] = memory["gpu_bytes"];

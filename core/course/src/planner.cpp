@@ -601,6 +601,36 @@ auto read_plan_input(std::string_view whole) -> PlanInput {
   return in;
 }
 
+struct RankKey {
+  bool fits;
+  double iteration_ms;
+};
+
+/// The planner's one ranking, of the plan's candidates and of the search's points alike: those that
+/// fit first, then by iteration time, ties in the order found. The positions of `keys` in that order.
+auto ranked_order(const std::vector<RankKey>& keys) -> std::vector<std::size_t> {
+  std::vector<std::size_t> order(keys.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    if (keys[a].fits != keys[b].fits) return keys[a].fits;
+    return keys[a].iteration_ms < keys[b].iteration_ms;
+  });
+  return order;
+}
+
+/// `points` in the ranking. Sorted by their keys alone, so that the course module compiles one stable
+/// sort rather than one per kind of point (issue 14: size).
+template <typename Point>
+void rank_by_fit_and_time(std::vector<Point>& points) {
+  std::vector<RankKey> keys;
+  keys.reserve(points.size());
+  for (const Point& p : points) keys.push_back({p.fits, p.iteration_ms});
+  std::vector<Point> ranked;
+  ranked.reserve(points.size());
+  for (const std::size_t i : ranked_order(keys)) ranked.push_back(std::move(points[i]));
+  points = std::move(ranked);
+}
+
 }  // namespace
 
 auto parse_plan_input(std::string_view whole) -> PlanInput {
@@ -700,17 +730,14 @@ auto plan(const CourseData& course, const PlanInput& input) -> Plan {
   p.dp = input.cluster.gpus / input.model.pp;
   const Context ctx{p.input, p.parameters, p.model_costs, p.ep, p.dp};
   for (const ScheduleSpec* spec : schedules()) {
-    if (spec->parse != nullptr) continue;  // given as text (custom): nothing to plan
+    if (spec->given_as_text) continue;  // custom: nothing to plan
     try {
       p.ranked.push_back(candidate(ctx, *spec));
     } catch (const Error& e) {
       p.not_applicable.push_back({std::string(spec->name), e.what(), e.code(), e.wording(), e.field()});
     }
   }
-  std::stable_sort(p.ranked.begin(), p.ranked.end(), [](const PlanCandidate& a, const PlanCandidate& b) {
-    if (a.fits != b.fits) return a.fits;
-    return a.iteration_ms < b.iteration_ms;
-  });
+  rank_by_fit_and_time(p.ranked);
   recommend(course, p);
   return p;
 }
@@ -1084,7 +1111,7 @@ SearchRun::SearchRun(const PlanInput& input, const PlanSearch& search) : state_(
   state_->input = input;
   std::vector<const ScheduleSpec*> specs;
   for (const ScheduleSpec* spec : schedules())
-    if (spec->parse == nullptr) specs.push_back(spec);
+    if (!spec->given_as_text) specs.push_back(spec);
   const ScheduleSpec* alone = &find_schedule(no_pipeline_schedule);
   for (const int pp : axes.pp)
     for (const int mbs : axes.micro_batch_size)
@@ -1106,10 +1133,7 @@ auto SearchRun::total() const -> std::size_t { return state_->combinations.size(
 
 auto SearchRun::result(std::size_t keep) const -> SearchResult {
   SearchResult out = state_->found;
-  std::stable_sort(out.best.begin(), out.best.end(), [](const SearchPoint& a, const SearchPoint& b) {
-    if (a.fits != b.fits) return a.fits;
-    return a.iteration_ms < b.iteration_ms;
-  });
+  rank_by_fit_and_time(out.best);
   if (out.best.size() > keep) out.best.resize(keep);
   return out;
 }
@@ -1123,7 +1147,9 @@ auto plan_search(const PlanInput& input, const PlanSearch& search, std::size_t k
   return run.result(keep);
 }
 
-auto search_json(const SearchResult& result) -> JsonDocument {
+namespace {
+
+auto search_tree(const SearchResult& result) -> nlohmann::json {
   nlohmann::json best = nlohmann::json::array();
   for (const SearchPoint& p : result.best) {
     nlohmann::json stage_costs = nlohmann::json::array();
@@ -1150,6 +1176,17 @@ auto search_json(const SearchResult& result) -> JsonDocument {
   out["refused"] = result.refused;
   out["same_layout"] = result.same_layout;
   out["best"] = std::move(best);
+  return out;
+}
+
+}  // namespace
+
+auto search_json(const SearchResult& result) -> JsonDocument { return detail::document(search_tree(result)); }
+
+auto search_json(const SearchRun& run, std::size_t keep) -> JsonDocument {
+  nlohmann::json out = search_tree(run.result(keep));
+  out["done"] = run.done();
+  out["total"] = run.total();
   return detail::document(std::move(out));
 }
 

@@ -11,6 +11,7 @@
 #include "detail/course_files.h"
 #include "detail/i18n.h"
 #include "detail/json_document.h"
+#include "detail/json_writer.h"
 #include "detail/json_trees.h"
 #include "pipesim/error.h"
 #include "pipesim/registry.h"
@@ -172,19 +173,22 @@ auto course_quiz(const CourseData& course, std::string_view lang) -> JsonDocumen
   const std::string language = detail::check_language(lang);
   const json& bank = detail::quiz_bank_of(course);
   const std::string path = course_quiz_path(course);
-  ordered out{{"lesson", text_of(bank["lesson"])}, {"title", detail::pick(bank["title"], language, "title")}};
-  out["questions"] = ordered::array();
+  // Written as text in the course site's key order rather than built as an ordered_json: the course
+  // module then carries no ordered_json (issue 14: its size).
+  std::string text;
+  detail::JsonWriter out(text);
+  out.open().text("lesson", text_of(bank["lesson"])).text("title", detail::pick(bank["title"], language, "title")).open_array("questions");
   for (const json& entry : bank["course"]) {
     const json& q = find_question(bank, entry["id"].get<int>());
     const std::string question = detail::pick(q["question"], language, "question");
     const detail::CourseOrder order = detail::course_order(path, question, options_in(q, language), q["correct"].get<std::size_t>());
-    out["questions"].push_back({{"stage", text_of(entry["stage"])},
-                                {"question", question},
-                                {"options", order.options},
-                                {"correct", order.correct},
-                                {"explanation", detail::pick(q["explanation"], language, "explanation")}});
+    out.open_item().text("stage", text_of(entry["stage"])).text("question", question).open_array("options");
+    for (const std::string& option : order.options) out.item(option);
+    out.close_array().whole("correct", static_cast<long long>(order.correct));
+    out.text("explanation", detail::pick(q["explanation"], language, "explanation")).close();
   }
-  return detail::document(std::move(out));
+  out.close_array().close();
+  return detail::text_document(std::move(text));
 }
 
 }  // namespace pipesim

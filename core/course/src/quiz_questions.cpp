@@ -96,7 +96,7 @@ auto with_options(const Context& c, std::string key, std::string text, std::vect
 
 /// Schedules that a plain size question may name: built by generate() from ranks and micro-batches
 /// alone (no virtual stages, not given as text).
-auto plain(const ScheduleSpec& spec) -> bool { return spec.generate && !spec.parse && !spec.uses_virtual_stages; }
+auto plain(const ScheduleSpec& spec) -> bool { return spec.generate && !spec.given_as_text && !spec.uses_virtual_stages; }
 
 auto idles_least(const Context& c) -> std::optional<QuizQuestion> {
   std::vector<const ScheduleSpec*> candidates = {&find_schedule(c.subject)};

@@ -62,8 +62,8 @@ ScheduleRegistration::ScheduleRegistration(const ScheduleSpec& spec) : spec_(&sp
   if (name.empty()) throw Error(ErrorCode::bad_value, "a registered schedule needs a name");
   for (const ScheduleSpec* s : catalogue())
     if (s->name == spec.name) throw Error(ErrorCode::bad_value, "schedule '" + name + "' is already registered");
-  if (spec.formula == nullptr || (spec.parse == nullptr && (spec.check == nullptr || spec.generate == nullptr)))
-    throw Error(ErrorCode::bad_value, "schedule '" + name + "' needs check, generate and formula (or parse and formula)");
+  if (spec.formula == nullptr || (!spec.given_as_text && (spec.check == nullptr || spec.generate == nullptr)))
+    throw Error(ErrorCode::bad_value, "schedule '" + name + "' needs check, generate and formula (or formula, given as text)");
   catalogue().push_back(spec_);
 }
 
@@ -78,13 +78,16 @@ auto find_schedule(std::string_view name) -> const ScheduleSpec& {
 
 namespace {
 
-// A schedule's sizes checked: its bounds, then its own rules. A schedule given as text may be registered
-// without rules (parse and formula only): it has no parameters to generate from, and is refused so,
-// never through a null check.
+// A schedule's sizes checked: its bounds, then its own rules. A schedule given as text has no parameters
+// to generate from, so it is refused first, whatever the sizes: by its own check if it has one (custom's
+// asks for the text), else with the message below (one registered with a formula only), never through a
+// null check.
 void check_generated(const ScheduleSpec& spec, const ScheduleParams& params) {
-  check_bounds(spec, params);
-  if (spec.check == nullptr)
+  if (spec.given_as_text) {
+    if (spec.check != nullptr) spec.check(params);
     throw Error(ErrorCode::usage, "schedule '" + std::string(spec.name) + "' is given as text: it has no parameters to generate from");
+  }
+  check_bounds(spec, params);
   spec.check(params);
 }
 
@@ -100,7 +103,7 @@ auto build_schedule(std::string_view name, const ScheduleParams& params) -> Sche
 auto accepted_values(std::string_view name, ScheduleParams params, SizeField field, int from, int to) -> std::vector<int> {
   const ScheduleSpec& spec = find_schedule(name);  // an unknown name is refused, not answered with nothing
   std::vector<int> out;
-  if (spec.parse) return out;  // a schedule given as text has the sizes of its text
+  if (spec.given_as_text) return out;  // a schedule given as text has the sizes of its text
   int& varied = field == SizeField::ranks            ? params.ranks
                 : field == SizeField::micro_batches ? params.micro_batches
                                                     : params.virtual_stages;

@@ -1,6 +1,7 @@
 #include "pipesim/run.h"
 
 #include "detail/run_steps.h"
+#include "pipesim/custom.h"
 #include "pipesim/error.h"
 
 namespace pipesim {
@@ -9,9 +10,9 @@ namespace {
 
 // The schedule the request names; in reference timing with its communication program.
 auto build(const ScheduleSpec& spec, const RunRequest& request) -> Schedule {
-  if (spec.parse != nullptr) {  // its own SEND/RECV, if any
+  if (spec.given_as_text) {  // its own SEND/RECV, if any
     try {
-      return spec.parse(request.custom_schedule);
+      return schedule_from_text(request.custom_schedule);
     } catch (const Error& e) {
       throw e.about("custom_schedule");
     }
@@ -37,7 +38,7 @@ auto run_metrics(const RunRequest& request, const std::vector<double>& stage_wei
   validate_costs(request.costs);
   const ScheduleSpec& spec = find_schedule(request.schedule);
   // Without the communication program reference timing needs: a given text's own, else none.
-  const Schedule schedule = spec.parse != nullptr ? build(spec, request) : build_schedule(request.schedule, request.params);
+  const Schedule schedule = spec.given_as_text ? build(spec, request) : build_schedule(request.schedule, request.params);
   return simulate_metrics(schedule, resolve_stage_costs(request.costs, request.per_stage, schedule), stage_weight);
 }
 

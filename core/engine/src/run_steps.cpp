@@ -4,6 +4,7 @@
 // its size) does not link the reference timing, or the custom schedule's reading, that run() reaches.
 #include <utility>
 
+#include "detail/once_per_run.h"
 #include "detail/run_steps.h"
 
 namespace pipesim {
@@ -12,7 +13,7 @@ namespace {
 
 // The published closed forms assume every stage costs the same and every rank runs at one speed.
 // Whether one agrees with the simulation is decided here, once, for every view.
-auto closed_form(const ScheduleSpec& spec, const ScheduleParams& params, const Costs& costs, const StageCosts& stages,
+PIPESIM_ONCE_PER_RUN auto closed_form(const ScheduleSpec& spec, const ScheduleParams& params, const Costs& costs, const StageCosts& stages,
                  const Metrics& metrics) -> Formula {
   Formula f = spec.formula(params, costs);
   if (!stages.uniform()) {
@@ -31,7 +32,7 @@ auto closed_form(const ScheduleSpec& spec, const ScheduleParams& params, const C
 
 namespace detail {
 
-auto prepared_run(const ScheduleSpec& spec, Schedule schedule, const RunRequest& request) -> Run {
+PIPESIM_ONCE_PER_RUN auto prepared_run(const ScheduleSpec& spec, Schedule schedule, const RunRequest& request) -> Run {
   Run out;
   out.spec = &spec;
   out.schedule = std::move(schedule);
@@ -41,7 +42,7 @@ auto prepared_run(const ScheduleSpec& spec, Schedule schedule, const RunRequest&
   return out;
 }
 
-void measure_run(Run& run) {
+PIPESIM_ONCE_PER_RUN void measure_run(Run& run) {
   run.metrics = measure(run.schedule, run.timeline);
   run.formula = closed_form(*run.spec, run.schedule.params, run.costs, run.stage_costs, run.metrics);
   run.bubble_split = split_bubbles(run.schedule, run.timeline, run.metrics.makespan, run.formula.rank_terms);
@@ -49,7 +50,7 @@ void measure_run(Run& run) {
 
 }  // namespace detail
 
-auto run_generated(const RunRequest& request) -> Run {
+PIPESIM_ONCE_PER_RUN auto run_generated(const RunRequest& request) -> Run {
   validate_costs(request.costs);
   const ScheduleSpec& spec = find_schedule(request.schedule);
   Run out = detail::prepared_run(spec, build_schedule(request.schedule, request.params), request);

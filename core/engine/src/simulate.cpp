@@ -9,6 +9,7 @@
 #include "detail/activation_steps.h"
 #include "detail/chunk_index.h"
 #include "detail/chunk_rules.h"
+#include "detail/once_per_run.h"
 #include "detail/prefetch.h"
 #include "pipesim/error.h"
 #include "pipesim/stage_costs.h"
@@ -332,14 +333,14 @@ class Engine {
   // The slow path, on a schedule that breaks a rule or deadlocks: the ChunkIndex names the first
   // offending op in rank order; if every op keeps the rules, some ranks wait on each other. The index
   // is built next to the engine's own table, a few bytes per chunk more on this path only.
-  [[noreturn, gnu::cold, gnu::noinline]] void explain_failure() const {
+  [[noreturn, gnu::cold, gnu::noinline]] PIPESIM_ONCE_PER_RUN void explain_failure() const {
     const detail::ChunkIndex index(s_);  // throws invalid_schedule if any op breaks a rule
     for (int r = 0; r < s_.ranks(); ++r)
       if (next_op_[static_cast<std::size_t>(r)] < s_.rank_begin[r + 1]) report_deadlock(index);
     throw Error(ErrorCode::internal, "internal: the engine refused a schedule that validation accepts");
   }
 
-  [[nodiscard]] auto blocker_of(const detail::ChunkIndex& index, int rank) const -> Input {
+  [[nodiscard]] PIPESIM_ONCE_PER_RUN auto blocker_of(const detail::ChunkIndex& index, int rank) const -> Input {
     const int head = next_op_[static_cast<std::size_t>(rank)];
     const Op& op = s_.ops[static_cast<std::size_t>(head)];
     const detail::OpProducers in = index.inputs_of(op, rank);
@@ -347,7 +348,7 @@ class Engine {
     return first_done ? in.second : in.first;
   }
 
-  [[noreturn]] void report_deadlock(const detail::ChunkIndex& index) const {
+  [[noreturn]] PIPESIM_ONCE_PER_RUN void report_deadlock(const detail::ChunkIndex& index) const {
     // Follow "rank r waits for an op of rank r'" until a rank repeats: that loop is the cycle.
     int r = 0;
     while (next_op_[static_cast<std::size_t>(r)] >= s_.rank_begin[r + 1]) ++r;

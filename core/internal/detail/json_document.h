@@ -1,7 +1,8 @@
 #pragma once
 // The inside of a JsonDocument (pipesim/json_document.h) for the io and course sources that build one
 // or compose one into another: the nlohmann value it holds, sorted (json) or in insertion order
-// (ordered_json: the quizzes, whose key order is the course site's).
+// (ordered_json: the quiz bank, whose key order is the course site's), or the compact text of a
+// document written with detail::JsonWriter (the course's quiz: no tree is built to be dumped).
 //
 // A Tree is an interface with one implementation per flavour rather than a variant of both: visiting a
 // variant compiles both flavours' writers into every module that prints a document, and the engine
@@ -45,6 +46,19 @@ struct TreeOf final : JsonDocument::Tree {
 template <typename Json>
 [[nodiscard]] auto document(Json value) -> JsonDocument {
   return JsonDocument(std::make_shared<const TreeOf<Json>>(std::move(value)));
+}
+
+/// A document kept as the compact text nlohmann's dump() would give (written with JsonWriter, keys in
+/// the order written); dump(indent) lays it out as nlohmann's dump(indent) would.
+struct TextTree final : JsonDocument::Tree {
+  explicit TextTree(std::string compact) : text(std::move(compact)) {}
+  [[nodiscard]] auto dump(int indent) const -> std::string override;
+  [[nodiscard]] auto sorted() const -> const nlohmann::json* override { return nullptr; }
+  std::string text;
+};
+
+[[nodiscard]] inline auto text_document(std::string compact) -> JsonDocument {
+  return JsonDocument(std::make_shared<const TextTree>(std::move(compact)));
 }
 
 /// The value of a document built from a sorted nlohmann::json (every one but the quizzes').

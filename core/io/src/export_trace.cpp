@@ -3,7 +3,6 @@
 // holds what both sides must agree on.
 #include <algorithm>
 #include <array>
-#include <charconv>
 #include <cmath>
 #include <functional>
 #include <optional>
@@ -17,6 +16,7 @@
 
 #include "detail/export_names.h"
 #include "detail/json_text.h"
+#include "detail/json_writer.h"
 #include "detail/trace_format.h"
 #include "pipesim/error.h"
 #include "pipesim/limits.h"
@@ -30,6 +30,7 @@ namespace {
 using ordered = nlohmann::ordered_json;
 using nlohmann::json;
 
+using detail::JsonWriter;
 using detail::trace_generator;
 using detail::compute_category;
 using detail::pid_of;
@@ -40,75 +41,6 @@ constexpr const char* comm_category = "comm";
 auto number(double v) -> ordered { return detail::json_number(v); }
 
 // ---- writing ----------------------------------------------------------------------------------------
-
-/// Writes JSON objects straight into the output text, byte for byte as nlohmann's compact dump()
-/// would. A trace has one event per op and four per transfer (millions at the registry's limits), and
-/// an ordered_json per event costs several times the text it becomes, so no event is ever a tree.
-class JsonWriter {
- public:
-  explicit JsonWriter(std::string& out) : out_(out) {}
-
-  auto open() -> JsonWriter& {
-    out_ += '{';
-    first_ = true;
-    return *this;
-  }
-  auto open(std::string_view key) -> JsonWriter& {
-    name(key);
-    return open();
-  }
-  auto close() -> JsonWriter& {
-    out_ += '}';
-    first_ = false;
-    return *this;
-  }
-  auto text(std::string_view key, std::string_view value) -> JsonWriter& {
-    name(key);
-    quoted(value);
-    return *this;
-  }
-  auto whole(std::string_view key, long long value) -> JsonWriter& {
-    name(key);
-    std::array<char, 24> digits{};
-    const auto end = std::to_chars(digits.data(), digits.data() + digits.size(), value).ptr;
-    out_.append(digits.data(), end);
-    return *this;
-  }
-  /// A time or cost as the JSON contract writes it: integral values as integers (detail::json_number).
-  auto number(std::string_view key, double value) -> JsonWriter& {
-    const json n = detail::json_number(value);
-    if (n.is_number_integer()) return whole(key, n.get<long long>());
-    name(key);
-    out_ += n.dump();
-    return *this;
-  }
-
- private:
-  void name(std::string_view key) {
-    if (!first_) out_ += ',';
-    first_ = false;
-    quoted(key);
-    out_ += ':';
-  }
-  /// Names and labels are plain ASCII and go out as they are; anything else takes nlohmann's own
-  /// escaping (and its UTF-8 check), so the bytes stay those of dump().
-  void quoted(std::string_view value) {
-    const bool plain = std::all_of(value.begin(), value.end(), [](char ch) {
-      const auto byte = static_cast<unsigned char>(ch);
-      return byte >= 0x20 && byte < 0x7f && ch != '"' && ch != '\\';
-    });
-    if (!plain) {
-      out_ += json(std::string(value)).dump();
-      return;
-    }
-    out_ += '"';
-    out_ += value;
-    out_ += '"';
-  }
-
-  std::string& out_;
-  bool first_ = true;
-};
 
 /// The trace's event list: one event per line, still one JSON array, so a person can read and grep it.
 class EventList {

@@ -442,7 +442,7 @@ auto schedules_json() -> JsonDocument {
     entry["source"] = s->source;
     entry["constraints"] = en.constraints;
     entry["uses_virtual_stages"] = s->uses_virtual_stages;
-    entry["takes_text"] = s->parse != nullptr;
+    entry["takes_text"] = s->given_as_text;
     entry["two_way"] = s->two_way;
     entry["texts"] = in_every_language(s->texts, texts_json);
     json& colour = entry["colour"];

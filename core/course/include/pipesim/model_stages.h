@@ -129,19 +129,23 @@ struct ModelFileSizes {
 [[nodiscard]] auto read_model_file(std::string_view text, const ModelFileSizes& sizes, RunRequest& request) -> PlanInput;
 
 /// Prices `request` with the model of `input`: the pipeline size is its model.pp (`request.params.ranks`
-/// is set to it; a schedule given as text must have as many ranks), the schedule's stages get the
-/// model's layers (`layers_per_stage`, else balanced), `request.costs` becomes the average stage's
-/// (what the closed forms are evaluated with) and `request.per_stage.table` every stage's own. Keeps
-/// the request's --stage-cost overrides and rank speeds. Throws Error naming the field.
+/// is set to it), the schedule's stages get the model's layers (`layers_per_stage`, else balanced),
+/// `request.costs` becomes the average stage's (what the closed forms are evaluated with) and
+/// `request.per_stage.table` every stage's own. Keeps the request's --stage-cost overrides and rank
+/// speeds. Throws Error naming the field. The schedule is generated (build_schedule, which refuses one
+/// given as text): this overload reads no schedule text, so the course module, which calls it, links
+/// no schedule reader.
 [[nodiscard]] auto model_request(const PlanInput& input, RunRequest& request, const std::vector<int>& layers_per_stage)
     -> ModelDivision;
 
-/// The same for a schedule already built from `request` (`shape`), which it is not built again for.
+/// The same for a schedule already built from `request` (`shape`), which it is not built again for,
+/// or read from its text (schedule_from_text), which must have model.pp ranks.
 [[nodiscard]] auto model_request(const PlanInput& input, RunRequest& request, const Schedule& shape,
                                  const std::vector<int>& layers_per_stage) -> ModelDivision;
 
 /// to_json(run) with the model's basis: "cost_basis": "model-file", "model" (model_division_json),
-/// "memory" and per_rank[].memory_bytes (memory_json; the activation curve with Detail::full).
-[[nodiscard]] auto model_run_json(const ModelDivision& division, const Run& run, Detail detail) -> JsonDocument;
+/// "memory" and per_rank[].memory_bytes (memory_json, each rank's activation curve too when
+/// `with_curves`: the CLI's --format json, the Memory tab's summary).
+[[nodiscard]] auto model_run_json(const ModelDivision& division, const Run& run, Detail detail, bool with_curves) -> JsonDocument;
 
 }  // namespace pipesim

@@ -319,6 +319,10 @@ class SearchRun {
 /// "fits"}]}.
 [[nodiscard]] auto search_json(const SearchResult& result) -> JsonDocument;
 
+/// The same for a search under way (SearchRun): its result so far, at most `keep` points, with "done"
+/// and "total" (combinations run and listed): the module's planSearchResult.
+[[nodiscard]] auto search_json(const SearchRun& run, std::size_t keep) -> JsonDocument;
+
 /// The plan as JSON: its "language", input echo, estimates, ranked candidates (each with the
 /// search's "makespan_ms", "allreduce_ms" and "iteration_ms"), schedules that do not apply, and the
 /// recommendation with its reasons.

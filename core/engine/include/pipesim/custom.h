@@ -30,6 +30,11 @@ namespace pipesim {
 /// naming the line and token (actions) or the rank and op (JSON) at fault.
 [[nodiscard]] auto parse_custom_schedule(std::string_view text) -> Schedule;
 
+/// The schedule of a run whose schedule is given as text (ScheduleSpec::given_as_text: custom), from
+/// RunRequest::custom_schedule: parse_custom_schedule, but a blank text (none given) is refused with
+/// usage, asking for it (--schedule-file PATH).
+[[nodiscard]] auto schedule_from_text(std::string_view text) -> Schedule;
+
 /// Any schedule in action notation, one line per rank, actions separated by commas: the CSV that
 /// torch's `_load_csv` reads. A two-direction schedule's stage s of direction d is written as stage id
 /// d x stages + s and its micro-batch m as d x M + m (M micro-batches per direction), so ids never

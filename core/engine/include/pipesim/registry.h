@@ -71,9 +71,11 @@ struct ScheduleSpec {
   void (*check)(const ScheduleParams&) = nullptr;          ///< throws Error naming the broken rule
   auto (*generate)(const ScheduleParams&) -> Schedule = nullptr;
   auto (*formula)(const ScheduleParams&, const Costs&) -> Formula = nullptr;
-  /// Set for schedules given as text (custom): run() builds from RunRequest::custom_schedule with it
-  /// instead of check() and generate().
-  auto (*parse)(std::string_view text) -> Schedule = nullptr;
+  /// Set for schedules given as text (custom): run() reads RunRequest::custom_schedule
+  /// (schedule_from_text, pipesim/custom.h) instead of calling check() and generate(). A flag rather
+  /// than the reader itself, so that a program which only generates schedules (the course module)
+  /// does not link the readers of JSON, actions and Chrome traces (issue 14, its size).
+  bool given_as_text = false;
   /// Set for schedules whose reference runtime has a communication structure of its own (DualPipe,
   /// DualPipeV): generate() plus Schedule::comm as that runtime issues it. The others get torch's
   /// lowering (lower_send_recv) in reference timing.
@@ -86,7 +88,8 @@ struct ScheduleSpec {
 /// Adds a schedule to schedules() for as long as it lives, after the built-ins: how a test (or a
 /// program embedding pipesim) brings its own schedule without editing the catalogue. The spec must
 /// outlive the registration. Throws Error(bad_value) when the name is empty or already listed, or
-/// when check or generate (or parse) is missing. Not thread-safe: register before running.
+/// when formula is missing, or check or generate for a schedule not given as text. Not thread-safe:
+/// register before running.
 class ScheduleRegistration {
  public:
   explicit ScheduleRegistration(const ScheduleSpec& spec);

@@ -14,13 +14,13 @@ namespace {
 using Params = std::vector<std::pair<std::string, std::string>>;
 
 /// Where an op that breaks a rule is, as its refusal's message starts: "rank 2, op 5 (1F0): ".
-auto op_place(int rank, int k, const Op& op) -> std::string {
+PIPESIM_ONCE_PER_RUN auto op_place(int rank, int k, const Op& op) -> std::string {
   return "rank " + std::to_string(rank) + ", op " + std::to_string(k) + " (" + describe(op) + "): ";
 }
 
 /// The wording of rule `key` with its values, said at that op (PLACES' rank_op_named in
 /// web/src/i18n/refusals.ts): the op is written in its notation (1F0), which every language keeps.
-auto at_op(int rank, int k, const Op& op, std::string key, Params values = {}) -> Wording {
+PIPESIM_ONCE_PER_RUN auto at_op(int rank, int k, const Op& op, std::string key, Params values = {}) -> Wording {
   values.insert(values.end(), {{"at_kind", "rank_op_named"}, {"at", std::to_string(rank)}, {"op", std::to_string(k)}, {"op_text", describe(op)}});
   return {std::move(key), std::move(values)};
 }

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "detail/chunk_rules.h"
+#include "detail/once_per_run.h"
 #include "pipesim/schedule.h"
 
 namespace pipesim::detail {
@@ -40,9 +41,9 @@ class ChunkIndex {
   [[nodiscard]] auto try_record(int rank, int i, const Op& op) -> bool;
   void check_totals() const;
   // The cold paths: they run only on an invalid schedule, to say which rule it breaks.
-  [[noreturn, gnu::cold, gnu::noinline]] void explain(int rank, int k, const Op& op) const;
-  [[gnu::cold]] void explain_chunk(int rank, int k, const Op& op, const Chunk& c) const;
-  [[noreturn, gnu::cold, gnu::noinline]] void explain_missing(std::size_t row) const;
+  [[noreturn, gnu::cold, gnu::noinline]] PIPESIM_ONCE_PER_RUN void explain(int rank, int k, const Op& op) const;
+  [[gnu::cold]] PIPESIM_ONCE_PER_RUN void explain_chunk(int rank, int k, const Op& op, const Chunk& c) const;
+  [[noreturn, gnu::cold, gnu::noinline]] PIPESIM_ONCE_PER_RUN void explain_missing(std::size_t row) const;
 
   const Schedule& s_;
   ChunkGrid grid_;

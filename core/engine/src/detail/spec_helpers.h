@@ -6,17 +6,8 @@
 #include "pipesim/costs.h"
 #include "pipesim/error.h"
 #include "pipesim/schedule.h"
+#include "detail/once_per_run.h"
 #include "detail/short_number.h"
-
-/// Marks a schedule file's code that a run calls once, not per op (its size checks, its closed form and
-/// their texts): compiled for size even where the file is compiled for speed for its generator (the
-/// WebAssembly build compiles the schedules at -O3, wasm/CMakeLists.txt; issue 14: the engine module's
-/// size). Clang's minsize; other compilers ignore it.
-#if defined(__clang__)
-#define PIPESIM_ONCE_PER_RUN [[clang::minsize]]
-#else
-#define PIPESIM_ONCE_PER_RUN
-#endif
 
 namespace pipesim::detail {
 

@@ -8,4 +8,8 @@ namespace pipesim::detail {
 #include "detail/schedule_list.h"
 #undef PIPESIM_SCHEDULE
 
+/// custom's refusal of a run without its text (--schedule-file PATH), from its check() and generate()
+/// and from schedule_from_text (inputs/custom.cpp) for a blank text.
+[[noreturn]] void refuse_custom_without_text();
+
 }  // namespace pipesim::detail

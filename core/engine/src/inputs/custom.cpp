@@ -12,6 +12,7 @@
 #include "detail/input_size.h"
 #include "detail/json_fields.h"
 #include "detail/json_text.h"
+#include "detail/specs.h"
 #include "detail/text.h"
 #include "detail/trace_import.h"
 #include "pipesim/error.h"
@@ -511,6 +512,11 @@ auto parse_custom_schedule(std::string_view whole) -> Schedule {
                 "chrome-trace`, JSON as `simulate --format json` writes it, or PyTorch actions such as 0F0,0B0",
                 {"custom.json_array", {}});
   return text[first] == '{' ? parse_json(text) : parse_actions(text);
+}
+
+auto schedule_from_text(std::string_view text) -> Schedule {
+  if (text.find_first_not_of(" \t\r\n") == std::string_view::npos) detail::refuse_custom_without_text();
+  return parse_custom_schedule(text);
 }
 
 auto format_actions(const Schedule& schedule) -> std::string {

@@ -1,9 +1,9 @@
 // A schedule the user writes: JSON in the shape of `simulate --format json`, or PyTorch's action
 // notation (see pipesim/custom.h). It is listed like the others so the page and `pipesim list` offer
-// it, but it has no parameters to generate from: run() parses RunRequest::custom_schedule instead.
+// it, but it has no parameters to generate from: run() reads RunRequest::custom_schedule instead
+// (schedule_from_text, inputs/custom.cpp, which this file does not reach: see ScheduleSpec::given_as_text).
 #include "detail/spec_helpers.h"
 #include "detail/specs.h"
-#include "pipesim/custom.h"
 
 namespace pipesim::detail {
 
@@ -13,9 +13,9 @@ constexpr const char* needs_text =
     "custom needs the schedule as text (--schedule-file PATH): JSON as `simulate --format json` writes it, "
     "or PyTorch actions such as 0F0,0B0";
 
-void check(const ScheduleParams&) { throw Error(ErrorCode::usage, needs_text, {"custom.needs_text", {}}); }
+void check(const ScheduleParams&) { refuse_custom_without_text(); }
 
-auto generate(const ScheduleParams&) -> Schedule { throw Error(ErrorCode::usage, needs_text, {"custom.needs_text", {}}); }
+auto generate(const ScheduleParams&) -> Schedule { refuse_custom_without_text(); }
 
 auto formula(const ScheduleParams&, const Costs&) -> Formula {
   return Formula{"none", "no closed form = 0", 0, false,
@@ -25,12 +25,9 @@ auto formula(const ScheduleParams&, const Costs&) -> Formula {
                  "", false};
 }
 
-auto parse(std::string_view text) -> Schedule {
-  if (text.find_first_not_of(" \t\r\n") == std::string_view::npos) throw Error(ErrorCode::usage, needs_text, {"custom.needs_text", {}});
-  return parse_custom_schedule(text);
-}
-
 }  // namespace
+
+void refuse_custom_without_text() { throw Error(ErrorCode::usage, needs_text, {"custom.needs_text", {}}); }
 
 const ScheduleSpec custom_spec{
     .name = "custom",
@@ -72,7 +69,7 @@ const ScheduleSpec custom_spec{
     .check = check,
     .generate = generate,
     .formula = formula,
-    .parse = parse,
+    .given_as_text = true,
 };
 
 }  // namespace pipesim::detail
