@@ -9,6 +9,7 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <tuple>
 
 #include "cli_run.h"
 #include "helpers.h"
@@ -514,6 +515,45 @@ TEST_CASE("the planner's search runs every schedule, pipeline size, virtual stag
   bool lighter = false;
   for (const auto& p : r.best) lighter = lighter || (p.schedule == "1f1b" && p.layers_per_stage == std::vector<int>{7, 9, 9, 7});
   CHECK(lighter);
+}
+
+TEST_CASE("a configuration that reuses the last one's schedule is priced as if its schedule were its own",
+          "[planner][search]") {
+  // A search over several values of each axis reuses a schedule between consecutive combinations that
+  // differ only in layers per stage; a search with one value per axis never reuses one (each schedule
+  // comes once). Every point of the first must equal the same point of the second kind.
+  const pipesim::PlanInput in = pipesim::parse_plan_input(example("small-dense.json"));
+  const auto search = [&](std::vector<int> pp, std::vector<int> v, std::vector<int> lighter_ends) {
+    pipesim::PlanSearch s;
+    s.pp = std::move(pp);
+    s.virtual_stages = std::move(v);
+    s.lighter_ends = std::move(lighter_ends);
+    return pipesim::plan_search(in, s, 1000).best;
+  };
+  const auto key = [](const pipesim::SearchPoint& p) { return std::tuple(p.schedule, p.pp, p.virtual_stages, p.lighter_ends); };
+  std::map<decltype(key(pipesim::SearchPoint{})), pipesim::SearchPoint> alone;
+  for (const int pp : {2, 4, 8})
+    for (const int v : {2, 4})
+      for (const int lighter : {0, 1})
+        for (const pipesim::SearchPoint& p : search({pp}, {v}, {lighter})) alone.emplace(key(p), p);
+  int compared = 0;
+  for (const std::vector<int>& lighter_ends : {std::vector<int>{0, 1}, std::vector<int>{1, 0}})
+    for (const pipesim::SearchPoint& p : search({2, 4, 8}, {2, 4}, lighter_ends)) {
+      INFO(p.schedule << " pp " << p.pp << " v " << p.virtual_stages << " lighter ends " << p.lighter_ends);
+      const auto own = alone.find(key(p));
+      REQUIRE(own != alone.end());
+      const pipesim::SearchPoint& q = own->second;
+      CHECK(p.layers_per_stage == q.layers_per_stage);
+      CHECK(p.stage_costs == q.stage_costs);
+      CHECK(p.makespan_ms == q.makespan_ms);
+      CHECK(p.bubble_fraction == q.bubble_fraction);
+      CHECK(p.allreduce_ms == q.allreduce_ms);
+      CHECK(p.peak_gb == q.peak_gb);
+      CHECK(p.fits == q.fits);
+      ++compared;
+    }
+  CHECK(compared == 2 * static_cast<int>(alone.size()));
+  CHECK(alone.size() > 30);
 }
 
 TEST_CASE("the planner's search stops when its progress says so and refuses a bad list, naming it", "[planner][search]") {

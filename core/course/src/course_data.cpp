@@ -17,7 +17,7 @@ namespace {
 constexpr const char* file_names = "quiz_bank, lesson_text or planner_text";
 
 /// A course file parsed, named in the message when it is not JSON. Read like every document pipesim
-/// reads (parse_json_within: its depth and size bounds), so that the course module compiles one
+/// reads (parse_json_within: its depth and value-count bounds), so that the course module compiles one
 /// parser, the one the planner's input is read with, instead of a second (issue 14: size).
 auto parse_file(std::string_view text, std::string_view what) -> nlohmann::json {
   try {

@@ -1091,9 +1091,7 @@ struct SearchRun::State {
   ScheduleParams last_params;  // as asked for
 
   auto shape_of(const ScheduleSpec& spec, const ScheduleParams& params) -> const Schedule& {
-    const bool same = last_shape && last_spec == &spec && last_params.ranks == params.ranks &&
-                      last_params.micro_batches == params.micro_batches && last_params.virtual_stages == params.virtual_stages;
-    if (!same) {
+    if (!last_shape || last_spec != &spec || !(last_params == params)) {
       last_shape.reset();  // a generation that throws leaves nothing to reuse
       last_shape = build_schedule(spec.name, params);
       last_spec = &spec;

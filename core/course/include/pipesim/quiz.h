@@ -4,8 +4,8 @@
 //
 // The bank is the one source of truth: the web page imports the JSON file directly, the CLI and the
 // WebAssembly module read the copy embedded at build time. Each question stores its correct option
-// first (`correct` = 0); the course export orders them as the course's CI demands. JSON keys
-// keep the file's order (ordered_json), so exports read like the course's own quiz.json.
+// first (`correct` = 0); the course export orders them as the course's CI demands. Its JSON is written
+// key by key in the file's order (detail::JsonWriter), so exports read like the course's own quiz.json.
 #include <cstdint>
 #include <span>
 #include <string>

@@ -16,6 +16,7 @@ struct Costs {
 
   [[nodiscard]] auto i() const -> double { return b - w; }
   [[nodiscard]] auto duration(OpKind kind) const -> double;
+  friend bool operator==(const Costs&, const Costs&) = default;
 };
 
 /// The figure costs of DeepSeek-V3 Fig. 5: F=1, B=2, W=1, F&B=3, no communication cost.

@@ -71,10 +71,11 @@ struct ScheduleSpec {
   void (*check)(const ScheduleParams&) = nullptr;          ///< throws Error naming the broken rule
   auto (*generate)(const ScheduleParams&) -> Schedule = nullptr;
   auto (*formula)(const ScheduleParams&, const Costs&) -> Formula = nullptr;
-  /// Set for schedules given as text (custom): run() reads RunRequest::custom_schedule
-  /// (schedule_from_text, pipesim/custom.h) instead of calling check() and generate(). A flag rather
-  /// than the reader itself, so that a program which only generates schedules (the course module)
-  /// does not link the readers of JSON, actions and Chrome traces (issue 14, its size).
+  /// Set for schedules given as text (custom): run() and run_metrics() read RunRequest::custom_schedule
+  /// in custom's formats (JSON, PyTorch actions, Chrome trace: schedule_from_text, pipesim/custom.h)
+  /// instead of calling check() and generate(); a registered spec given as text is read the same way.
+  /// A flag rather than the reader itself, so that a program which only generates schedules (the
+  /// course module) does not link the readers (issue 14, its size).
   bool given_as_text = false;
   /// Set for schedules whose reference runtime has a communication structure of its own (DualPipe,
   /// DualPipeV): generate() plus Schedule::comm as that runtime issues it. The others get torch's

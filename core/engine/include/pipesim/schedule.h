@@ -15,6 +15,7 @@ struct ScheduleParams {
   int ranks = 8;           ///< pipeline ranks (devices)
   int micro_batches = 20;  ///< per iteration; for two-direction schedules the total of both directions
   int virtual_stages = 1;  ///< stages per rank of an interleaved schedule; 1 elsewhere
+  friend bool operator==(const ScheduleParams&, const ScheduleParams&) = default;
 };
 
 /// Where each stage of each path runs. A path is the route of one stream of micro-batches:
