@@ -6,6 +6,8 @@
 #include <sstream>
 #include <string>
 
+#include <nlohmann/json.hpp>
+
 #include "helpers.h"
 #include "pipesim/course_data.h"
 #include "pipesim/lesson.h"
@@ -69,4 +71,51 @@ TEST_CASE("a course file that is refused leaves the course data as it was", "[co
                        Catch::Matchers::Message("quiz bank: core/data/quiz_bank.json is not valid JSON"));
   CHECK_THROWS_MATCHES(course.provide("quiz_bank", R"({"lesson": "x"})"), Error, pipesim::test::RefusedAs(ErrorCode::internal));
   CHECK(pipesim::quiz_bank(course) == pipesim::quiz_bank(pipesim::test::course_data()));
+}
+
+TEST_CASE("a lesson or planner text its readers cannot use is refused with the reason, keeping the file held before", "[course-data]") {
+  CourseData course;
+  course.provide("lesson_text", data_file("lesson_text"));
+  course.provide("planner_text", data_file("planner_text"));
+  const auto lesson_refusal = [&](const std::string& text) -> std::string {
+    try {
+      course.provide("lesson_text", text);
+    } catch (const Error& e) {
+      CHECK(e.code() == ErrorCode::internal);
+      return e.what();
+    }
+    return "accepted";
+  };
+  CHECK(lesson_refusal("[1]") == "lesson text: core/data/lesson_text.json is not the course's file: the top level must be an object");
+  CHECK(lesson_refusal(R"({"common": {}})") == "lesson text: core/data/lesson_text.json is not the course's file: its \"version\" must be 1");
+  CHECK(lesson_refusal(R"({"version": 1, "common": {}})") ==
+        "lesson text: core/data/lesson_text.json is not the course's file: no \"exercise_1\" section");
+
+  // The shipped file with one translation gone: every text must be in every course language.
+  nlohmann::json untranslated = nlohmann::json::parse(data_file("lesson_text"));
+  untranslated["exercise_2"]["question"].erase("zh-CN");
+  CHECK(lesson_refusal(untranslated.dump()) ==
+        "lesson text: core/data/lesson_text.json is not the course's file: exercise_2.question is not in every course language (en, pt-BR, zh-CN), each a non-empty text");
+  // ... and with a text an exercise reads gone: the shape holds, the exercise cannot be written.
+  nlohmann::json missing = nlohmann::json::parse(data_file("lesson_text"));
+  missing["exercise_3"].erase("question");
+  CHECK_THAT(lesson_refusal(missing.dump()),
+             Catch::Matchers::StartsWith("lesson text: core/data/lesson_text.json is not the course's file: exercise 3: "));
+
+  nlohmann::json planner = nlohmann::json::parse(data_file("planner_text"));
+  planner.erase("counts");
+  CHECK_THROWS_MATCHES(course.provide("planner_text", planner.dump()), Error,
+                       Catch::Matchers::Message("planner text: core/data/planner_text.json is not the course's file: no \"counts\" section"));
+  CHECK_THROWS_MATCHES(course.provide("planner_text", R"({"a": 1})"), Error,
+                       Catch::Matchers::Message("planner text: core/data/planner_text.json is not the course's file: its \"version\" must be 1"));
+
+  // Nothing refused was kept: both files still answer as the compiled-in copies do.
+  for (int exercise = 1; exercise <= 4; ++exercise) {
+    pipesim::LessonRequest request;
+    request.exercise = exercise;
+    request.language = "zh-CN";
+    CHECK(pipesim::lesson_exercise(course, request) == pipesim::lesson_exercise(pipesim::test::course_data(), request));
+  }
+  CHECK(pipesim::plan_from_json(course, data_file("plan_examples/deepseek-v3")) ==
+        pipesim::plan_from_json(pipesim::test::course_data(), data_file("plan_examples/deepseek-v3")));
 }

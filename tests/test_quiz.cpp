@@ -184,6 +184,17 @@ TEST_CASE("validation names the question whose options are broken") {
   CHECK_THROWS_WITH(pipesim::validate_quiz_bank(bank.dump()), "quiz bank: the course set must be 1 pre, 3 check, 2 post, in that order");
 }
 
+TEST_CASE("a bank that is not JSON, or nests deeper than any document pipesim reads, is refused before it is checked") {
+  CHECK_THROWS_WITH(pipesim::validate_quiz_bank("{\"lesson\": "), "quiz bank: the bank is not valid JSON");
+  const std::string deep = std::string(100000, '[') + std::string(100000, ']');
+  try {
+    pipesim::validate_quiz_bank(deep);
+    FAIL("a 100,000-deep bank was accepted");
+  } catch (const pipesim::Error& e) {
+    CHECK(e.code() == pipesim::ErrorCode::limit_exceeded);
+  }
+}
+
 TEST_CASE("an unknown language is refused with the list of languages") {
   CHECK_THROWS_AS(course_quiz(pipesim::test::course_data(), "fr"), pipesim::Error);
   CHECK_THROWS_WITH(pipesim::quiz_bank_in(pipesim::test::course_data(), "pt"), "unknown language 'pt'; languages are en, pt-BR, zh-CN");

@@ -218,6 +218,30 @@ test('the course module does not carry the course data: until it is given, the c
   assert.deepEqual(bare.courseQuiz('en'), course.courseQuiz('en'));
 });
 
+test('a lesson or planner text the course cannot use is refused when given, and the course keeps answering from the file it held', async () => {
+  const texts = await loadCourse();
+  const lessonBefore = texts.lesson({ exercise: 3, language: 'pt-BR' });
+  const examplePlan = readFileSync(new URL('../../core/data/plan_examples/deepseek-v3.json', import.meta.url), 'utf8');
+  const planBefore = texts.plan(examplePlan, 'zh-CN');
+  const shipped = JSON.parse(readFileSync(new URL('../../core/data/lesson_text.json', import.meta.url), 'utf8'));
+  const withoutQuestion = structuredClone(shipped);
+  delete withoutQuestion.exercise_4.question;
+  for (const [name, text, why] of [
+    ['lesson_text', '[1]', /the top level must be an object/],
+    ['lesson_text', '{"version": 1, "common": {}}', /no "exercise_1" section/],
+    ['lesson_text', JSON.stringify(withoutQuestion), /exercise 4: /],
+    ['planner_text', '{"a": 1}', /its "version" must be 1/],
+    ['planner_text', '{"version": 1, "reasons": {}, "counts": {}, "text": {"k": {"en": "x"}}, "json": {}}', /text\.k is not in every course language/],
+  ]) {
+    const e = refusal(() => texts.provideCourseData(name, text));
+    assert.equal(e.code, 'internal', name);
+    assert.match(e.message, new RegExp(`^${name.replace('_', ' ')}: core/data/${name}\\.json is not the course's file: `), name);
+    assert.match(e.message, why, name);
+  }
+  assert.deepEqual(texts.lesson({ exercise: 3, language: 'pt-BR' }), lessonBefore);
+  assert.deepEqual(texts.plan(examplePlan, 'zh-CN'), planBefore);
+});
+
 test('the modules report the version package.json holds, as `pipesim --version` does', async () => {
   const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
   assert.equal(engine.version(), version);

@@ -4,9 +4,11 @@
 #include <utility>
 
 #include "detail/course_files.h"
+#include "detail/i18n.h"
 #include "detail/json_text.h"
 #include "detail/json_trees.h"
 #include "pipesim/error.h"
+#include "pipesim/lesson.h"
 #include "pipesim/parse.h"
 #include "pipesim/quiz.h"
 
@@ -15,6 +17,8 @@ namespace pipesim {
 namespace {
 
 constexpr const char* file_names = "quiz_bank, lesson_text or planner_text";
+constexpr std::string_view lesson_file = "lesson text: core/data/lesson_text.json";
+constexpr std::string_view planner_file = "planner text: core/data/planner_text.json";
 
 /// A course file parsed, named in the message when it is not JSON. Read like every document pipesim
 /// reads (parse_json_within: its depth and value-count bounds), so that the course module compiles one
@@ -24,6 +28,65 @@ auto parse_file(std::string_view text, std::string_view what) -> nlohmann::json 
     return detail::parse_json_within(text, what);
   } catch (const nlohmann::json::exception&) {
     throw Error(ErrorCode::internal, std::string(what) + " is not valid JSON");
+  }
+}
+
+[[noreturn]] void refuse_text(std::string_view what, std::string_view why) {
+  throw Error(ErrorCode::internal, std::string(what) + " is not the course's file: " + std::string(why));
+}
+
+// A text every reader can pick any course language from: an object with one of them as a key holds
+// them all, each a non-empty string (detail::pick); other objects and arrays hold texts, and other
+// values are data (a statement's source). `where` is the path to `node`, extended in place.
+void check_texts(const nlohmann::json& node, std::string_view what, std::string& where) {
+  const std::size_t length = where.size();
+  if (node.is_array()) {
+    where += "[]";
+    for (const nlohmann::json& item : node) check_texts(item, what, where);
+  } else if (node.is_object()) {
+    const auto& members = node.get_ref<const nlohmann::json::object_t&>();
+    int languages = 0;
+    for (const std::string_view lang : detail::course_languages) {
+      const auto it = members.find(std::string(lang));
+      if (it != members.end() && it->second.is_string() && !it->second.get_ref<const std::string&>().empty()) ++languages;
+    }
+    if (languages == 0) {
+      for (const auto& [key, value] : members) {
+        ((where += '.') += key);
+        check_texts(value, what, where);
+        where.resize(length);
+      }
+    } else if (languages != static_cast<int>(detail::course_languages.size())) {
+      refuse_text(what, where + " is not in every course language (en, pt-BR, zh-CN), each a non-empty text");
+    }
+  }
+  where.resize(length);
+}
+
+// A course text file (lesson_text.json, planner_text.json): version 1, and each of `sections` an object
+// of texts in every course language. Checked when it is given, so that a file its readers cannot use is
+// refused with the reason instead of failing every later call.
+void check_text_file(const nlohmann::json& file, std::string_view what, std::initializer_list<const char*> sections) {
+  if (!file.is_object()) refuse_text(what, "the top level must be an object");
+  if (file.value("version", nlohmann::json()) != 1) refuse_text(what, "its \"version\" must be 1");
+  for (const char* section : sections) {
+    std::string where = section;
+    if (!file.contains(where) || !file[where].is_object()) refuse_text(what, "no \"" + where + "\" section");
+    check_texts(file[where], what, where);
+  }
+}
+
+// Every exercise, as the page's lesson view asks for them: a file of the right shape can still lack a
+// text one of them reads. In one language: the shape check has seen every text in all of them, and an
+// exercise reads the same keys in each.
+void try_lessons(const CourseData& course, std::string_view what) {
+  LessonRequest request;
+  for (request.exercise = 1; request.exercise <= 4; ++request.exercise) {
+    try {
+      (void)lesson_exercise(course, request);
+    } catch (const std::exception& e) {
+      refuse_text(what, "exercise " + std::to_string(request.exercise) + ": " + e.what());
+    }
   }
 }
 
@@ -48,13 +111,20 @@ void CourseData::provide(std::string_view name, std::string_view text) {
     next.quiz_bank = std::move(bank);
     next.quiz_bank_text = std::string(text);
   } else if (name == "lesson_text") {
-    next.lesson_text = parse_file(text, "lesson text: core/data/lesson_text.json");
+    auto lesson_text = parse_file(text, lesson_file);
+    check_text_file(lesson_text, lesson_file, {"common", "exercise_1", "exercise_2", "exercise_3", "exercise_4"});
+    next.lesson_text = std::move(lesson_text);
   } else if (name == "planner_text") {
-    next.planner_text = parse_file(text, "planner text: core/data/planner_text.json");
+    auto planner_text = parse_file(text, planner_file);
+    check_text_file(planner_text, planner_file, {"reasons", "counts", "text", "json"});
+    next.planner_text = std::move(planner_text);
   } else {
     throw Error(ErrorCode::unknown_name, "unknown course data '" + quoted_input(name) + "': expected " + file_names, {}, "name");
   }
-  files_ = std::make_shared<const Files>(std::move(next));
+  CourseData trial;
+  trial.files_ = std::make_shared<const Files>(std::move(next));
+  if (name == "lesson_text") try_lessons(trial, lesson_file);
+  files_ = std::move(trial.files_);
 }
 
 auto CourseData::has(std::string_view name) const -> bool {

@@ -11,6 +11,7 @@
 #include "detail/course_files.h"
 #include "detail/i18n.h"
 #include "detail/json_document.h"
+#include "detail/json_text.h"
 #include "detail/json_writer.h"
 #include "detail/json_trees.h"
 #include "pipesim/error.h"
@@ -136,8 +137,12 @@ void detail::validate_quiz_bank_tree(const json& bank) {
 }
 
 void validate_quiz_bank(std::string_view bank_text) {
-  const json bank = json::parse(bank_text, nullptr, false);
-  require(!bank.is_discarded(), "the bank is not valid JSON");
+  json bank;
+  try {
+    bank = detail::parse_json_within(bank_text, "quiz bank");  // bounded like every document pipesim reads
+  } catch (const json::exception&) {
+    require(false, "the bank is not valid JSON");
+  }
   detail::validate_quiz_bank_tree(bank);
 }
 
