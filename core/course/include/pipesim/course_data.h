@@ -14,9 +14,11 @@ class CourseData {
   /// No file yet: a call that needs one refuses with ErrorCode::usage, naming it.
   CourseData();
 
-  /// Parses the text of core/data/NAME.json, NAME being "quiz_bank", "lesson_text" or "planner_text";
-  /// the quiz bank is checked with validate_quiz_bank. Throws Error (unknown_name for another NAME,
-  /// internal for a text that is not the course's data) and then keeps what it held.
+  /// Parses the text of core/data/NAME.json, NAME being "quiz_bank", "lesson_text" or "planner_text",
+  /// and checks it before keeping it: the quiz bank with validate_quiz_bank; a lesson or planner text
+  /// for version 1, its sections, every text in every course language, and (the lesson text) each
+  /// exercise written once. Throws Error (unknown_name for another NAME, internal for a text that is
+  /// not the course's data, limit_exceeded over the document bounds) and then keeps what it held.
   void provide(std::string_view name, std::string_view text);
 
   /// True once core/data/NAME.json was given.
