@@ -11,6 +11,7 @@
 #include "detail/chunk_rules.h"
 #include "detail/once_per_run.h"
 #include "detail/prefetch.h"
+#include "detail/ready_ranks.h"
 #include "pipesim/error.h"
 #include "pipesim/stage_costs.h"
 
@@ -136,12 +137,9 @@ class Engine {
   }
 
   auto run() -> Timeline {
-    std::vector<int> ready;
-    ready.reserve(static_cast<std::size_t>(s_.ranks()));
-    for (int r = s_.ranks() - 1; r >= 0; --r) ready.push_back(r);
+    detail::ReadyRanks ready(s_.ranks());
     while (!ready.empty()) {
-      const int r = ready.back();
-      ready.pop_back();
+      const int r = ready.take();
       if (!advance(r, ready)) [[unlikely]]
         explain_failure();
     }
@@ -177,7 +175,7 @@ class Engine {
 
  private:
   // Runs rank r's ops until one waits for an input (r is then parked on it) or breaks a rule (false).
-  auto advance(int r, std::vector<int>& ready) -> bool {
+  auto advance(int r, detail::ReadyRanks& ready) -> bool {
     int& next = next_op_[static_cast<std::size_t>(r)];
     const int last = s_.rank_begin[r + 1];
     double free_at = free_at_[static_cast<std::size_t>(r)];
@@ -187,7 +185,7 @@ class Engine {
     return step != Step::breaks_rule;
   }
 
-  [[gnu::always_inline]] auto run_op(int r, int i, double& free_at, std::vector<int>& ready) -> Step {
+  [[gnu::always_inline]] auto run_op(int r, int i, double& free_at, detail::ReadyRanks& ready) -> Step {
     const Op& op = s_.ops[static_cast<std::size_t>(i)];
     prefetch_for_reading(&op, 2);
     ChunkGrid::Place at{};
@@ -205,7 +203,7 @@ class Engine {
   }
 
   [[gnu::always_inline]] auto run_forward(int r, int i, const ChunkGrid::Place& at, ChunkProgress& chunk,
-                                          double& free_at, std::vector<int>& ready) -> Step {
+                                          double& free_at, detail::ReadyRanks& ready) -> Step {
     if (!detail::may_run_forward(chunk)) return Step::breaks_rule;
     Inputs in;
     if (!forward_input(r, at, in.first)) return Step::waits;
@@ -217,7 +215,7 @@ class Engine {
   }
 
   [[gnu::always_inline]] auto run_backward(int r, int i, OpKind kind, const ChunkGrid::Place& at,
-                                           ChunkProgress& chunk, double& free_at, std::vector<int>& ready) -> Step {
+                                           ChunkProgress& chunk, double& free_at, detail::ReadyRanks& ready) -> Step {
     if (!detail::may_run_backward(chunk)) return Step::breaks_rule;
     Inputs in;
     if (!backward_input(r, at, in.first)) return Step::waits;
@@ -241,7 +239,7 @@ class Engine {
   }
 
   [[gnu::always_inline]] auto run_pair(int r, int i, const Op& op, const ChunkGrid::Place& at, ChunkProgress& chunk,
-                                       double& free_at, std::vector<int>& ready) -> Step {
+                                       double& free_at, detail::ReadyRanks& ready) -> Step {
     ChunkGrid::Place back{};
     if (!grid_.place_on(r, op.backward, back) || back.row == at.row) return Step::breaks_rule;
     ChunkProgress& backward = progress_[back.row];
@@ -289,16 +287,16 @@ class Engine {
   // Outputs go to the neighbouring stage along the path, a forward's to the next and a backward's to
   // the previous; a consumer on the producing rank itself runs later in that rank's own list. (Forced
   // inline: left to itself, the WebAssembly build called wake() out of line, 8% slower.)
-  [[gnu::always_inline]] void wake_downstream(const ChunkGrid::Place& p, std::vector<int>& ready) {
+  [[gnu::always_inline]] void wake_downstream(const ChunkGrid::Place& p, detail::ReadyRanks& ready) {
     if (!grid_.last_stage(p)) wake(grid_.rank_downstream(p), key_of(p.row, Output::forward), ready);
   }
-  [[gnu::always_inline]] void wake_upstream(const ChunkGrid::Place& p, std::vector<int>& ready) {
+  [[gnu::always_inline]] void wake_upstream(const ChunkGrid::Place& p, detail::ReadyRanks& ready) {
     if (!grid_.first_stage(p)) wake(grid_.rank_upstream(p), key_of(p.row, Output::backward), ready);
   }
-  [[gnu::always_inline]] void wake(int rank, std::size_t key, std::vector<int>& ready) {
+  [[gnu::always_inline]] void wake(int rank, std::size_t key, detail::ReadyRanks& ready) {
     if (waiting_for_[static_cast<std::size_t>(rank)] != key) return;
     waiting_for_[static_cast<std::size_t>(rank)] = no_key;
-    ready.push_back(rank);
+    ready.add(rank);
   }
 
   [[nodiscard]] auto arrival(Input in, int consumer_rank, double comm) const -> double {

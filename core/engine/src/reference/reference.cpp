@@ -14,6 +14,7 @@
 #include "detail/chunk_index.h"
 #include "detail/chunk_rules.h"
 #include "detail/prefetch.h"
+#include "detail/ready_ranks.h"
 #include "pipesim/error.h"
 #include "pipesim/stage_costs.h"
 #include "pipesim/reference.h"
@@ -114,7 +115,7 @@ class ReferenceEngine {
  public:
   ReferenceEngine(const Schedule& s, const StageCosts& costs, SendMode sends, bool with_transfers)
       : s_(s), p_(s.comm), costs_(costs), uniform_(costs.uniform()), sends_(sends), with_transfers_(with_transfers), grid_(s),
-        phase_of_stage_(phases_of_stages(s)) {
+        phase_of_stage_(phases_of_stages(s)), ready_(s.ranks()) {
     number_links();
     if (uniform_) {
       for (int k = 0; k < op_kind_count; ++k) uniform_duration_[k] = costs.stages.front().duration(static_cast<OpKind>(k));
@@ -167,12 +168,7 @@ class ReferenceEngine {
   }
 
   auto run() -> Timeline {
-    for (int r = s_.ranks() - 1; r >= 0; --r) ready_.push_back(r);
-    while (!ready_.empty()) {
-      const int r = ready_.back();
-      ready_.pop_back();
-      advance(r);
-    }
+    while (!ready_.empty()) advance(ready_.take());
     for (int r = 0; r < s_.ranks(); ++r)
       if (!finished(r)) report_deadlock();
     for (int r = 0; r < s_.ranks(); ++r)
@@ -298,7 +294,7 @@ class ReferenceEngine {
   void wake(int owner, std::size_t entry) {
     if (rank(owner).blocked_on != entry) return;
     rank(owner).blocked_on = no_entry;
-    ready_.push_back(owner);
+    ready_.add(owner);
   }
 
   // --- messages --------------------------------------------------------------------------------
@@ -715,7 +711,7 @@ class ReferenceEngine {
   std::vector<RankState> ranks_;
   OpColumn<detail::ChunkProgress> progress_;  // per chunk, by grid_ row: the ops that ran it
   OpColumn<Message> messages_;                // per message key
-  std::vector<int> ready_;
+  detail::ReadyRanks ready_;
   std::vector<int> to_next_, from_next_;  // per slot: the link to / from the next slot's rank, or none
   std::vector<int> sends_on_link_, receives_on_link_;  // per link: launched so far
   std::size_t forwards_ = 0, backwards_ = 0, splits_ = 0, weights_ = 0;
