@@ -403,3 +403,25 @@ TEST_CASE("a refused custom schedule carries its rule's key, its values and its 
   CHECK(timing.wording().params == Params{{"name", "--timing"}, {"value", "fast"}});
   CHECK(refusal_of([] { (void)parse_send_mode("later", "--sends"); }).wording().params == Params{{"name", "--sends"}, {"value", "later"}});
 }
+
+TEST_CASE("a run of a schedule built beforehand (build_run_schedule) is the run that builds it: generated, custom text, reference timing") {
+  pipesim::RunRequest generated;
+  generated.schedule = "zb-v";
+  generated.params = {4, 8, 1};
+  pipesim::RunRequest reference = generated;
+  reference.schedule = "dualpipe";
+  reference.timing = pipesim::Timing::reference;
+  reference.costs.comm = 0.5;
+  pipesim::RunRequest custom;
+  custom.schedule = "custom";
+  custom.custom_schedule = pipesim::format_actions(pipesim::build_schedule("1f1b", {3, 6, 1}));
+  for (const pipesim::RunRequest& request : {generated, reference, custom}) {
+    INFO(request.schedule);
+    const std::string once = to_json(pipesim::run(request, pipesim::build_run_schedule(request)), pipesim::Detail::full).dump();
+    CHECK(once == to_json(pipesim::run(request), pipesim::Detail::full).dump());
+  }
+  CHECK(pipesim::build_run_schedule(reference).comm.steps.size() > 0);  // the reference program came with it
+  const std::string generated_once =
+      to_json(pipesim::run_generated(generated, pipesim::build_schedule(generated.schedule, generated.params)), pipesim::Detail::full).dump();
+  CHECK(generated_once == to_json(pipesim::run_generated(generated), pipesim::Detail::full).dump());
+}

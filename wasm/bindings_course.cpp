@@ -217,8 +217,9 @@ auto simulate_model(val request) -> val {
         reading("virtual_stages", [&] { return int_field(request, "virtualStages", "virtual stages", r.params.virtual_stages); });
     const std::string layers_text = text_field(request, "layersPerStage");
     const std::vector<int> layers = layers_text.empty() ? std::vector<int>{} : pipesim::parse_layers_per_stage(layers_text);
-    const pipesim::ModelDivision division = pipesim::model_request(input, r, layers);
-    const pipesim::Run run = pipesim::run_generated(r);
+    pipesim::Schedule schedule = pipesim::build_schedule(r.schedule, r.params);  // once: divided, then run
+    const pipesim::ModelDivision division = pipesim::model_request(input, r, schedule, layers);
+    const pipesim::Run run = pipesim::run_generated(r, std::move(schedule));
     return from_json(pipesim::model_run_json(division, run, pipesim::Detail::summary, true));
   });
 }

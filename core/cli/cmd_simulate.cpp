@@ -9,7 +9,6 @@
 #include "args.h"
 #include "commands.h"
 #include "output.h"
-#include "pipesim/custom.h"
 #include "pipesim/error.h"
 #include "pipesim/frontend/measured.h"
 #include "pipesim/limits.h"
@@ -78,7 +77,8 @@ void read_costs(const Args& args, RunRequest& request) {
 /// (--layers-per-stage, else balanced) and priced with the planner's cost model, in milliseconds. The
 /// pipeline size is --ranks (the file's cluster cut into that many stages) or the file's model.pp, and
 /// --micro-batches defaults to its model.micro_batches: read_model_file's rule, the module's too.
-auto read_model(const Args& args, RunRequest& request) -> std::optional<ModelDivision> {
+/// The schedule is built (or its file read) here, once, into `schedule`, for the run to take.
+auto read_model(const Args& args, RunRequest& request, std::optional<Schedule>& schedule) -> std::optional<ModelDivision> {
   const auto path = args.text("model");
   if (!path) {
     if (args.has("layers-per-stage")) throw Error(ErrorCode::usage, "--layers-per-stage applies only with --model FILE");
@@ -93,8 +93,8 @@ auto read_model(const Args& args, RunRequest& request) -> std::optional<ModelDiv
   const PlanInput input = read_model_file(read_input("model", *path, limits::max_small_json_bytes), sizes, request);
   const std::vector<int> layers =
       args.has("layers-per-stage") ? parse_layers_per_stage(*args.text("layers-per-stage")) : std::vector<int>{};
-  if (!find_schedule(request.schedule).given_as_text) return model_request(input, request, layers);
-  return model_request(input, request, schedule_from_text(request.custom_schedule), layers);
+  schedule = build_run_schedule(request);
+  return model_request(input, request, *schedule, layers);
 }
 
 /// --measured PATH[,PATH...]: profiler trace files, a folder standing for its *.json files by name.
@@ -175,18 +175,21 @@ auto run_simulate(Argv argv) -> int {
   request.params.ranks = args.count_or("ranks", 8, limits::max_ranks);
   request.params.micro_batches = args.count_or("micro-batches", 20, limits::max_micro_batches);
   request.params.virtual_stages = args.count_or("virtual-stages", 1, limits::max_virtual_stages);
-  const std::optional<ModelDivision> model = read_model(args, request);
-  read_costs(args, request);
+  // The timing before the model: a model run builds its schedule, whose communication program
+  // reference timing needs.
   request.timing = parse_timing(args.choice_or("timing", "dataflow", {"dataflow", "reference"}), "--timing");
   check_sends_apply(request.timing, args.has("sends"), "--sends", "--timing reference");
   request.sends = parse_send_mode(args.choice_or("sends", "rendezvous", {"rendezvous", "eager", "async"}), "--sends");
+  std::optional<Schedule> schedule;
+  const std::optional<ModelDivision> model = read_model(args, request, schedule);
+  read_costs(args, request);
   const std::string format = args.choice_or("format", "text", format_choices());
   if (args.has("us-per-unit") && format != "chrome-trace") throw Error(ErrorCode::usage, "--us-per-unit applies only to --format chrome-trace");
   const TraceOptions trace{args.number_or("us-per-unit", TraceOptions{}.us_per_unit, TraceOptions::min_us_per_unit,
                                           TraceOptions::max_us_per_unit)};
   const bool colour = colour_wanted(args);
 
-  const Run run = pipesim::run(request);
+  const Run run = schedule ? pipesim::run(request, std::move(*schedule)) : pipesim::run(request);
   if (format == "text") {
     std::cout << render_text(run, colour);
   } else if (model && (format == "json" || format == "summary")) {

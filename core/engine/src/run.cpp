@@ -6,11 +6,8 @@
 
 namespace pipesim {
 
-namespace {
-
-// The schedule the request names; in reference timing with its communication program.
-auto build(const ScheduleSpec& spec, const RunRequest& request) -> Schedule {
-  if (spec.given_as_text) {  // its own SEND/RECV, if any
+auto build_run_schedule(const RunRequest& request) -> Schedule {
+  if (find_schedule(request.schedule).given_as_text) {  // its own SEND/RECV, if any
     try {
       return schedule_from_text(request.custom_schedule);
     } catch (const Error& e) {
@@ -21,12 +18,14 @@ auto build(const ScheduleSpec& spec, const RunRequest& request) -> Schedule {
                                              : build_schedule(request.schedule, request.params);
 }
 
-}  // namespace
-
 auto run(const RunRequest& request) -> Run {
+  validate_costs(request.costs);  // before the schedule is built, as every run refuses bad costs first
+  return run(request, build_run_schedule(request));
+}
+
+auto run(const RunRequest& request, Schedule schedule) -> Run {
   validate_costs(request.costs);
-  const ScheduleSpec& spec = find_schedule(request.schedule);
-  Run out = detail::prepared_run(spec, build(spec, request), request);
+  Run out = detail::prepared_run(find_schedule(request.schedule), std::move(schedule), request);
   out.timing = request.timing == Timing::reference && !out.schedule.comm.empty() ? Timing::reference : Timing::dataflow;
   out.timeline = out.timing == Timing::reference ? simulate_reference(out.schedule, out.stage_costs, out.sends)
                                                  : simulate(out.schedule, out.stage_costs);
@@ -38,7 +37,7 @@ auto run_metrics(const RunRequest& request, const std::vector<double>& stage_wei
   validate_costs(request.costs);
   const ScheduleSpec& spec = find_schedule(request.schedule);
   // Without the communication program reference timing needs: a given text's own, else none.
-  const Schedule schedule = spec.given_as_text ? build(spec, request) : build_schedule(request.schedule, request.params);
+  const Schedule schedule = spec.given_as_text ? build_run_schedule(request) : build_schedule(request.schedule, request.params);
   return simulate_metrics(schedule, resolve_stage_costs(request.costs, request.per_stage, schedule), stage_weight);
 }
 

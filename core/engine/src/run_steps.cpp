@@ -51,9 +51,13 @@ PIPESIM_ONCE_PER_RUN void measure_run(Run& run) {
 }  // namespace detail
 
 PIPESIM_ONCE_PER_RUN auto run_generated(const RunRequest& request) -> Run {
+  validate_costs(request.costs);  // before the schedule is built, as in run()
+  return run_generated(request, build_schedule(request.schedule, request.params));
+}
+
+PIPESIM_ONCE_PER_RUN auto run_generated(const RunRequest& request, Schedule schedule) -> Run {
   validate_costs(request.costs);
-  const ScheduleSpec& spec = find_schedule(request.schedule);
-  Run out = detail::prepared_run(spec, build_schedule(request.schedule, request.params), request);
+  Run out = detail::prepared_run(find_schedule(request.schedule), std::move(schedule), request);
   out.timeline = simulate(out.schedule, out.stage_costs);
   detail::measure_run(out);
   return out;

@@ -46,12 +46,25 @@ struct Run {
 /// Validates the costs, builds the schedule, simulates and measures it. Throws Error on bad input.
 [[nodiscard]] auto run(const RunRequest& request) -> Run;
 
+/// The schedule run() builds for `request`: the custom text read, else generated from the name and
+/// parameters, with the communication program in reference timing. Throws Error as run() does.
+[[nodiscard]] auto build_run_schedule(const RunRequest& request) -> Schedule;
+
+/// run() of a schedule already built for `request` by build_run_schedule(): for a caller that needs
+/// the schedule first (a model file is divided into its stages), so that it is built, or its text
+/// read, once.
+[[nodiscard]] auto run(const RunRequest& request, Schedule schedule) -> Run;
+
 /// run() for a schedule generated from its parameters, in dataflow timing (request.timing and
 /// custom_schedule are not read): the Run run() gives for such a request. What the course runs (the
 /// quiz, the lessons, a model run). Apart from run() so that a program calling only this does not link
 /// the reference timing run() reaches (issue 14: the course module's size). Throws Error as run()
 /// does; a schedule given as text is refused by its check (it needs the text).
 [[nodiscard]] auto run_generated(const RunRequest& request) -> Run;
+
+/// run_generated() of a schedule already generated from the request's name and parameters
+/// (build_schedule), as run(request, schedule) is to run().
+[[nodiscard]] auto run_generated(const RunRequest& request, Schedule schedule) -> Run;
 
 /// The same pipeline without the timeline, for searches over many configurations: the costs
 /// validated, the schedule built, its stage costs resolved, and the engine's metrics-only path
