@@ -96,6 +96,20 @@ TEST_CASE("a lesson or planner text its readers cannot use is refused with the r
   untranslated["exercise_2"]["question"].erase("zh-CN");
   CHECK(lesson_refusal(untranslated.dump()) ==
         "lesson text: core/data/lesson_text.json is not the course's file: exercise_2.question is not in every course language (en, pt-BR, zh-CN), each a non-empty text");
+  // An empty or a null translation is no translation, and it is named by its path, array places included.
+  nlohmann::json empty = nlohmann::json::parse(data_file("lesson_text"));
+  empty["common"]["answer"]["pt-BR"] = "";
+  CHECK(lesson_refusal(empty.dump()) ==
+        "lesson text: core/data/lesson_text.json is not the course's file: common.answer is not in every course language (en, pt-BR, zh-CN), each a non-empty text");
+  nlohmann::json null_text = nlohmann::json::parse(data_file("lesson_text"));
+  null_text["exercise_1"]["assumptions"][0]["zh-CN"] = nullptr;
+  CHECK(lesson_refusal(null_text.dump()) ==
+        "lesson text: core/data/lesson_text.json is not the course's file: exercise_1.assumptions[0] is not in every course language (en, pt-BR, zh-CN), each a non-empty text");
+  // A translation that names other placeholders would print a hole, or fail, in that language only.
+  nlohmann::json renamed = nlohmann::json::parse(data_file("lesson_text"));
+  renamed["common"]["sum_busy"]["zh-CN"] = "{rank} 个 rank 的运算时间之和";
+  CHECK(lesson_refusal(renamed.dump()) ==
+        "lesson text: core/data/lesson_text.json is not the course's file: common.sum_busy: its zh-CN text names other {placeholders} than its en text");
   // ... and with a text an exercise reads gone: the shape holds, the exercise cannot be written.
   nlohmann::json missing = nlohmann::json::parse(data_file("lesson_text"));
   missing["exercise_3"].erase("question");

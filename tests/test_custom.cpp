@@ -425,3 +425,32 @@ TEST_CASE("a run of a schedule built beforehand (build_run_schedule) is the run 
       to_json(pipesim::run_generated(generated, pipesim::build_schedule(generated.schedule, generated.params)), pipesim::Detail::full).dump();
   CHECK(generated_once == to_json(pipesim::run_generated(generated), pipesim::Detail::full).dump());
 }
+
+TEST_CASE("a schedule handed to run() that the request does not build is refused, not timed under the request's name") {
+  pipesim::RunRequest request;
+  request.schedule = "dualpipe";
+  request.params = {4, 8, 1};
+  const auto refusal = [](auto&& call) -> std::string {
+    try {
+      (void)call();
+    } catch (const pipesim::Error& e) {
+      CHECK(e.code() == pipesim::ErrorCode::internal);
+      return e.what();
+    }
+    return "accepted";
+  };
+  CHECK(refusal([&] { return pipesim::run(request, pipesim::build_schedule("1f1b", request.params)); }) ==
+        "a run of 'dualpipe' was given a schedule built for another request ('1f1b', 4 ranks, 8 micro-batches)");
+  CHECK(refusal([&] { return pipesim::run_generated(request, pipesim::build_schedule("dualpipe", {4, 12, 1})); }) ==
+        "a run of 'dualpipe' was given a schedule built for another request ('dualpipe', 4 ranks, 12 micro-batches)");
+  request.timing = pipesim::Timing::reference;
+  CHECK(refusal([&] { return pipesim::run(request, pipesim::build_schedule("dualpipe", request.params)); }) ==
+        "a reference-timed run of 'dualpipe' was given a schedule without its communication program: build it with build_run_schedule()");
+  // run_generated() runs generated schedules only: one given as text is refused as run_generated(request) refuses it.
+  pipesim::RunRequest custom;
+  custom.schedule = "custom";
+  custom.custom_schedule = "0F0,0B0\n";
+  CHECK_THROWS_MATCHES(pipesim::run_generated(custom, pipesim::build_run_schedule(custom)), pipesim::Error,
+                       Catch::Matchers::Message("custom needs the schedule as text (--schedule-file PATH): JSON as `simulate "
+                                                "--format json` writes it, or PyTorch actions such as 0F0,0B0"));
+}

@@ -155,6 +155,44 @@ TEST_CASE("a model without embeddings cut evenly times every stage alike, as --c
   CHECK(a["formula"] == b["formula"]);  // the stages are uniform: the closed form is not marked as per-stage
 }
 
+TEST_CASE("simulate --model --timing reference times the model's stages as the reference program runs them", "[model_stages][cli]") {
+  std::string text = tiny_model;  // two layers a stage, as --cost F=56,B=112,W=56,FB=168,comm=2
+  text.replace(text.find("\"vocab\": 5000"), 13, "\"vocab\": 0");
+  text.replace(text.find("\"layers\": 6"), 11, "\"layers\": 8");
+  const std::string path = pipesim::test::write_scratch("no_embeddings_reference.json", text);
+  const auto summary = [&](const std::string& args) {
+    const auto r = pipesim::test::run_cli("simulate --schedule dualpipe --micro-batches 8 --format summary " + args);
+    REQUIRE(r.status == 0);
+    return nlohmann::json::parse(r.out);
+  };
+  const auto model = summary("--model " + path + " --timing reference");
+  const auto cost = summary("--ranks 4 --cost F=56,B=112,W=56,FB=168,comm=2 --timing reference");
+  const auto dataflow = summary("--model " + path);
+  CHECK(model["timing"] == "reference");
+  CHECK(model["sends"] == "rendezvous");
+  CHECK(model["makespan"] == cost["makespan"]);
+  CHECK(model["waits"] == cost["waits"]);
+  CHECK(dataflow["timing"] == "dataflow");
+  // DeepSeek's batched sends and receives make some ops wait on transfers the dataflow ideal skips.
+  CHECK(model["makespan"].get<double>() > dataflow["makespan"].get<double>());
+}
+
+TEST_CASE("simulate --schedule-file --model prices a custom schedule with the model's stages", "[model_stages][cli]") {
+  const std::string path = pipesim::test::write_scratch("tiny_custom.json", tiny_model);
+  const std::string four_ranks =
+      pipesim::test::write_scratch("four_ranks.txt", "0F0,0F1,0B0,0B1\n1F0,1B0,1F1,1B1\n2F0,2B0,2F1,2B1\n3F0,3B0,3F1,3B1\n");
+  const auto r = pipesim::test::run_cli("simulate --schedule-file " + four_ranks + " --model " + path + " --format summary");
+  REQUIRE(r.status == 0);
+  const auto j = nlohmann::json::parse(r.out);
+  CHECK(j["ranks"] == 4);
+  CHECK(j["micro_batches"] == 2);  // the file's, not the model's
+  CHECK(j["model"]["layers_per_stage"] == nlohmann::json::array({1, 2, 2, 1}));
+  // F 32, 56, 56, 38 and B 66, 112, 112, 76 per stage, comm 2. Micro-batch 0 forward ends at 188 and its
+  // backward at 560 (rank 0); rank 1 runs F1 only after B0 (492..548), so micro-batch 1 reaches rank 2
+  // at 550: F 550..606, rank 3 608..646, B 646..722, rank 2 724..836, rank 1 838..950, rank 0 952..1018.
+  CHECK(j["makespan"] == 1018);
+}
+
 TEST_CASE("simulate --model: one micro-batch through 1F1B takes every stage's F and B and every send", "[model_stages][cli]") {
   const std::string path = pipesim::test::write_scratch("tiny.json", tiny_model);
   const auto r = pipesim::test::run_cli("simulate --schedule 1f1b --model " + path + " --format summary");

@@ -1,5 +1,6 @@
 #include "pipesim/course_data.h"
 
+#include <algorithm>
 #include <string>
 #include <utility>
 
@@ -36,31 +37,42 @@ auto parse_file(std::string_view text, std::string_view what) -> nlohmann::json 
 }
 
 // A text every reader can pick any course language from: an object with one of them as a key holds
-// them all, each a non-empty string (detail::pick); other objects and arrays hold texts, and other
-// values are data (a statement's source). `where` is the path to `node`, extended in place.
+// them all, each a text (detail::is_text, what detail::pick asks), with the same {placeholders} in
+// each (a language missing one, or naming another, would print a hole or fail in fill()); other
+// objects and arrays hold texts, and other values are data (a statement's source). `where` is the
+// path to `node`, extended in place.
 void check_texts(const nlohmann::json& node, std::string_view what, std::string& where) {
   const std::size_t length = where.size();
   if (node.is_array()) {
-    where += "[]";
-    for (const nlohmann::json& item : node) check_texts(item, what, where);
+    for (std::size_t i = 0; i < node.size(); ++i) {
+      ((where += '[') += std::to_string(i)) += ']';
+      check_texts(node[i], what, where);
+      where.resize(length);
+    }
   } else if (node.is_object()) {
     const auto& members = node.get_ref<const nlohmann::json::object_t&>();
-    int languages = 0;
-    for (const std::string_view lang : detail::course_languages) {
-      const auto it = members.find(std::string(lang));
-      if (it != members.end() && it->second.is_string() && !it->second.get_ref<const std::string&>().empty()) ++languages;
-    }
-    if (languages == 0) {
+    const auto is_language = [](const std::string& key) {
+      return std::find(detail::course_languages.begin(), detail::course_languages.end(), key) != detail::course_languages.end();
+    };
+    if (std::none_of(members.begin(), members.end(), [&](const auto& member) { return is_language(member.first); })) {
       for (const auto& [key, value] : members) {
         ((where += '.') += key);
         check_texts(value, what, where);
         where.resize(length);
       }
-    } else if (languages != static_cast<int>(detail::course_languages.size())) {
-      refuse_text(what, where + " is not in every course language (en, pt-BR, zh-CN), each a non-empty text");
+      return;
+    }
+    const auto& first = members.find(std::string(detail::course_languages.front()));
+    for (const std::string_view lang : detail::course_languages) {
+      const auto it = members.find(std::string(lang));
+      if (it == members.end() || !detail::is_text(it->second))
+        refuse_text(what, where + " is not in every course language (" + language_list() + "), each a non-empty text");
+      if (detail::placeholders(it->second.get_ref<const std::string&>()) !=
+          detail::placeholders(first->second.get_ref<const std::string&>()))
+        refuse_text(what, where + ": its " + std::string(lang) + " text names other {placeholders} than its " +
+                              std::string(detail::course_languages.front()) + " text");
     }
   }
-  where.resize(length);
 }
 
 // A course text file (lesson_text.json, planner_text.json): version 1, and each of `sections` an object
@@ -77,14 +89,21 @@ void check_text_file(const nlohmann::json& file, std::string_view what, std::ini
 }
 
 // Every exercise, as the page's lesson view asks for them: a file of the right shape can still lack a
-// text one of them reads. In one language: the shape check has seen every text in all of them, and an
-// exercise reads the same keys in each.
+// text one of them reads. In one language and at the request's defaults (the default costs): the shape
+// check has seen every text in all of them with the same placeholders, and an exercise reads the same
+// keys in each, whatever its costs.
 void try_lessons(const CourseData& course, std::string_view what) {
   LessonRequest request;
-  for (request.exercise = 1; request.exercise <= 4; ++request.exercise) {
+  for (request.exercise = 1; request.exercise <= lesson_exercises; ++request.exercise) {
+    // Only what the data can cause is the file's fault (a key missing, a value of the wrong type, a
+    // placeholder without a value: nlohmann's errors and the course's own "course data:" ones); any
+    // other failure is pipesim's and propagates as it is.
     try {
       (void)lesson_exercise(course, request);
-    } catch (const std::exception& e) {
+    } catch (const nlohmann::json::exception& e) {
+      refuse_text(what, "exercise " + std::to_string(request.exercise) + ": " + e.what());
+    } catch (const Error& e) {
+      if (std::string_view(e.what()).rfind("course data:", 0) != 0) throw;
       refuse_text(what, "exercise " + std::to_string(request.exercise) + ": " + e.what());
     }
   }

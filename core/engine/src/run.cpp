@@ -1,5 +1,8 @@
 #include "pipesim/run.h"
 
+#include <string>
+#include <utility>
+
 #include "detail/run_steps.h"
 #include "pipesim/custom.h"
 #include "pipesim/error.h"
@@ -25,7 +28,13 @@ auto run(const RunRequest& request) -> Run {
 
 auto run(const RunRequest& request, Schedule schedule) -> Run {
   validate_costs(request.costs);
-  Run out = detail::prepared_run(find_schedule(request.schedule), std::move(schedule), request);
+  const ScheduleSpec& spec = find_schedule(request.schedule);
+  // Every generated schedule has a communication program in reference timing (its own, or torch's
+  // lowering): one without it was built by build_schedule(), and would be timed as dataflow unasked.
+  if (request.timing == Timing::reference && !spec.given_as_text && schedule.comm.empty())
+    throw Error(ErrorCode::internal, "a reference-timed run of '" + std::string(spec.name) +
+                                         "' was given a schedule without its communication program: build it with build_run_schedule()");
+  Run out = detail::prepared_run(spec, std::move(schedule), request);
   out.timing = request.timing == Timing::reference && !out.schedule.comm.empty() ? Timing::reference : Timing::dataflow;
   out.timeline = out.timing == Timing::reference ? simulate_reference(out.schedule, out.stage_costs, out.sends)
                                                  : simulate(out.schedule, out.stage_costs);

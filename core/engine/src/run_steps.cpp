@@ -2,10 +2,13 @@
 // closed form, the idle split), and run_generated(), which is those steps around the dataflow engine.
 // A file apart from run.cpp: a program that calls only run_generated() (the course module: issue 14,
 // its size) does not link the reference timing, or the custom schedule's reading, that run() reaches.
+#include <string>
 #include <utility>
 
 #include "detail/once_per_run.h"
 #include "detail/run_steps.h"
+#include "pipesim/error.h"
+#include "pipesim/registry.h"
 
 namespace pipesim {
 
@@ -33,6 +36,13 @@ PIPESIM_ONCE_PER_RUN auto closed_form(const ScheduleSpec& spec, const SchedulePa
 namespace detail {
 
 PIPESIM_ONCE_PER_RUN auto prepared_run(const ScheduleSpec& spec, Schedule schedule, const RunRequest& request) -> Run {
+  // A schedule handed in (run(request, schedule)) must be one the request builds: generated from its
+  // name and parameters (a given text's schedule is what its text says). Another one would be timed
+  // and reported under the request's name, so it is a caller's bug, refused rather than run.
+  if (!spec.given_as_text && (schedule.name != spec.name || !(schedule.params == request.params)))
+    throw Error(ErrorCode::internal, "a run of '" + std::string(spec.name) + "' was given a schedule built for another request ('" +
+                                         schedule.name + "', " + std::to_string(schedule.params.ranks) + " ranks, " +
+                                         std::to_string(schedule.params.micro_batches) + " micro-batches)");
   Run out;
   out.spec = &spec;
   out.schedule = std::move(schedule);
@@ -57,6 +67,7 @@ PIPESIM_ONCE_PER_RUN auto run_generated(const RunRequest& request) -> Run {
 
 PIPESIM_ONCE_PER_RUN auto run_generated(const RunRequest& request, Schedule schedule) -> Run {
   validate_costs(request.costs);
+  check_schedule(request.schedule, request.params);  // a schedule given as text is refused, as by run_generated(request)
   Run out = detail::prepared_run(find_schedule(request.schedule), std::move(schedule), request);
   out.timeline = simulate(out.schedule, out.stage_costs);
   detail::measure_run(out);

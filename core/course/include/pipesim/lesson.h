@@ -16,8 +16,11 @@ namespace pipesim {
 /// DeepSeek-V3's pre-training cost, report §1 and Table 1: 180K H800 GPU-hours per trillion tokens.
 inline constexpr double deepseek_gpu_hours_per_trillion_tokens = 180'000;
 
+/// The lesson's exercises are numbered 1 to lesson_exercises.
+inline constexpr int lesson_exercises = 4;
+
 struct LessonRequest {
-  int exercise = 1;               ///< 1 to 4
+  int exercise = 1;               ///< 1 to lesson_exercises
   std::string language = "en";    ///< en, pt-BR or zh-CN
   Costs costs = default_costs();  ///< per-stage op costs, exercises 1, 2 and 4
   double bytes_per_param = 2;     ///< exercise 3: bytes counted per parameter (2 = bf16 weights only)

@@ -132,9 +132,9 @@ struct ModelFileSizes {
 /// is set to it), the schedule's stages get the model's layers (`layers_per_stage`, else balanced),
 /// `request.costs` becomes the average stage's (what the closed forms are evaluated with) and
 /// `request.per_stage.table` every stage's own. Keeps the request's --stage-cost overrides and rank
-/// speeds. Throws Error naming the field. The schedule is generated (build_schedule, which refuses one
-/// given as text): this overload reads no schedule text, so the course module, which calls it, links
-/// no schedule reader.
+/// speeds. Throws Error naming the field. The schedule is generated here (build_schedule, which refuses
+/// one given as text), for a caller that does not run it; one that does builds it once and passes it
+/// to the overload below.
 [[nodiscard]] auto model_request(const PlanInput& input, RunRequest& request, const std::vector<int>& layers_per_stage)
     -> ModelDivision;
 

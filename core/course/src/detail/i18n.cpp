@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <utility>
 
 #include "pipesim/error.h"
 
@@ -20,12 +21,33 @@ namespace {
 template <typename Json>
 auto pick_from(const Json& texts, std::string_view lang, std::string_view where) -> std::string {
   const std::string key(lang);
-  if (!texts.is_object() || !texts.contains(key) || !texts[key].is_string() || texts[key].template get_ref<const std::string&>().empty())
+  if (!texts.is_object() || !texts.contains(key) || !is_text(texts[key]))
     throw Error(ErrorCode::internal, "course data: " + std::string(where) + " has no '" + key + "' text");
   return texts[key].template get<std::string>();
 }
 
+// Calls on_text(piece) for each run of literal text and on_name(name) for each {name} of `text`, in
+// order: the one reading of a placeholder, for fill() and placeholders().
+template <typename OnText, typename OnName>
+void scan_placeholders(std::string_view text, OnText&& on_text, OnName&& on_name) {
+  std::size_t i = 0;
+  while (i < text.size()) {
+    const std::size_t open = text.find('{', i);
+    if (open == std::string_view::npos) break;
+    const std::size_t close = text.find('}', open);
+    if (close == std::string_view::npos) break;
+    on_text(text.substr(i, open - i));
+    on_name(std::string(text.substr(open + 1, close - open - 1)));
+    i = close + 1;
+  }
+  on_text(text.substr(i));
+}
+
 }  // namespace
+
+auto is_text(const nlohmann::json& value) -> bool {
+  return value.is_string() && !value.get_ref<const std::string&>().empty();
+}
 
 auto pick(const nlohmann::json& texts, std::string_view lang, std::string_view where) -> std::string {
   return pick_from(texts, lang, where);
@@ -33,21 +55,20 @@ auto pick(const nlohmann::json& texts, std::string_view lang, std::string_view w
 
 auto fill(std::string_view text, const std::map<std::string, std::string>& values) -> std::string {
   std::string out;
-  std::size_t i = 0;
-  while (i < text.size()) {
-    const std::size_t open = text.find('{', i);
-    if (open == std::string_view::npos) break;
-    const std::size_t close = text.find('}', open);
-    if (close == std::string_view::npos) break;
-    out.append(text.substr(i, open - i));
-    const std::string name(text.substr(open + 1, close - open - 1));
-    const auto it = values.find(name);
-    if (it == values.end()) throw Error(ErrorCode::internal, "course data: no value for placeholder {" + name + "}");
-    out += it->second;
-    i = close + 1;
-  }
-  out.append(text.substr(i));
+  scan_placeholders(
+      text, [&](std::string_view piece) { out.append(piece); },
+      [&](const std::string& name) {
+        const auto it = values.find(name);
+        if (it == values.end()) throw Error(ErrorCode::internal, "course data: no value for placeholder {" + name + "}");
+        out += it->second;
+      });
   return out;
+}
+
+auto placeholders(std::string_view text) -> std::set<std::string> {
+  std::set<std::string> names;
+  scan_placeholders(text, [](std::string_view) {}, [&](std::string name) { names.insert(std::move(name)); });
+  return names;
 }
 
 auto decimal(double value, int decimals, std::string_view lang) -> std::string {

@@ -5,6 +5,7 @@
 #include <array>
 #include <cstddef>
 #include <map>
+#include <set>
 #include <string>
 #include <string_view>
 
@@ -21,6 +22,9 @@ inline constexpr const auto& course_languages = pipesim::languages;
 /// Returns `lang` if it is a course language; throws Error listing them otherwise.
 [[nodiscard]] auto check_language(std::string_view lang) -> std::string;
 
+/// Whether `value` is a text a reader can show: a non-empty string.
+[[nodiscard]] auto is_text(const nlohmann::json& value) -> bool;
+
 /// The `lang` entry of a {"en": ..., "pt-BR": ..., "zh-CN": ...} object. Throws Error (naming
 /// `where`) when the entry is missing or not a non-empty string: a bug in core/data/.
 [[nodiscard]] auto pick(const nlohmann::json& texts, std::string_view lang, std::string_view where) -> std::string;
@@ -28,6 +32,9 @@ inline constexpr const auto& course_languages = pipesim::languages;
 /// Replaces each {name} of `text` by `values[name]`. A placeholder without a value is a bug in the
 /// data or the caller, so it throws Error naming it rather than printing a hole.
 [[nodiscard]] auto fill(std::string_view text, const std::map<std::string, std::string>& values) -> std::string;
+
+/// The names of the {name} placeholders of `text`, as fill() reads them.
+[[nodiscard]] auto placeholders(std::string_view text) -> std::set<std::string>;
 
 /// `value` with exactly `decimals` digits after the separator; pt-BR writes a decimal comma.
 [[nodiscard]] auto decimal(double value, int decimals, std::string_view lang) -> std::string;

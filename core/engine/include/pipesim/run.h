@@ -52,7 +52,8 @@ struct Run {
 
 /// run() of a schedule already built for `request` by build_run_schedule(): for a caller that needs
 /// the schedule first (a model file is divided into its stages), so that it is built, or its text
-/// read, once.
+/// read, once. A generated schedule of another name or other parameters, or one without its
+/// communication program in reference timing, is refused (ErrorCode::internal: the caller's bug).
 [[nodiscard]] auto run(const RunRequest& request, Schedule schedule) -> Run;
 
 /// run() for a schedule generated from its parameters, in dataflow timing (request.timing and
@@ -63,7 +64,8 @@ struct Run {
 [[nodiscard]] auto run_generated(const RunRequest& request) -> Run;
 
 /// run_generated() of a schedule already generated from the request's name and parameters
-/// (build_schedule), as run(request, schedule) is to run().
+/// (build_schedule), as run(request, schedule) is to run(); refused as there when it was built for
+/// another request, and for a schedule given as text as run_generated(request) refuses it.
 [[nodiscard]] auto run_generated(const RunRequest& request, Schedule schedule) -> Run;
 
 /// The same pipeline without the timeline, for searches over many configurations: the costs

@@ -4,6 +4,7 @@
 // before it runs, and it parks at most once before it is woken), so room for every rank is reserved up
 // front and adding one is a store: std::vector's push_back, with its growth path, was a call per wake
 // (256,000 calls, 2.4% of the CLI's instructions on DualPipe 64 x 8192).
+#include <cassert>
 #include <vector>
 
 namespace pipesim::detail {
@@ -18,7 +19,10 @@ class ReadyRanks {
   /// The rank added last.
   auto take() -> int { return ranks_[static_cast<std::size_t>(--count_)]; }
   /// `rank` must not be in the list already.
-  void add(int rank) { ranks_[static_cast<std::size_t>(count_++)] = rank; }
+  void add(int rank) {
+    assert(count_ < static_cast<int>(ranks_.size()) && "a rank added twice: an engine woke a rank that was not parked");
+    ranks_[static_cast<std::size_t>(count_++)] = rank;
+  }
 
  private:
   std::vector<int> ranks_;
