@@ -10,6 +10,7 @@
 
 #include "helpers.h"
 #include "pipesim/course_data.h"
+#include "pipesim/language.h"
 #include "pipesim/lesson.h"
 #include "pipesim/planner.h"
 #include "pipesim/quiz.h"
@@ -102,18 +103,22 @@ TEST_CASE("a lesson or planner text its readers cannot use is refused with the r
   // Every text must be in every course language; an empty or a null translation is no translation.
   // The text is named by its path, array places included.
   CHECK(shipped_with([](auto& t) { t["exercise_2"]["question"].erase("zh-CN"); }) ==
-        "exercise_2.question is not in every course language (en, pt-BR, zh-CN), each a non-empty text");
+        "exercise_2.question has no zh-CN text: every text is in every course language (en, pt-BR, zh-CN), each a non-empty string");
   CHECK(shipped_with([](auto& t) { t["common"]["answer"]["pt-BR"] = ""; }) ==
-        "common.answer is not in every course language (en, pt-BR, zh-CN), each a non-empty text");
+        "common.answer has no pt-BR text: every text is in every course language (en, pt-BR, zh-CN), each a non-empty string");
   CHECK(shipped_with([](auto& t) { t["common"]["answer"] = {{"en", ""}, {"pt-BR", nullptr}, {"zh-CN", 1}}; }) ==
-        "common.answer is not in every course language (en, pt-BR, zh-CN), each a non-empty text");
+        "common.answer has no en text: every text is in every course language (en, pt-BR, zh-CN), each a non-empty string");
   CHECK(shipped_with([](auto& t) { t["exercise_1"]["assumptions"][0]["zh-CN"] = nullptr; }) ==
-        "exercise_1.assumptions[0] is not in every course language (en, pt-BR, zh-CN), each a non-empty text");
+        "exercise_1.assumptions[0] has no zh-CN text: every text is in every course language (en, pt-BR, zh-CN), each a non-empty string");
   // A translation that names other placeholders would print a hole, or fail, in that language only.
   CHECK(shipped_with([](auto& t) { t["common"]["sum_busy"]["zh-CN"] = "{rank} 个 rank 的运算时间之和"; }) ==
-        "common.sum_busy: its zh-CN text names other {placeholders} than its en text");
+        "common.sum_busy: its zh-CN text names {rank}, its en text {ranks}");
   // ... and with a text an exercise reads gone: the shape holds, the exercise cannot be written.
   CHECK_THAT(shipped_with([](auto& t) { t["exercise_3"].erase("question"); }), Catch::Matchers::StartsWith("exercise 3: "));
+  // ... or with a placeholder the exercise has no value for, in every language alike.
+  CHECK(shipped_with([](auto& t) {
+          for (const std::string_view lang : pipesim::languages) t["exercise_4"]["engine_cell"][std::string(lang)] = "{bogus}";
+        }) == "exercise 4: course data: no value for placeholder {bogus}");
 
   nlohmann::json planner = nlohmann::json::parse(data_file("planner_text"));
   planner.erase("counts");

@@ -440,10 +440,19 @@ TEST_CASE("a schedule handed to run() that the request does not build is refused
     return "accepted";
   };
   CHECK(refusal([&] { return pipesim::run(request, pipesim::build_schedule("1f1b", request.params)); }) ==
-        "a run of 'dualpipe' was given a schedule built for another request ('1f1b', 4 ranks, 8 micro-batches)");
+        "a run of 'dualpipe' at 4 ranks x 8 micro-batches was given a schedule built for another request: '1f1b' at 4 ranks x 8 micro-batches");
   CHECK(refusal([&] { return pipesim::run_generated(request, pipesim::build_schedule("dualpipe", {4, 12, 1})); }) ==
-        "a run of 'dualpipe' was given a schedule built for another request ('dualpipe', 4 ranks, 12 micro-batches)");
+        "a run of 'dualpipe' at 4 ranks x 8 micro-batches was given a schedule built for another request: 'dualpipe' at 4 ranks x 12 micro-batches");
+  pipesim::RunRequest interleaved;
+  interleaved.schedule = "interleaved-1f1b";
+  interleaved.params = {4, 8, 2};
+  CHECK(refusal([&] { return pipesim::run(interleaved, pipesim::build_schedule("interleaved-1f1b", {4, 8, 4})); }) ==
+        "a run of 'interleaved-1f1b' at 4 ranks x 8 micro-batches x 2 virtual stages was given a schedule built for another "
+        "request: 'interleaved-1f1b' at 4 ranks x 8 micro-batches x 4 virtual stages");
   request.timing = pipesim::Timing::reference;
+  // Another schedule is named as such first, whether or not it has a communication program.
+  CHECK_THAT(refusal([&] { return pipesim::run(request, pipesim::build_schedule("1f1b", request.params)); }),
+             Catch::Matchers::StartsWith("a run of 'dualpipe' at 4 ranks x 8 micro-batches was given a schedule built for another request"));
   CHECK(refusal([&] { return pipesim::run(request, pipesim::build_schedule("dualpipe", request.params)); }) ==
         "a reference-timed run of 'dualpipe' was given a schedule without its communication program: build it with build_run_schedule()");
   // run_generated() runs generated schedules only: one given as text is refused as run_generated(request) refuses it.

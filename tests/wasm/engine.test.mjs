@@ -231,7 +231,7 @@ test('a lesson or planner text the course cannot use is refused when given, and 
     ['lesson_text', '{"version": 1, "common": {}}', /no "exercise_1" section/],
     ['lesson_text', JSON.stringify(withoutQuestion), /exercise 4: /],
     ['planner_text', '{"a": 1}', /its "version" must be 1/],
-    ['planner_text', '{"version": 1, "reasons": {}, "counts": {}, "text": {"k": {"en": "x"}}, "json": {}}', /text\.k is not in every course language/],
+    ['planner_text', '{"version": 1, "reasons": {}, "counts": {}, "text": {"k": {"en": "x"}}, "json": {}}', /text\.k has no pt-BR text: every text is in every course language/],
   ]) {
     const e = refusal(() => texts.provideCourseData(name, text));
     assert.equal(e.code, 'internal', name);

@@ -1,6 +1,7 @@
 #include "pipesim/course_data.h"
 
 #include <algorithm>
+#include <set>
 #include <string>
 #include <utility>
 
@@ -62,15 +63,24 @@ void check_texts(const nlohmann::json& node, std::string_view what, std::string&
       }
       return;
     }
-    const auto& first = members.find(std::string(detail::course_languages.front()));
+    const auto names = [](const std::set<std::string>& placeholders) {
+      std::string out;
+      for (const std::string& name : placeholders) out += (out.empty() ? "{" : ", {") + name + "}";
+      return out.empty() ? std::string("none") : out;
+    };
+    std::set<std::string> first_names;
     for (const std::string_view lang : detail::course_languages) {
       const auto it = members.find(std::string(lang));
       if (it == members.end() || !detail::is_text(it->second))
-        refuse_text(what, where + " is not in every course language (" + language_list() + "), each a non-empty text");
-      if (detail::placeholders(it->second.get_ref<const std::string&>()) !=
-          detail::placeholders(first->second.get_ref<const std::string&>()))
-        refuse_text(what, where + ": its " + std::string(lang) + " text names other {placeholders} than its " +
-                              std::string(detail::course_languages.front()) + " text");
+        refuse_text(what, where + " has no " + std::string(lang) + " text: every text is in every course language (" +
+                              language_list() + "), each a non-empty string");
+      std::set<std::string> lang_names = detail::placeholders(it->second.get_ref<const std::string&>());
+      if (lang == detail::course_languages.front()) {
+        first_names = std::move(lang_names);
+      } else if (lang_names != first_names) {
+        refuse_text(what, where + ": its " + std::string(lang) + " text names " + names(lang_names) + ", its " +
+                              std::string(detail::course_languages.front()) + " text " + names(first_names));
+      }
     }
   }
 }

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <initializer_list>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -478,20 +479,18 @@ auto has_schedule(std::string_view name) -> bool {
 /// One schedule at one size: its numbers, or why it is not allowed.
 auto engine_cell(const Texts& t, const std::string& name, int ranks, int micro_batches, const Costs& costs, json& text)
     -> json {
+  // Only the run may be refused (the schedule's rules at this size); an error of the texts below is
+  // the course data's, and propagates, so that CourseData::provide refuses such a file.
+  json cell;
   try {
     const Run r = run_schedule(name, ranks, micro_batches, costs);
     int held = 0;
     for (const RankMetrics& rm : r.metrics.per_rank) held = std::max(held, rm.stages_held);
-    text = t.get("engine_cell", {{"makespan", term(r.metrics.makespan)},
-                                 {"bubble", detail::percent(r.metrics.bubble_fraction, 1, t.lang())},
-                                 {"peak", std::to_string(r.metrics.peak_activations)}});
-    json cell;
     cell["makespan"] = r.metrics.makespan;
     cell["bubble_fraction"] = r.metrics.bubble_fraction;
     cell["max_bubble"] = r.metrics.max_bubble;
     cell["peak_activations"] = r.metrics.peak_activations;
     cell["stages_held"] = held;
-    return cell;
   } catch (const Error& e) {
     // The engine's message is English; another language gives the rule the schedule broke in the
     // registry's words for that language, so no English lands in its sentence.
@@ -499,10 +498,13 @@ auto engine_cell(const Texts& t, const std::string& name, int ranks, int micro_b
     if (t.lang() != languages[0] && e.code() != ErrorCode::unknown_name)
       reason = std::string(find_schedule(name).texts.in(t.lang()).constraints);
     text = t.get("engine_rejected", {{"reason", reason}});
-    json cell;
     cell["error"] = e.what();
     return cell;
   }
+  text = t.get("engine_cell", {{"makespan", term(cell["makespan"].get<double>())},
+                               {"bubble", detail::percent(cell["bubble_fraction"].get<double>(), 1, t.lang())},
+                               {"peak", cell["peak_activations"].dump()}});
+  return cell;
 }
 
 auto exercise_4(const json& text, const LessonRequest& req) -> json {

@@ -35,14 +35,19 @@ PIPESIM_ONCE_PER_RUN auto closed_form(const ScheduleSpec& spec, const SchedulePa
 
 namespace detail {
 
+PIPESIM_ONCE_PER_RUN void check_handed_in(const ScheduleSpec& spec, const Schedule& schedule, const RunRequest& request) {
+  if (spec.given_as_text || (schedule.name == spec.name && schedule.params == request.params)) return;
+  const auto sizes = [](const ScheduleParams& p) {
+    std::string out = std::to_string(p.ranks) + " ranks x " + std::to_string(p.micro_batches) + " micro-batches";
+    if (p.virtual_stages != 1) out += " x " + std::to_string(p.virtual_stages) + " virtual stages";
+    return out;
+  };
+  throw Error(ErrorCode::internal, "a run of '" + std::string(spec.name) + "' at " + sizes(request.params) +
+                                       " was given a schedule built for another request: '" + schedule.name + "' at " +
+                                       sizes(schedule.params));
+}
+
 PIPESIM_ONCE_PER_RUN auto prepared_run(const ScheduleSpec& spec, Schedule schedule, const RunRequest& request) -> Run {
-  // A schedule handed in (run(request, schedule)) must be one the request builds: generated from its
-  // name and parameters (a given text's schedule is what its text says). Another one would be timed
-  // and reported under the request's name, so it is a caller's bug, refused rather than run.
-  if (!spec.given_as_text && (schedule.name != spec.name || !(schedule.params == request.params)))
-    throw Error(ErrorCode::internal, "a run of '" + std::string(spec.name) + "' was given a schedule built for another request ('" +
-                                         schedule.name + "', " + std::to_string(schedule.params.ranks) + " ranks, " +
-                                         std::to_string(schedule.params.micro_batches) + " micro-batches)");
   Run out;
   out.spec = &spec;
   out.schedule = std::move(schedule);
@@ -60,18 +65,29 @@ PIPESIM_ONCE_PER_RUN void measure_run(Run& run) {
 
 }  // namespace detail
 
+namespace {
+
+// run_generated() of a schedule known to be the request's.
+PIPESIM_ONCE_PER_RUN auto generated_run(const RunRequest& request, const ScheduleSpec& spec, Schedule schedule) -> Run {
+  Run out = detail::prepared_run(spec, std::move(schedule), request);
+  out.timeline = simulate(out.schedule, out.stage_costs);
+  detail::measure_run(out);
+  return out;
+}
+
+}  // namespace
+
 PIPESIM_ONCE_PER_RUN auto run_generated(const RunRequest& request) -> Run {
   validate_costs(request.costs);  // before the schedule is built, as in run()
-  return run_generated(request, build_schedule(request.schedule, request.params));
+  return generated_run(request, find_schedule(request.schedule), build_schedule(request.schedule, request.params));
 }
 
 PIPESIM_ONCE_PER_RUN auto run_generated(const RunRequest& request, Schedule schedule) -> Run {
   validate_costs(request.costs);
   check_schedule(request.schedule, request.params);  // a schedule given as text is refused, as by run_generated(request)
-  Run out = detail::prepared_run(find_schedule(request.schedule), std::move(schedule), request);
-  out.timeline = simulate(out.schedule, out.stage_costs);
-  detail::measure_run(out);
-  return out;
+  const ScheduleSpec& spec = find_schedule(request.schedule);
+  detail::check_handed_in(spec, schedule, request);
+  return generated_run(request, spec, std::move(schedule));
 }
 
 }  // namespace pipesim

@@ -6,6 +6,12 @@
 
 namespace pipesim::detail {
 
+/// Refuses (ErrorCode::internal: the caller's bug) a schedule handed to run(request, schedule) or
+/// run_generated(request, schedule) that the request does not build: generated under another name or
+/// from other parameters. It would be timed and reported under the request's name. A schedule given
+/// as text is what its text says, and passes.
+void check_handed_in(const ScheduleSpec& spec, const Schedule& schedule, const RunRequest& request);
+
 /// The run of `schedule` (built from `spec`) before its timeline: the spec, the schedule, its stage
 /// costs and base costs resolved from the request, and the request's send mode.
 [[nodiscard]] auto prepared_run(const ScheduleSpec& spec, Schedule schedule, const RunRequest& request) -> Run;
