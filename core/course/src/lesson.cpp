@@ -482,14 +482,20 @@ auto engine_cell(const Texts& t, const std::string& name, int ranks, int micro_b
   // Only the run may be refused (the schedule's rules at this size); an error of the texts below is
   // the course data's, and propagates, so that CourseData::provide refuses such a file.
   json cell;
+  double makespan = 0;
+  double bubble_fraction = 0;
+  int peak = 0;
   try {
     const Run r = run_schedule(name, ranks, micro_batches, costs);
     int held = 0;
     for (const RankMetrics& rm : r.metrics.per_rank) held = std::max(held, rm.stages_held);
-    cell["makespan"] = r.metrics.makespan;
-    cell["bubble_fraction"] = r.metrics.bubble_fraction;
+    makespan = r.metrics.makespan;
+    bubble_fraction = r.metrics.bubble_fraction;
+    peak = r.metrics.peak_activations;
+    cell["makespan"] = makespan;
+    cell["bubble_fraction"] = bubble_fraction;
     cell["max_bubble"] = r.metrics.max_bubble;
-    cell["peak_activations"] = r.metrics.peak_activations;
+    cell["peak_activations"] = peak;
     cell["stages_held"] = held;
   } catch (const Error& e) {
     // The engine's message is English; another language gives the rule the schedule broke in the
@@ -501,9 +507,9 @@ auto engine_cell(const Texts& t, const std::string& name, int ranks, int micro_b
     cell["error"] = e.what();
     return cell;
   }
-  text = t.get("engine_cell", {{"makespan", term(cell["makespan"].get<double>())},
-                               {"bubble", detail::percent(cell["bubble_fraction"].get<double>(), 1, t.lang())},
-                               {"peak", cell["peak_activations"].dump()}});
+  text = t.get("engine_cell", {{"makespan", term(makespan)},
+                               {"bubble", detail::percent(bubble_fraction, 1, t.lang())},
+                               {"peak", std::to_string(peak)}});
   return cell;
 }
 

@@ -2,6 +2,7 @@
 // closed form, the idle split), and run_generated(), which is those steps around the dataflow engine.
 // A file apart from run.cpp: a program that calls only run_generated() (the course module: issue 14,
 // its size) does not link the reference timing, or the custom schedule's reading, that run() reaches.
+#include <cstdio>
 #include <string>
 #include <utility>
 
@@ -37,10 +38,12 @@ namespace detail {
 
 PIPESIM_ONCE_PER_RUN void check_handed_in(const ScheduleSpec& spec, const Schedule& schedule, const RunRequest& request) {
   if (spec.given_as_text || (schedule.name == spec.name && schedule.params == request.params)) return;
+  // One formatted line per side: the course module, which links this, has little room (issue 14).
   const auto sizes = [](const ScheduleParams& p) {
-    std::string out = std::to_string(p.ranks) + " ranks x " + std::to_string(p.micro_batches) + " micro-batches";
-    if (p.virtual_stages != 1) out += " x " + std::to_string(p.virtual_stages) + " virtual stages";
-    return out;
+    char text[96];
+    std::snprintf(text, sizeof text, p.virtual_stages != 1 ? "%d ranks x %d micro-batches x %d virtual stages" : "%d ranks x %d micro-batches",
+                  p.ranks, p.micro_batches, p.virtual_stages);
+    return std::string(text);
   };
   throw Error(ErrorCode::internal, "a run of '" + std::string(spec.name) + "' at " + sizes(request.params) +
                                        " was given a schedule built for another request: '" + schedule.name + "' at " +
