@@ -52,10 +52,7 @@ void check_texts(const nlohmann::json& node, std::string_view what, std::string&
     }
   } else if (node.is_object()) {
     const auto& members = node.get_ref<const nlohmann::json::object_t&>();
-    const auto is_language = [](const std::string& key) {
-      return std::find(detail::course_languages.begin(), detail::course_languages.end(), key) != detail::course_languages.end();
-    };
-    if (std::none_of(members.begin(), members.end(), [&](const auto& member) { return is_language(member.first); })) {
+    if (std::none_of(members.begin(), members.end(), [](const auto& member) { return is_language(member.first); })) {
       for (const auto& [key, value] : members) {
         ((where += '.') += key);
         check_texts(value, what, where);

@@ -2,12 +2,12 @@
 // closed form, the idle split), and run_generated(), which is those steps around the dataflow engine.
 // A file apart from run.cpp: a program that calls only run_generated() (the course module: issue 14,
 // its size) does not link the reference timing, or the custom schedule's reading, that run() reaches.
-#include <cstdio>
 #include <string>
 #include <utility>
 
 #include "detail/once_per_run.h"
 #include "detail/run_steps.h"
+#include "detail/size_text.h"
 #include "pipesim/error.h"
 #include "pipesim/registry.h"
 
@@ -38,16 +38,9 @@ namespace detail {
 
 PIPESIM_ONCE_PER_RUN void check_handed_in(const ScheduleSpec& spec, const Schedule& schedule, const RunRequest& request) {
   if (spec.given_as_text || (schedule.name == spec.name && schedule.params == request.params)) return;
-  // One formatted line per side: the course module, which links this, has little room (issue 14).
-  const auto sizes = [](const ScheduleParams& p) {
-    char text[96];
-    std::snprintf(text, sizeof text, p.virtual_stages != 1 ? "%d ranks x %d micro-batches x %d virtual stages" : "%d ranks x %d micro-batches",
-                  p.ranks, p.micro_batches, p.virtual_stages);
-    return std::string(text);
-  };
-  throw Error(ErrorCode::internal, "a run of '" + std::string(spec.name) + "' at " + sizes(request.params) +
+  throw Error(ErrorCode::internal, "a run of '" + std::string(spec.name) + "' at " + size_text(request.params) +
                                        " was given a schedule built for another request: '" + schedule.name + "' at " +
-                                       sizes(schedule.params));
+                                       size_text(schedule.params));
 }
 
 PIPESIM_ONCE_PER_RUN auto prepared_run(const ScheduleSpec& spec, Schedule schedule, const RunRequest& request) -> Run {

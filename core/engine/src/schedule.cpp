@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "detail/chunk_index.h"
+#include "detail/size_text.h"
 #include "pipesim/error.h"
 #include "pipesim/limits.h"
 
@@ -46,6 +47,12 @@ auto Schedule::stages_held(int rank) const -> int {
   return held;
 }
 
+auto detail::size_text(const ScheduleParams& p) -> std::string {
+  std::string size = std::to_string(p.ranks) + " ranks x " + std::to_string(p.micro_batches) + " micro-batches";
+  if (p.virtual_stages != 1) size += " x " + std::to_string(p.virtual_stages) + " virtual stages";
+  return size;
+}
+
 namespace {
 
 /// The one op limit of a run (limits::max_ops), checked before the op list is allocated. Every
@@ -53,9 +60,7 @@ namespace {
 /// virtual stage when looped) times the micro-batches times the ops of a chunk.
 void check_op_count(const Schedule& s, unsigned long long ops) {
   if (ops <= static_cast<unsigned long long>(limits::max_ops)) return;
-  const ScheduleParams& p = s.params;
-  std::string size = std::to_string(p.ranks) + " ranks x " + std::to_string(p.micro_batches) + " micro-batches";
-  if (p.virtual_stages != 1) size += " x " + std::to_string(p.virtual_stages) + " virtual stages";
+  const std::string size = detail::size_text(s.params);
   throw Error(ErrorCode::limit_exceeded,
               s.name + " at " + size + " would have " + std::to_string(ops) + " ops, over the " + std::to_string(limits::max_ops) +
                   " ops one run may have",

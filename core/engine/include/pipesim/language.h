@@ -18,11 +18,20 @@ inline constexpr std::array<std::string_view, 3> languages = {"en", "pt-BR", "zh
   return out;
 }
 
+/// The entry of `languages` equal to `language` (static storage), or empty if there is none.
+[[nodiscard]] inline auto find_language(std::string_view language) -> std::string_view {
+  for (std::string_view l : languages)
+    if (l == language) return l;
+  return {};
+}
+
+/// Whether `language` is one of `languages`.
+[[nodiscard]] inline auto is_language(std::string_view language) -> bool { return !find_language(language).empty(); }
+
 /// `language` if it is one of `languages`; throws Error(unknown_name) listing them otherwise, the
 /// one refusal of an unknown language on every surface.
 inline auto known_language(std::string_view language) -> std::string_view {
-  for (std::string_view l : languages)
-    if (l == language) return l;
+  if (const std::string_view known = find_language(language); !known.empty()) return known;
   throw Error(ErrorCode::unknown_name, "unknown language '" + std::string(language) + "'; languages are " + language_list(),
               {"language.unknown", {{"name", std::string(language)}, {"known", language_list()}}});
 }
